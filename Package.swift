@@ -1,0 +1,64 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "qiktionary",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "qiktionary", targets: ["qiktionary"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // Rules, feedback, the game state machine, notepad, scoring, statistics. No I/O.
+        .target(name: "QiktionaryCore"),
+        // The dictionary and word packs, shipped as files inside the top-level Resources/.
+        .target(
+            name: "QiktionaryResources",
+            dependencies: ["QiktionaryCore"],
+            path: "Resources",
+            exclude: ["dictionary/SCOWL-NOTICE.txt"],
+            sources: ["QiktionaryResources.swift"],
+            resources: [.copy("dictionary/words.txt"), .copy("packs")]
+        ),
+        // SQLite through GRDB: schema, pack import, games, guesses, bookmarks.
+        .target(
+            name: "Storage",
+            dependencies: ["QiktionaryCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // Line mode for scripts and screen readers, and the JSON shapes every command prints.
+        .target(name: "PlainMode", dependencies: ["QiktionaryCore", "Storage"]),
+        // Cells, rectangles, a screen buffer, widgets, key events and the Terminal protocol.
+        .target(name: "Screen"),
+        // The full-screen interface as pure functions: update(state, message) and view(state).
+        .target(name: "GameUI", dependencies: ["QiktionaryCore", "Storage", "Screen"]),
+        // ncursesw, wide characters; only TerminalUI imports it.
+        .systemLibrary(name: "CNcurses", path: "Sources/CNcurses",
+                       providers: [.apt(["libncurses-dev"])]),
+        // The thin adapter that draws screen buffers with curses and reads keys.
+        .target(name: "TerminalUI", dependencies: ["Screen", "CNcurses"]),
+        // The CloudKit-like store kept in a shared folder. Knows nothing of the game.
+        .target(name: "CloudStore"),
+        // A child process for the cloud store's multi-process and crash tests.
+        .executableTarget(name: "cloudstore-probe", dependencies: ["CloudStore"], path: "Sources/CloudStoreProbe"),
+        // Timings of the cloud store at 10,000 records (a benchmark, not a test).
+        .executableTarget(name: "cloudstore-bench", dependencies: ["CloudStore"], path: "Sources/CloudStoreBench"),
+        // The command line: argument parsing and wiring, kept thin.
+        .executableTarget(
+            name: "qiktionary",
+            dependencies: [
+                "QiktionaryCore", "Storage", "QiktionaryResources", "PlainMode", "GameUI", "TerminalUI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "QiktionaryCoreTests", dependencies: ["QiktionaryCore"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "QiktionaryCore", "QiktionaryResources"]),
+        .testTarget(name: "PlainModeTests", dependencies: ["PlainMode", "Storage", "QiktionaryCore"]),
+        .testTarget(name: "ScreenTests", dependencies: ["Screen"]),
+        .testTarget(name: "GameUITests", dependencies: ["GameUI", "Screen", "Storage", "QiktionaryCore"]),
+        .testTarget(name: "CloudStoreTests", dependencies: ["CloudStore", "cloudstore-probe"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["qiktionary"]),
+    ]
+)

@@ -1,0 +1,67 @@
+import Foundation
+
+/// The CloudKit-like API the sync engine talks to. Calls block on file I/O: run them off the
+/// interface's thread. Every call is safe from several threads and several processes.
+public protocol CloudDatabase: AnyObject, Sendable {
+    var device: DeviceID { get }
+    /// The generation this store syncs with; nil until the first contact with the folder.
+    var generation: CloudGeneration? { get }
+
+    /// The generation the folder is at now (it may be newer than `generation`).
+    func currentGeneration() throws(CloudStoreError) -> CloudGeneration
+    /// Accept a reset made elsewhere: sync with the folder's current generation from now on.
+    func adoptCurrentGeneration() throws(CloudStoreError) -> CloudGeneration
+    /// Erase the player's cloud data and start a new generation; other devices get `cloudReset`.
+    func resetCloud() throws(CloudStoreError) -> CloudGeneration
+
+    func createZone(_ zone: ZoneID) throws(CloudStoreError)
+    func zones() throws(CloudStoreError) -> [ZoneID]
+
+    /// Which zones changed since `token` (from head files only; reads no records).
+    func fetchDatabaseChanges(since token: ChangeToken?) throws(CloudStoreError) -> DatabaseChanges
+    /// Records changed and deleted in `zone` since `token`, coalesced, never this device's own.
+    /// With no token: every live record, this device's included.
+    func fetchZoneChanges(_ zone: ZoneID, since token: ChangeToken?) throws(CloudStoreError) -> ZoneChanges
+    /// The current records with these names (missing or deleted ones are absent).
+    func fetchRecords(in zone: ZoneID, named names: [String]) throws(CloudStoreError) -> [String: CloudRecord]
+    /// One atomic commit: all of it becomes visible together, or none of it.
+    func modifyRecords(in zone: ZoneID, saving: [CloudRecord], deleting: [String], policy: SavePolicy) throws(CloudStoreError) -> CommitResult
+    /// Fold this device's old segments of `zone` into a snapshot; older tokens then expire.
+    func compact(_ zone: ZoneID, keepingRecent: Int) throws(CloudStoreError) -> CompactionReport
+}
+
+public enum SavePolicy: Sendable, Equatable {
+    /// Fail with `serverRecordChanged` when the cloud's change tag differs from the record's.
+    case ifServerRecordUnchanged
+    /// Last writer wins, in causal order: the save is stamped after every version this device has seen.
+    case overwrite
+}
+
+public struct DatabaseChanges: Sendable, Equatable {
+    public var changedZones: [ZoneID]
+    public var token: ChangeToken
+}
+
+public struct ZoneChanges: Sendable, Equatable {
+    public var changedRecords: [CloudRecord]
+    public var deletedRecords: [DeletedRecord]
+    public var token: ChangeToken
+    /// False when a file announced by another device has not arrived intact yet: the token stops
+    /// before it, and a later fetch of this zone picks it up.
+    public var isComplete: Bool
+}
+
+public struct CommitResult: Sendable, Equatable {
+    /// The saved records with their new system fields (keep them for the next save).
+    public var savedRecords: [CloudRecord]
+    public var deletedRecordNames: [String]
+}
+
+public struct CompactionReport: Sendable, Equatable {
+    public var zone: ZoneID
+    /// Segments up to this number are now in the snapshot; tokens before it expire.
+    public var snapshotBase: Int
+    public var segmentsRemoved: Int
+    public var liveRecords: Int
+    public var tombstones: Int
+}

@@ -1,0 +1,15 @@
+import Foundation
+
+/// Caps that keep a hostile or corrupt folder from exhausting memory: no size or count read
+/// from a file is trusted beyond these.
+public enum CloudLimits {
+    public static let maxRecordsPerCommit = 400
+    public static let maxSegmentBytes = 8 << 20
+    public static let maxSnapshotBytes = 256 << 20
+    public static let maxSmallFileBytes = 64 << 10
+    public static let maxNameBytes = 255
+    public static let maxFieldsPerRecord = 256
+    public static let maxListItems = 10_000
+    public static let maxDevicesPerGeneration = 1_000
+    public static let maxEntriesPerDirectory = 1_000_000
+}

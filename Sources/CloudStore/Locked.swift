@@ -1,0 +1,16 @@
+import Foundation
+
+/// A value guarded by a lock, so reference types holding mutable state stay `Sendable`
+/// without `Synchronization.Mutex` (which needs macOS 15; the package targets macOS 13).
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}

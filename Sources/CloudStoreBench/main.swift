@@ -1,0 +1,1 @@
+print("cloudstore-bench: not built yet")

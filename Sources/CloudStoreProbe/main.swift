@@ -1,0 +1,1 @@
+print("cloudstore-probe: not built yet")

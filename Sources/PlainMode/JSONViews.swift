@@ -1,0 +1,168 @@
+import Foundation
+import QiktionaryCore
+import Storage
+
+// The JSON shapes of the command-line contract (CLI.md). Keys are camelCase; optional keys are
+// left out when empty, so the secret never appears while a game is in progress.
+
+public struct GuessJSON: Encodable, Equatable {
+    public var word: String
+    public var common: Int?
+    public var inPlace: Int?
+    public var inWord: Int?
+
+    public init(_ guess: Guess) {
+        word = guess.word
+        switch guess.feedback {
+        case .common(let n): common = n
+        case .mastermind(let p, let w): inPlace = p; inWord = w
+        }
+    }
+
+    public var feedback: Feedback {
+        common.map(Feedback.common) ?? .mastermind(inPlace: inPlace ?? 0, inWord: inWord ?? 0)
+    }
+}
+
+public struct GameJSON: Encodable, Equatable {
+    public var id: String
+    public var pack: String
+    public var length: Int
+    public var rules: Rules
+    public var status: GameStatus
+    public var maxGuesses: Int
+    public var guessesLeft: Int
+    public var guesses: [GuessJSON]
+    /// Letters the player marked, e.g. {"e": "in", "x": "out"}.
+    public var marks: [String: LetterMark]
+    public var startedAt: Date
+    public var updatedAt: Date
+    public var startedOn: String
+    public var lastChangedOn: String
+    /// Only once the game is over.
+    public var word: String?
+    public var finishedAt: Date?
+    public var score: Int?
+
+    public init(_ saved: SavedGame) {
+        let game = saved.game
+        id = game.id
+        pack = game.packID
+        length = game.length
+        rules = game.rules
+        status = game.status
+        maxGuesses = game.maxGuesses
+        guessesLeft = game.guessesLeft
+        guesses = game.guesses.map(GuessJSON.init)
+        marks = Dictionary(uniqueKeysWithValues: game.marks.map { (String($0.key), $0.value) })
+        startedAt = saved.startedAt
+        updatedAt = saved.updatedAt
+        startedOn = saved.startedOn
+        lastChangedOn = saved.lastChangedOn
+        if game.isFinished {
+            word = game.secret
+            finishedAt = saved.finishedAt
+            score = game.score
+        }
+    }
+}
+
+public struct HistoryEntryJSON: Encodable, Equatable {
+    public var id: String
+    public var pack: String
+    public var word: String
+    public var rules: Rules
+    public var result: GameStatus
+    public var guesses: Int
+    public var score: Int
+    public var finishedAt: Date?
+    public var device: String
+    public var fact: String
+    public var bookmarked: Bool
+
+    public init(_ saved: SavedGame) {
+        id = saved.id
+        pack = saved.game.packID
+        word = saved.game.secret
+        rules = saved.game.rules
+        result = saved.game.status
+        guesses = saved.game.guesses.count
+        score = saved.game.score
+        finishedAt = saved.finishedAt
+        device = saved.lastChangedOn
+        fact = saved.fact
+        bookmarked = saved.bookmarked
+    }
+}
+
+public struct BookmarkJSON: Encodable, Equatable {
+    public var word: String
+    public var pack: String
+    public var fact: String
+    public var addedAt: Date
+
+    public init(_ bookmark: Bookmark) {
+        word = bookmark.word
+        pack = bookmark.packID
+        fact = bookmark.fact
+        addedAt = bookmark.addedAt
+    }
+}
+
+public struct PackJSON: Encodable, Equatable {
+    public var id: String
+    public var title: String
+    public var description: String
+    public var length: Int
+    public var rules: Rules
+    public var maxGuesses: Int
+    public var words: Int
+    public var solved: Int
+
+    public init(_ pack: PackProgress) {
+        id = pack.id
+        title = pack.title
+        description = pack.description
+        length = pack.length
+        rules = pack.rules
+        maxGuesses = pack.maxGuesses
+        words = pack.words
+        solved = pack.solved
+    }
+}
+
+public struct StatsJSON: Encodable, Equatable {
+    public var played: Int
+    public var won: Int
+    /// A fraction from 0 to 1.
+    public var winRate: Double
+    public var currentStreak: Int
+    public var maxStreak: Int
+    public var averageGuesses: Double
+    /// Won games by guesses used, "1" up to the default guess limit (or further if needed).
+    public var distribution: [String: Int]
+
+    public init(_ stats: Statistics) {
+        played = stats.played
+        won = stats.won
+        winRate = (stats.winRate * 10_000).rounded() / 10_000
+        currentStreak = stats.currentStreak
+        maxStreak = stats.maxStreak
+        averageGuesses = (stats.averageGuesses * 100).rounded() / 100
+        let top = max(Game.defaultMaxGuesses, stats.distribution.keys.max() ?? 0)
+        distribution = Dictionary(uniqueKeysWithValues: (1...top).map { (String($0), stats.distribution[$0] ?? 0) })
+    }
+}
+
+public enum JSONLine {
+    /// One compact JSON object with ISO 8601 UTC dates and keys in a stable order.
+    public static func encode<T: Encodable>(_ value: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        guard let data = try? encoder.encode(value), let text = String(data: data, encoding: .utf8) else {
+            return #"{"event":"error","message":"could not encode output"}"#
+        }
+        return text
+    }
+}

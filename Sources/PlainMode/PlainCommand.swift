@@ -1,0 +1,83 @@
+import QiktionaryCore
+
+/// One line of plain-mode input, parsed.
+public enum PlainCommand: Equatable, Sendable {
+    case guess(String)
+    case new(packID: String?)
+    case resume(gameID: String)
+    case games
+    case mark(Character, LetterMark?)
+    case giveUp
+    case bookmark
+    case unbookmark
+    case board
+    case help
+    case quit
+    case nothing
+
+    public struct Unknown: Error, Equatable {
+        public var message: String
+    }
+
+    /// Reads a line: a bare word is a guess; anything else must be one of the commands.
+    public static func parse(_ line: String) throws(Unknown) -> PlainCommand {
+        let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
+        guard let head = words.first?.lowercased() else { return .nothing }
+        let rest = Array(words.dropFirst())
+        func arguments(_ range: ClosedRange<Int>, usage: String) throws(Unknown) {
+            if !range.contains(rest.count) { throw Unknown(message: "usage: \(usage)") }
+        }
+        switch head {
+        case "guess":
+            try arguments(1...1, usage: "guess WORD")
+            return .guess(rest[0])
+        case "new":
+            try arguments(0...1, usage: "new [PACK_ID]")
+            return .new(packID: rest.first)
+        case "resume":
+            try arguments(1...1, usage: "resume GAME_ID")
+            return .resume(gameID: rest[0])
+        case "mark":
+            let usage = "mark LETTER out|in|clear"
+            try arguments(2...2, usage: usage)
+            let letter = rest[0].lowercased()
+            guard letter.count == 1, let c = letter.first, Notepad.alphabet.contains(c) else {
+                throw Unknown(message: "'\(rest[0])' is not a letter a to z; \(usage)")
+            }
+            switch rest[1].lowercased() {
+            case "out": return .mark(c, .out)
+            case "in": return .mark(c, .in)
+            case "clear": return .mark(c, nil)
+            default: throw Unknown(message: usage)
+            }
+        case "games", "give-up", "bookmark", "unbookmark", "board", "help", "quit":
+            try arguments(0...0, usage: head)
+            switch head {
+            case "games": return .games
+            case "give-up": return .giveUp
+            case "bookmark": return .bookmark
+            case "unbookmark": return .unbookmark
+            case "board": return .board
+            case "help": return .help
+            default: return .quit
+            }
+        default:
+            if rest.isEmpty { return .guess(words[0]) }
+            throw Unknown(message: "unknown command '\(words[0])' (type 'help')")
+        }
+    }
+
+    public static let helpLines: [String] = [
+        "WORD or guess WORD   play a guess",
+        "new [PACK_ID]        start a new game",
+        "resume GAME_ID       go back to a game in progress",
+        "games                list games in progress",
+        "mark LETTER out|in|clear   mark a letter on the notepad",
+        "give-up              end the game and see the word",
+        "bookmark             put this game's fact on the reading list",
+        "unbookmark           take it off again",
+        "board                show the game",
+        "help                 this list",
+        "quit                 leave (end of input does the same)",
+    ]
+}

@@ -1,0 +1,155 @@
+import Foundation
+import QiktionaryCore
+import Storage
+
+/// Plain mode: reads one command per line and answers with events, as JSON Lines or as text.
+/// Every change is saved before it is reported.
+public final class PlainSession {
+    private let database: AppDatabase
+    private let profile: Profile
+    private let lexicon: () -> Lexicon
+    private let rules: Rules?
+    private let json: Bool
+    private let write: (String) -> Void
+    private var seed: UInt64?
+    /// The game commands act on: the one started or resumed last (still set after it ends,
+    /// so its fact can be bookmarked).
+    private(set) var current: SavedGame?
+
+    public init(
+        database: AppDatabase, profile: Profile, lexicon: @escaping () -> Lexicon,
+        rules: Rules?, seed: UInt64?, json: Bool, write: @escaping (String) -> Void
+    ) {
+        self.database = database
+        self.profile = profile
+        self.lexicon = lexicon
+        self.rules = rules
+        self.seed = seed
+        self.json = json
+        self.write = write
+    }
+
+    /// Starts as asked (`--word`/`--pack` always begin a new game), else resumes the most
+    /// recent game in progress, else starts a new one. Throws when the request cannot be met.
+    public func begin(pack: String?, word: String?) throws(StorageError) {
+        if pack == nil && word == nil, let latest = try database.latestGameInProgress(profile: profile) {
+            current = latest
+            emit(.started(GameJSON(latest), resumed: true))
+        } else {
+            try start(GameRequest(packID: pack, word: word, rules: rules, seed: takeSeed()))
+        }
+    }
+
+    /// Handles one input line; false when the session should end.
+    @discardableResult
+    public func handle(_ line: String) -> Bool {
+        let command: PlainCommand
+        do {
+            command = try PlainCommand.parse(line)
+        } catch {
+            emit(.error(error.message))
+            return true
+        }
+        do {
+            return try run(command, line: line)
+        } catch .rejected(let rejection) {
+            emit(.rejected(input: line.trimmingCharacters(in: .whitespaces), reason: rejection.reason, code: rejection.code))
+        } catch {
+            emit(.error(error.description))
+        }
+        return true
+    }
+
+    /// Reads lines until `quit` or the end of input.
+    public func run(readLine: () -> String?) {
+        while let line = readLine() {
+            if !handle(line) { return }
+        }
+    }
+
+    private func run(_ command: PlainCommand, line: String) throws(StorageError) -> Bool {
+        switch command {
+        case .nothing:
+            break
+        case .quit:
+            return false
+        case .help:
+            emit(.help(PlainCommand.helpLines))
+        case .new(let packID):
+            try start(GameRequest(packID: packID ?? current?.game.packID, rules: rules, seed: takeSeed()))
+        case .resume(let id):
+            let game = try database.game(id: id, profile: profile)
+            if game.game.isFinished { throw .rejected(.gameOver) }
+            current = game
+            emit(.started(GameJSON(game), resumed: true))
+        case .games:
+            emit(.games(try database.gamesInProgress(profile: profile).map(GameJSON.init)))
+        case .board:
+            let game = try currentGame()
+            emit(.board(GameJSON(game), notepad: Self.notepad(game.game)))
+        case .guess(let word):
+            let id = try currentGame().id
+            let played = try database.submitGuess(word, gameID: id, lexicon: lexicon(), profile: profile)
+            current = played.game
+            emit(.feedback(gameID: id, n: played.number, guess: GuessJSON(played.guess), guessesLeft: played.game.game.guessesLeft))
+            if played.game.game.isFinished { emitEnded(played.game) }
+        case .giveUp:
+            let game = try database.giveUp(gameID: try currentGame().id, profile: profile)
+            current = game
+            emitEnded(game)
+        case .mark(let letter, let mark):
+            let game = try database.mark(letter, as: mark, gameID: try currentGame().id, profile: profile)
+            current = game
+            emit(.marked(gameID: game.id, letter: String(letter), mark: mark?.rawValue ?? "clear"))
+        case .bookmark:
+            let id = try currentGame().id
+            let bookmark = try database.bookmarkGame(id: id, profile: profile)
+            current = try database.game(id: id, profile: profile)
+            emit(.bookmarked(word: bookmark.word, fact: bookmark.fact))
+        case .unbookmark:
+            let game = try currentGame()
+            guard game.game.isFinished else { throw .gameNotFinished }
+            try database.removeBookmark(word: game.game.secret, profile: profile)
+            current = try database.game(id: game.id, profile: profile)
+            emit(.unbookmarked(word: game.game.secret))
+        }
+        return true
+    }
+
+    private func currentGame() throws(StorageError) -> SavedGame {
+        guard let current else { throw .noGame("(none: type 'new')") }
+        return current
+    }
+
+    private func start(_ request: GameRequest) throws(StorageError) {
+        let game = try database.startGame(request, profile: profile)
+        current = game
+        emit(.started(GameJSON(game), resumed: false))
+    }
+
+    /// The seed picks the first word only; later games in the session draw freely.
+    private func takeSeed() -> UInt64? {
+        defer { seed = nil }
+        return seed
+    }
+
+    private func emitEnded(_ game: SavedGame) {
+        emit(.ended(GameJSON(game), result: game.game.status, word: game.game.secret, fact: game.fact, score: game.game.score))
+    }
+
+    static func notepad(_ game: Game) -> [String: String] {
+        var marks: [String: String] = [:]
+        for entry in game.notepad.entries {
+            if let deduced = entry.deduced {
+                marks[String(entry.letter)] = "\(deduced.rawValue) (certain)"
+            } else if let marked = entry.marked {
+                marks[String(entry.letter)] = marked.rawValue
+            }
+        }
+        return marks
+    }
+
+    private func emit(_ event: PlainEvent) {
+        write(json ? JSONLine.encode(event) : PlainText.render(event))
+    }
+}

@@ -1,0 +1,56 @@
+import QiktionaryCore
+
+/// Plain mode's text form: short lines a person or a screen reader can follow.
+enum PlainText {
+    static func render(_ event: PlainEvent) -> String {
+        switch event {
+        case .started(let game, let resumed):
+            let verb = resumed ? "Resumed" : "New game"
+            return "\(verb): pack \(game.pack), \(game.length) letters, \(game.rules.rawValue) rules, "
+                + "\(game.guessesLeft) of \(game.maxGuesses) guesses left. Game \(game.id)."
+                + (game.guesses.isEmpty ? "" : "\n" + guessLines(game.guesses))
+        case .feedback(_, let n, let guess, let left):
+            return "\(line(n, guess))   (\(left) left)"
+        case .rejected(let input, let reason, _):
+            return "'\(input)' refused: \(reason)."
+        case .ended(_, let result, let word, let fact, let score):
+            let headline = switch result {
+            case .won: "You won! The word was \(word.uppercased()). Score \(score)."
+            case .lost: "Out of guesses. The word was \(word.uppercased())."
+            default: "Given up. The word was \(word.uppercased())."
+            }
+            return "\(headline)\n\(fact)\nType 'bookmark' to keep this fact, or 'new' for another game."
+        case .bookmarked(let word, _):
+            return "\(word.uppercased()) is on your reading list."
+        case .unbookmarked(let word):
+            return "\(word.uppercased()) is off your reading list."
+        case .marked(_, let letter, let mark):
+            return "Marked \(letter.uppercased()): \(mark)."
+        case .games(let games):
+            if games.isEmpty { return "No games in progress." }
+            return games.map { "\($0.id)  \($0.pack)  \($0.guesses.count) guesses, \($0.guessesLeft) left, on \($0.lastChangedOn)" }
+                .joined(separator: "\n")
+        case .board(let game, let notepad):
+            let letters = Notepad.alphabet.map { c -> String in
+                let mark = notepad[String(c)] ?? ""
+                let symbol = mark.hasPrefix("out") ? "✗" : mark.hasPrefix("in") ? "✓" : "·"
+                return "\(c.uppercased())\(symbol)"
+            }.joined(separator: " ")
+            return "Game \(game.id): \(game.pack), \(game.rules.rawValue), \(game.guessesLeft) of \(game.maxGuesses) left\n"
+                + (game.guesses.isEmpty ? "" : guessLines(game.guesses) + "\n") + letters
+        case .help(let commands):
+            return commands.joined(separator: "\n")
+        case .error(let message):
+            return "error: \(message)"
+        }
+    }
+
+    private static func guessLines(_ guesses: [GuessJSON]) -> String {
+        guesses.enumerated().map { line($0.offset + 1, $0.element) }.joined(separator: "\n")
+    }
+
+    private static func line(_ n: Int, _ guess: GuessJSON) -> String {
+        let number = n < 10 ? " \(n)" : "\(n)"
+        return "\(number). \(guess.word.uppercased())  \(guess.feedback.summary)"
+    }
+}

@@ -1,0 +1,34 @@
+/// What the player learns from one guess.
+public enum Feedback: Sendable, Hashable {
+    /// Classic: letters the guess shares with the secret, position ignored.
+    case common(Int)
+    /// Mastermind: right letter in the right place, and right letter in the wrong place.
+    case mastermind(inPlace: Int, inWord: Int)
+
+    /// Letters of the guess found in the secret, wherever they stand.
+    public var lettersInWord: Int {
+        switch self {
+        case .common(let n): n
+        case .mastermind(let inPlace, let inWord): inPlace + inWord
+        }
+    }
+
+    /// A short phrase for the board, e.g. "2 common" or "1 in place, 2 in word".
+    public var summary: String {
+        switch self {
+        case .common(let n): "\(n) common"
+        case .mastermind(let inPlace, let inWord): "\(inPlace) in place, \(inWord) in word"
+        }
+    }
+}
+
+/// A guess that was accepted, with its feedback.
+public struct Guess: Sendable, Hashable {
+    public var word: String
+    public var feedback: Feedback
+
+    public init(word: String, feedback: Feedback) {
+        self.word = word
+        self.feedback = feedback
+    }
+}

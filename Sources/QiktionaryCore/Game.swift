@@ -1,0 +1,82 @@
+/// One game: its secret, rule set and guesses, and the moves that change it.
+/// Pure value type; storage and sync decide where it lives.
+public struct Game: Sendable, Equatable {
+    public static let defaultMaxGuesses = 15
+
+    public let id: String
+    public let packID: String
+    public let secret: String
+    public let rules: Rules
+    public let maxGuesses: Int
+    public private(set) var guesses: [Guess]
+    public private(set) var status: GameStatus
+    /// Letters the player marked on the notepad.
+    public var marks: [Character: LetterMark]
+
+    public init(
+        id: String, packID: String, secret: String, rules: Rules,
+        maxGuesses: Int = Game.defaultMaxGuesses,
+        guesses: [Guess] = [], status: GameStatus = .inProgress, marks: [Character: LetterMark] = [:]
+    ) {
+        self.id = id
+        self.packID = packID
+        self.secret = secret
+        self.rules = rules
+        self.maxGuesses = maxGuesses
+        self.guesses = guesses
+        self.status = status
+        self.marks = marks
+    }
+
+    public var length: Int { secret.count }
+    public var guessesLeft: Int { max(0, maxGuesses - guesses.count) }
+    public var isFinished: Bool { status.isFinished }
+
+    /// `maxGuesses + 1 - guessesUsed` for a win; nothing for a loss or a game given up.
+    public var score: Int {
+        status == .won ? maxGuesses + 1 - guesses.count : 0
+    }
+
+    /// The guess as the game would record it, or why it is refused. Changes nothing.
+    public func check(_ input: String, lexicon: Lexicon) -> Result<String, GuessRejection> {
+        if isFinished { return .failure(.gameOver) }
+        let word = input.trimmingSpaces.lowercased()
+        if word.isEmpty { return .failure(.empty) }
+        if !word.isLowercaseASCIIWord { return .failure(.notLetters) }
+        if word.count != length { return .failure(.wrongLength(expected: length)) }
+        if !rules.allows(word) { return .failure(.repeatedLetters) }
+        if guesses.contains(where: { $0.word == word }) { return .failure(.alreadyGuessed) }
+        if !lexicon.contains(word) && word != secret { return .failure(.notInDictionary) }
+        return .success(word)
+    }
+
+    /// Plays a guess: scores it, and ends the game on a win or when the limit is reached.
+    @discardableResult
+    public mutating func submit(_ input: String, lexicon: Lexicon) throws(GuessRejection) -> Guess {
+        let word = try check(input, lexicon: lexicon).get()
+        let guess = Guess(word: word, feedback: rules.feedback(for: word, against: secret))
+        guesses.append(guess)
+        if word == secret {
+            status = .won
+        } else if guesses.count >= maxGuesses {
+            status = .lost
+        }
+        return guess
+    }
+
+    public mutating func giveUp() throws(GuessRejection) {
+        if isFinished { throw .gameOver }
+        status = .gaveUp
+    }
+
+    /// The notepad as shown: the player's marks over what the guesses prove.
+    public var notepad: Notepad {
+        Notepad(rules: rules, length: length, guesses: guesses, marks: marks)
+    }
+}
+
+extension StringProtocol {
+    var trimmingSpaces: String {
+        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+}

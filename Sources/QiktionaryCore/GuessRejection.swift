@@ -1,0 +1,36 @@
+/// Why a guess was refused. A refused guess costs nothing.
+public enum GuessRejection: Error, Sendable, Equatable {
+    case gameOver
+    case empty
+    case notLetters
+    case wrongLength(expected: Int)
+    case repeatedLetters
+    case alreadyGuessed
+    case notInDictionary
+
+    /// The sentence shown to the player.
+    public var reason: String {
+        switch self {
+        case .gameOver: "the game is over"
+        case .empty: "type a word first"
+        case .notLetters: "letters a to z only"
+        case .wrongLength(let n): "the word must have \(n) letters"
+        case .repeatedLetters: "repeated letters are not allowed under classic rules"
+        case .alreadyGuessed: "already guessed"
+        case .notInDictionary: "not in the dictionary"
+        }
+    }
+
+    /// A stable identifier for scripts.
+    public var code: String {
+        switch self {
+        case .gameOver: "game-over"
+        case .empty: "empty"
+        case .notLetters: "not-letters"
+        case .wrongLength: "wrong-length"
+        case .repeatedLetters: "repeated-letters"
+        case .alreadyGuessed: "already-guessed"
+        case .notInDictionary: "not-in-dictionary"
+        }
+    }
+}

@@ -1,0 +1,227 @@
+import Foundation
+import GRDB
+import QiktionaryCore
+
+extension AppDatabase {
+    // MARK: Starting and resuming
+
+    /// Starts a new game for the player. The word is the one asked for, or one drawn from the
+    /// pack (seeded when a seed is given), preferring words the player has not had yet.
+    public func startGame(_ request: GameRequest, profile: Profile, now: Date = Date()) throws(StorageError) -> SavedGame {
+        try write { db in
+            let (pack, entry) = try Self.chooseSecret(request, playerID: profile.playerID, db)
+            let rules = request.rules ?? pack.rules
+            if !rules.allows(entry.word) { throw StorageError.rulesForbidWord(entry.word) }
+            let record = GameRecord(
+                id: UUID().uuidString.lowercased(), playerId: profile.playerID, packId: pack.id,
+                secret: entry.word, fact: entry.fact, rules: rules,
+                maxGuesses: pack.maxGuesses ?? Game.defaultMaxGuesses, status: .inProgress,
+                startedAt: now, updatedAt: now, finishedAt: nil,
+                startedOn: profile.device.name, lastChangedOn: profile.device.name
+            )
+            try record.insert(db)
+            return try Self.savedGame(record, db)
+        }
+    }
+
+    /// The player's most recently changed game in progress, if any.
+    public func latestGameInProgress(profile: Profile) throws(StorageError) -> SavedGame? {
+        try read { db in
+            try GameRecord
+                .filter(Column("playerId") == profile.playerID && Column("status") == GameStatus.inProgress.rawValue)
+                .order(Column("updatedAt").desc)
+                .fetchOne(db)
+                .map { try Self.savedGame($0, db) }
+        }
+    }
+
+    /// One of the player's games.
+    public func game(id: String, profile: Profile) throws(StorageError) -> SavedGame {
+        try read { db in try Self.savedGame(Self.gameRecord(id, profile, db), db) }
+    }
+
+    // MARK: Playing
+
+    /// Checks a guess against the rules and saves it with its feedback in one transaction,
+    /// so the guess is on disk before anyone is told how it scored.
+    public func submitGuess(_ input: String, gameID: String, lexicon: Lexicon, profile: Profile, now: Date = Date()) throws(StorageError) -> PlayedGuess {
+        try write { db in
+            var record = try Self.gameRecord(gameID, profile, db)
+            var game = try Self.savedGame(record, db).game
+            let guess = try game.submit(input, lexicon: lexicon)
+            try GuessRecord(
+                id: UUID().uuidString.lowercased(), gameId: gameID, position: game.guesses.count,
+                guess: guess, playedAt: now, playedOn: profile.device.name
+            ).insert(db)
+            try Self.recordChange(&record, status: game.status, profile: profile, now: now, db)
+            return PlayedGuess(guess: guess, number: game.guesses.count, game: try Self.savedGame(record, db))
+        }
+    }
+
+    public func giveUp(gameID: String, profile: Profile, now: Date = Date()) throws(StorageError) -> SavedGame {
+        try write { db in
+            var record = try Self.gameRecord(gameID, profile, db)
+            var game = try Self.savedGame(record, db).game
+            try game.giveUp()
+            try Self.recordChange(&record, status: game.status, profile: profile, now: now, db)
+            return try Self.savedGame(record, db)
+        }
+    }
+
+    /// Sets or clears (nil) the player's mark on one letter of the notepad.
+    public func mark(_ letter: Character, as mark: LetterMark?, gameID: String, profile: Profile, now: Date = Date()) throws(StorageError) -> SavedGame {
+        try write { db in
+            var record = try Self.gameRecord(gameID, profile, db)
+            let key = String(letter).lowercased()
+            if let mark {
+                try MarkRecord(gameId: gameID, letter: key, state: mark, markedAt: now).upsert(db)
+            } else {
+                try MarkRecord.filter(Column("gameId") == gameID && Column("letter") == key).deleteAll(db)
+            }
+            try Self.recordChange(&record, status: record.status, profile: profile, now: now, db)
+            return try Self.savedGame(record, db)
+        }
+    }
+
+    // MARK: Lists
+
+    /// Games in progress, most recently changed first.
+    public func gamesInProgress(profile: Profile) throws(StorageError) -> [SavedGame] {
+        try read { db in
+            try GameRecord
+                .filter(Column("playerId") == profile.playerID && Column("status") == GameStatus.inProgress.rawValue)
+                .order(Column("updatedAt").desc)
+                .fetchAll(db)
+                .map { try Self.savedGame($0, db) }
+        }
+    }
+
+    /// Finished games, newest first.
+    public func history(profile: Profile, limit: Int? = nil) throws(StorageError) -> [SavedGame] {
+        try read { db in
+            try GameRecord
+                .filter(Column("playerId") == profile.playerID && Column("status") != GameStatus.inProgress.rawValue)
+                .order(Column("finishedAt").desc, Column("id"))
+                .limit(limit ?? -1)
+                .fetchAll(db)
+                .map { try Self.savedGame($0, db) }
+        }
+    }
+
+    /// Deletes one finished game with its guesses and marks.
+    public func deleteGame(id: String, profile: Profile) throws(StorageError) {
+        try write { db in
+            let record = try Self.gameRecord(id, profile, db)
+            if record.status == .inProgress { throw StorageError.gameInProgress(id) }
+            try record.delete(db)
+        }
+    }
+
+    public func statistics(profile: Profile) throws(StorageError) -> Statistics {
+        try read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT g.status, (SELECT count(*) FROM guess WHERE gameId = g.id) AS used
+                FROM game g WHERE g.playerId = ? AND g.status != 'in-progress'
+                ORDER BY g.finishedAt, g.id
+                """, arguments: [profile.playerID])
+            return Statistics(games: rows.compactMap { row in
+                GameStatus(rawValue: row["status"]).map { FinishedGame(status: $0, guessesUsed: row["used"]) }
+            })
+        }
+    }
+
+    public func packs(profile: Profile) throws(StorageError) -> [PackProgress] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT p.*, (SELECT count(*) FROM packWord w WHERE w.packId = p.id) AS words,
+                  (SELECT count(DISTINCT g.secret) FROM game g JOIN packWord w ON w.packId = p.id AND w.word = g.secret
+                   WHERE g.playerId = ? AND g.packId = p.id AND g.status = 'won') AS solved
+                FROM pack p ORDER BY p.length, p.title
+                """, arguments: [profile.playerID]).map { row in
+                PackProgress(
+                    id: row["id"], title: row["title"], description: row["description"], length: row["length"],
+                    rules: Rules(rawValue: row["rules"]) ?? .classic,
+                    maxGuesses: row["maxGuesses"] ?? Game.defaultMaxGuesses, words: row["words"], solved: row["solved"]
+                )
+            }
+        }
+    }
+
+    // MARK: Helpers inside a transaction
+
+    static func gameRecord(_ id: String, _ profile: Profile, _ db: Database) throws -> GameRecord {
+        guard let record = try GameRecord.fetchOne(db, key: id), record.playerId == profile.playerID else {
+            throw StorageError.noGame(id)
+        }
+        return record
+    }
+
+    /// Stamps a change on the game: who made it, when, and the status it reached.
+    static func recordChange(_ record: inout GameRecord, status: GameStatus, profile: Profile, now: Date, _ db: Database) throws {
+        if status.isFinished && !record.status.isFinished { record.finishedAt = now }
+        record.status = status
+        record.updatedAt = now
+        record.lastChangedOn = profile.device.name
+        try record.update(db)
+    }
+
+    static func savedGame(_ record: GameRecord, _ db: Database) throws -> SavedGame {
+        let guesses = try GuessRecord.filter(Column("gameId") == record.id)
+            .order(Column("position"), Column("playedAt")).fetchAll(db)
+        let marks = try MarkRecord.filter(Column("gameId") == record.id).fetchAll(db)
+        let bookmarked = try record.status.isFinished
+            && BookmarkRecord.exists(db, key: ["playerId": record.playerId, "word": record.secret])
+        let game = Game(
+            id: record.id, packID: record.packId, secret: record.secret, rules: record.rules,
+            maxGuesses: record.maxGuesses,
+            guesses: guesses.map { Guess(word: $0.word, feedback: $0.feedback) },
+            status: record.status,
+            marks: Dictionary(marks.compactMap { m in m.letter.first.map { ($0, m.state) } }, uniquingKeysWith: { a, _ in a })
+        )
+        return SavedGame(
+            game: game, fact: record.fact, startedAt: record.startedAt, updatedAt: record.updatedAt,
+            finishedAt: record.finishedAt, startedOn: record.startedOn, lastChangedOn: record.lastChangedOn,
+            bookmarked: bookmarked
+        )
+    }
+
+    static func chooseSecret(_ request: GameRequest, playerID: String, _ db: Database) throws -> (PackRecord, PackWordRecord) {
+        if let word = request.word?.lowercased() {
+            var query = PackWordRecord.filter(Column("word") == word)
+            if let packID = request.packID {
+                guard try PackRecord.fetchOne(db, key: packID) != nil else { throw StorageError.unknownPack(packID) }
+                query = query.filter(Column("packId") == packID)
+            }
+            guard let entry = try query.order(Column("packId")).fetchOne(db) else {
+                if let packID = request.packID { throw StorageError.wordNotInPack(word: word, pack: packID) }
+                throw StorageError.unknownWord(word)
+            }
+            return (try PackRecord.fetchOne(db, key: entry.packId)!, entry)
+        }
+        let pack: PackRecord
+        if let packID = request.packID {
+            guard let found = try PackRecord.fetchOne(db, key: packID) else { throw StorageError.unknownPack(packID) }
+            pack = found
+        } else if let recent = try String.fetchOne(db, sql: """
+            SELECT g.packId FROM game g JOIN pack p ON p.id = g.packId
+            WHERE g.playerId = ? ORDER BY g.startedAt DESC LIMIT 1
+            """, arguments: [playerID]), let found = try PackRecord.fetchOne(db, key: recent) {
+            pack = found
+        } else if let first = try PackRecord.order(Column("length"), Column("title")).fetchOne(db) {
+            pack = first
+        } else {
+            throw StorageError.packEmpty("(none installed)")
+        }
+        let rules = request.rules ?? pack.rules
+        let entries = try PackWordRecord.filter(Column("packId") == pack.id).order(Column("position")).fetchAll(db)
+            .filter { rules.allows($0.word) }
+        let played = try Set(String.fetchAll(db, sql: "SELECT secret FROM game WHERE playerId = ? AND packId = ?",
+                                             arguments: [playerID, pack.id]))
+        var seeded = SeededGenerator(seed: request.seed ?? UInt64.random(in: .min ... .max))
+        guard let word = WordChoice.choose(from: entries.map(\.word), notYet: played, using: &seeded),
+              let entry = entries.first(where: { $0.word == word }) else {
+            throw StorageError.packEmpty(pack.id)
+        }
+        return (pack, entry)
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import GRDB
+import QiktionaryCore
+
+extension AppDatabase {
+    /// Bookmarks the fact of a word. The fact comes from the player's finished game on that word,
+    /// else from a pack. A word already on the list keeps its first date.
+    @discardableResult
+    public func addBookmark(word input: String, profile: Profile, now: Date = Date()) throws(StorageError) -> Bookmark {
+        let word = input.lowercased()
+        return try write { db in
+            if let existing = try BookmarkRecord.fetchOne(db, key: ["playerId": profile.playerID, "word": word]) {
+                return Bookmark(existing)
+            }
+            let source: (packId: String, fact: String)
+            if let game = try GameRecord.filter(Column("playerId") == profile.playerID && Column("secret") == word
+                                                && Column("status") != GameStatus.inProgress.rawValue).fetchOne(db) {
+                source = (game.packId, game.fact)
+            } else if let entry = try PackWordRecord.filter(Column("word") == word).order(Column("packId")).fetchOne(db) {
+                source = (entry.packId, entry.fact)
+            } else {
+                throw StorageError.noFact(word)
+            }
+            let record = BookmarkRecord(playerId: profile.playerID, word: word, packId: source.packId, fact: source.fact, addedAt: now)
+            try record.insert(db)
+            return Bookmark(record)
+        }
+    }
+
+    /// Bookmarks the word of a finished game; a game in progress keeps its word secret.
+    @discardableResult
+    public func bookmarkGame(id: String, profile: Profile, now: Date = Date()) throws(StorageError) -> Bookmark {
+        let game = try self.game(id: id, profile: profile)
+        guard game.game.isFinished else { throw .gameNotFinished }
+        return try addBookmark(word: game.game.secret, profile: profile, now: now)
+    }
+
+    public func removeBookmark(word input: String, profile: Profile) throws(StorageError) {
+        let word = input.lowercased()
+        try write { db in
+            let removed = try BookmarkRecord.deleteOne(db, key: ["playerId": profile.playerID, "word": word])
+            if !removed { throw StorageError.notBookmarked(word) }
+        }
+    }
+
+    /// The reading list, newest first.
+    public func readingList(profile: Profile) throws(StorageError) -> [Bookmark] {
+        try read { db in
+            try BookmarkRecord.filter(Column("playerId") == profile.playerID)
+                .order(Column("addedAt").desc, Column("word")).fetchAll(db).map(Bookmark.init)
+        }
+    }
+}
+
+extension Bookmark {
+    init(_ record: BookmarkRecord) {
+        self.init(word: record.word, packID: record.packId, fact: record.fact, addedAt: record.addedAt)
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import GRDB
+import QiktionaryCore
+
+/// The game's local database. Every write is named for what it does and runs in one
+/// transaction, so a crash leaves either the old state or the new one.
+public struct AppDatabase: Sendable {
+    let writer: any DatabaseWriter
+
+    /// Takes a connection (a pool on disk, or a queue in memory for tests) and migrates it.
+    public init(_ writer: any DatabaseWriter) throws {
+        self.writer = writer
+        try Migrations.migrator.migrate(writer)
+    }
+
+    public static let fileName = "qiktionary.sqlite"
+
+    /// Opens (creating if needed) the database in `dataDir`. WAL lets another process read
+    /// while this one writes; the busy timeout lets two writers take turns instead of failing.
+    public static func open(dataDir: URL) throws(StorageError) -> AppDatabase {
+        let path = dataDir.appendingPathComponent(fileName).path
+        do {
+            try FileManager.default.createDirectory(at: dataDir, withIntermediateDirectories: true)
+        } catch {
+            throw .dataDirUnusable(dataDir.path, reason: StorageError.describe(error))
+        }
+        guard FileManager.default.isWritableFile(atPath: dataDir.path) else {
+            throw .dataDirUnusable(dataDir.path, reason: "it is not writable")
+        }
+        do {
+            return try AppDatabase(DatabasePool(path: path, configuration: makeConfiguration()))
+        } catch {
+            throw .dataDirUnusable(dataDir.path, reason: StorageError.describe(error))
+        }
+    }
+
+    /// An empty database in memory, for tests and previews.
+    public static func inMemory() throws -> AppDatabase {
+        try AppDatabase(DatabaseQueue(configuration: makeConfiguration()))
+    }
+
+    static func makeConfiguration() -> Configuration {
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        config.busyMode = .timeout(15)
+        return config
+    }
+
+    /// Runs a read with the database's own errors turned into `StorageError`.
+    func read<T: Sendable>(_ body: (Database) throws -> T) throws(StorageError) -> T {
+        do { return try writer.read(body) } catch { throw StorageError(error) }
+    }
+
+    /// Runs a write transaction with the database's own errors turned into `StorageError`.
+    func write<T: Sendable>(_ body: (Database) throws -> T) throws(StorageError) -> T {
+        do { return try writer.write(body) } catch { throw StorageError(error) }
+    }
+}

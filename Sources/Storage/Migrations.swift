@@ -1,0 +1,94 @@
+import GRDB
+
+/// The schema, one migration per shipped change. A shipped migration is never edited: its SQL is
+/// frozen text, so a database made by any released version upgrades the same way.
+enum Migrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: packs, games, guesses, marks, bookmarks") { db in
+            try db.execute(sql: v1)
+        }
+        return migrator
+    }
+
+    static let v1 = """
+        CREATE TABLE setting (
+          key TEXT PRIMARY KEY NOT NULL,
+          value TEXT NOT NULL
+        );
+        CREATE TABLE device (
+          id TEXT PRIMARY KEY NOT NULL,
+          name TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 64),
+          isLocal BOOLEAN NOT NULL DEFAULT 0,
+          lastSeenAt DATETIME
+        );
+        CREATE UNIQUE INDEX device_onlyOneLocal ON device(isLocal) WHERE isLocal;
+        CREATE TABLE player (
+          id TEXT PRIMARY KEY NOT NULL CHECK (length(id) BETWEEN 1 AND 32),
+          createdAt DATETIME NOT NULL
+        );
+        CREATE TABLE pack (
+          id TEXT PRIMARY KEY NOT NULL,
+          version INTEGER NOT NULL CHECK (version >= 1),
+          title TEXT NOT NULL,
+          description TEXT NOT NULL,
+          length INTEGER NOT NULL CHECK (length BETWEEN 4 AND 7),
+          rules TEXT NOT NULL CHECK (rules IN ('classic', 'mastermind')),
+          maxGuesses INTEGER CHECK (maxGuesses BETWEEN 1 AND 30)
+        );
+        CREATE TABLE packWord (
+          packId TEXT NOT NULL REFERENCES pack(id) ON DELETE CASCADE,
+          word TEXT NOT NULL,
+          fact TEXT NOT NULL,
+          position INTEGER NOT NULL,
+          PRIMARY KEY (packId, word)
+        );
+        CREATE INDEX packWord_word ON packWord(word);
+        CREATE TABLE game (
+          id TEXT PRIMARY KEY NOT NULL,
+          playerId TEXT NOT NULL REFERENCES player(id) ON DELETE CASCADE,
+          packId TEXT NOT NULL,
+          secret TEXT NOT NULL CHECK (length(secret) BETWEEN 4 AND 7),
+          fact TEXT NOT NULL,
+          rules TEXT NOT NULL CHECK (rules IN ('classic', 'mastermind')),
+          maxGuesses INTEGER NOT NULL CHECK (maxGuesses BETWEEN 1 AND 30),
+          status TEXT NOT NULL CHECK (status IN ('in-progress', 'won', 'lost', 'gave-up')),
+          startedAt DATETIME NOT NULL,
+          updatedAt DATETIME NOT NULL,
+          finishedAt DATETIME,
+          startedOn TEXT NOT NULL,
+          lastChangedOn TEXT NOT NULL,
+          CHECK ((status = 'in-progress') = (finishedAt IS NULL))
+        );
+        CREATE INDEX game_player_status ON game(playerId, status, updatedAt);
+        CREATE INDEX game_player_finished ON game(playerId, finishedAt);
+        CREATE TABLE guess (
+          id TEXT PRIMARY KEY NOT NULL,
+          gameId TEXT NOT NULL REFERENCES game(id) ON DELETE CASCADE,
+          position INTEGER NOT NULL CHECK (position >= 1),
+          word TEXT NOT NULL,
+          common INTEGER,
+          inPlace INTEGER,
+          inWord INTEGER,
+          playedAt DATETIME NOT NULL,
+          playedOn TEXT NOT NULL,
+          UNIQUE (gameId, word),
+          CHECK ((common IS NULL) = (inPlace IS NOT NULL AND inWord IS NOT NULL))
+        );
+        CREATE TABLE mark (
+          gameId TEXT NOT NULL REFERENCES game(id) ON DELETE CASCADE,
+          letter TEXT NOT NULL CHECK (length(letter) = 1 AND letter BETWEEN 'a' AND 'z'),
+          state TEXT NOT NULL CHECK (state IN ('out', 'in')),
+          markedAt DATETIME NOT NULL,
+          PRIMARY KEY (gameId, letter)
+        );
+        CREATE TABLE bookmark (
+          playerId TEXT NOT NULL REFERENCES player(id) ON DELETE CASCADE,
+          word TEXT NOT NULL,
+          packId TEXT NOT NULL,
+          fact TEXT NOT NULL,
+          addedAt DATETIME NOT NULL,
+          PRIMARY KEY (playerId, word)
+        );
+        """
+}

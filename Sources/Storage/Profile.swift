@@ -1,0 +1,74 @@
+import Foundation
+import GRDB
+
+/// Who is playing, on which machine: every game and bookmark belongs to one player, and every
+/// change is labelled with the device that made it.
+public struct Profile: Sendable, Equatable {
+    public var playerID: String
+    public var device: DeviceRecord
+}
+
+/// Values given once on the command line and remembered in the data dir.
+public enum Setting: String, Sendable {
+    case player
+    case device
+    case cloudDir
+}
+
+extension AppDatabase {
+    public static let defaultPlayer = "player"
+
+    public func setting(_ key: Setting) throws(StorageError) -> String? {
+        try read { db in try SettingRecord.fetchOne(db, key: key.rawValue)?.value }
+    }
+
+    public func remember(_ key: Setting, _ value: String?) throws(StorageError) {
+        try write { db in
+            if let value {
+                try SettingRecord(key: key.rawValue, value: value).upsert(db)
+            } else {
+                _ = try SettingRecord.deleteOne(db, key: key.rawValue)
+            }
+        }
+    }
+
+    /// The player and this device, from the names given now or the ones remembered.
+    /// A name given now is remembered for the next runs.
+    public func profile(player: String?, device: String?, hostName: String, now: Date = Date()) throws(StorageError) -> Profile {
+        if let player, !Self.isValidPlayerName(player) { throw .badPlayerName(player) }
+        if let device, !Self.isValidDeviceName(device) { throw .badDeviceName(device) }
+        return try write { db in
+            let remembered = try SettingRecord.fetchOne(db, key: Setting.player.rawValue)?.value
+            let playerID = player ?? remembered ?? Self.defaultPlayer
+            if player != nil { try SettingRecord(key: Setting.player.rawValue, value: playerID).upsert(db) }
+            if try PlayerRecord.fetchOne(db, key: playerID) == nil {
+                try PlayerRecord(id: playerID, createdAt: now).insert(db)
+            }
+            var local = try DeviceRecord.filter(Column("isLocal") == true).fetchOne(db)
+                ?? DeviceRecord(id: UUID().uuidString.lowercased(), name: "", isLocal: true)
+            let rememberedName = try SettingRecord.fetchOne(db, key: Setting.device.rawValue)?.value
+            let name = device ?? rememberedName ?? Self.sanitizedDeviceName(hostName)
+            if device != nil { try SettingRecord(key: Setting.device.rawValue, value: name).upsert(db) }
+            local.name = name
+            local.lastSeenAt = now
+            try local.upsert(db)
+            return Profile(playerID: playerID, device: local)
+        }
+    }
+
+    public static func isValidPlayerName(_ name: String) -> Bool {
+        (1...32).contains(name.count) && name.unicodeScalars.allSatisfy {
+            ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || "._-".unicodeScalars.contains($0)
+        }
+    }
+
+    public static func isValidDeviceName(_ name: String) -> Bool {
+        (1...64).contains(name.count) && !name.unicodeScalars.contains { $0.properties.generalCategory == .control }
+            && !name.trimmingCharacters(in: .whitespaces).isEmpty
+    }
+
+    static func sanitizedDeviceName(_ host: String) -> String {
+        let cleaned = String(host.unicodeScalars.filter { $0.properties.generalCategory != .control }.prefix(64))
+        return isValidDeviceName(cleaned) ? cleaned : "this machine"
+    }
+}

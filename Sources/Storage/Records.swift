@@ -1,0 +1,112 @@
+import Foundation
+import GRDB
+import QiktionaryCore
+
+// One record type per table. Column names match the properties.
+
+struct SettingRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "setting"
+    var key: String
+    var value: String
+}
+
+public struct DeviceRecord: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "device"
+    public var id: String
+    public var name: String
+    public var isLocal: Bool
+    public var lastSeenAt: Date?
+}
+
+struct PlayerRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "player"
+    var id: String
+    var createdAt: Date
+}
+
+struct PackRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "pack"
+    var id: String
+    var version: Int
+    var title: String
+    var description: String
+    var length: Int
+    var rules: Rules
+    var maxGuesses: Int?
+}
+
+struct PackWordRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "packWord"
+    var packId: String
+    var word: String
+    var fact: String
+    var position: Int
+}
+
+struct GameRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "game"
+    var id: String
+    var playerId: String
+    var packId: String
+    var secret: String
+    var fact: String
+    var rules: Rules
+    var maxGuesses: Int
+    var status: GameStatus
+    var startedAt: Date
+    var updatedAt: Date
+    var finishedAt: Date?
+    var startedOn: String
+    var lastChangedOn: String
+}
+
+struct GuessRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "guess"
+    var id: String
+    var gameId: String
+    var position: Int
+    var word: String
+    var common: Int?
+    var inPlace: Int?
+    var inWord: Int?
+    var playedAt: Date
+    var playedOn: String
+
+    var feedback: Feedback {
+        if let common { return .common(common) }
+        return .mastermind(inPlace: inPlace ?? 0, inWord: inWord ?? 0)
+    }
+
+    init(id: String, gameId: String, position: Int, guess: Guess, playedAt: Date, playedOn: String) {
+        self.id = id
+        self.gameId = gameId
+        self.position = position
+        self.word = guess.word
+        switch guess.feedback {
+        case .common(let n):
+            common = n
+        case .mastermind(let p, let w):
+            inPlace = p
+            inWord = w
+        }
+        self.playedAt = playedAt
+        self.playedOn = playedOn
+    }
+}
+
+struct MarkRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "mark"
+    var gameId: String
+    var letter: String
+    var state: LetterMark
+    var markedAt: Date
+}
+
+struct BookmarkRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "bookmark"
+    var playerId: String
+    var word: String
+    var packId: String
+    var fact: String
+    var addedAt: Date
+}

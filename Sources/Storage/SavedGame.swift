@@ -1,0 +1,62 @@
+import Foundation
+import QiktionaryCore
+
+/// A game as stored: the rules' view of it plus when, where and what it is about.
+public struct SavedGame: Sendable, Equatable {
+    public var game: Game
+    public var fact: String
+    public var startedAt: Date
+    public var updatedAt: Date
+    public var finishedAt: Date?
+    /// Name of the device the game was started on.
+    public var startedOn: String
+    /// Name of the device that last changed the game.
+    public var lastChangedOn: String
+    public var bookmarked: Bool
+
+    public var id: String { game.id }
+}
+
+/// A guess just played, as saved.
+public struct PlayedGuess: Sendable, Equatable {
+    public var guess: Guess
+    /// 1 for the first guess of the game.
+    public var number: Int
+    public var game: SavedGame
+}
+
+/// A bookmarked fact on the reading list.
+public struct Bookmark: Sendable, Equatable {
+    public var word: String
+    public var packID: String
+    public var fact: String
+    public var addedAt: Date
+}
+
+/// A pack with the player's progress through it.
+public struct PackProgress: Sendable, Equatable {
+    public var id: String
+    public var title: String
+    public var description: String
+    public var length: Int
+    public var rules: Rules
+    public var maxGuesses: Int
+    public var words: Int
+    /// Distinct words of the pack the player has won.
+    public var solved: Int
+}
+
+/// How to start a game; anything left out is chosen for the player.
+public struct GameRequest: Sendable, Equatable {
+    public var packID: String?
+    public var word: String?
+    public var rules: Rules?
+    public var seed: UInt64?
+
+    public init(packID: String? = nil, word: String? = nil, rules: Rules? = nil, seed: UInt64? = nil) {
+        self.packID = packID
+        self.word = word
+        self.rules = rules
+        self.seed = seed
+    }
+}

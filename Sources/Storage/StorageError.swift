@@ -1,0 +1,63 @@
+import Foundation
+import GRDB
+import QiktionaryCore
+
+/// Everything the storage layer can refuse or fail at, each with the sentence a player reads.
+public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
+    case dataDirUnusable(String, reason: String)
+    case unknownPack(String)
+    case unknownWord(String)
+    case wordNotInPack(word: String, pack: String)
+    case rulesForbidWord(String)
+    case packEmpty(String)
+    case noGame(String)
+    case gameInProgress(String)
+    case gameNotFinished
+    case notBookmarked(String)
+    case noFact(String)
+    case badPlayerName(String)
+    case badDeviceName(String)
+    case rejected(GuessRejection)
+    case database(String)
+
+    public var description: String {
+        switch self {
+        case .dataDirUnusable(let path, let reason):
+            "cannot use data dir \(path): \(reason); pass a writable folder with --data-dir"
+        case .unknownPack(let id): "no pack called '\(id)' (see 'qiktionary packs')"
+        case .unknownWord(let word): "'\(word)' is not a secret word of any pack"
+        case .wordNotInPack(let word, let pack): "'\(word)' is not a word of the pack '\(pack)'"
+        case .rulesForbidWord(let word):
+            "'\(word)' repeats a letter, so it can only be played with --rules mastermind"
+        case .packEmpty(let id): "the pack '\(id)' has no word for these rules"
+        case .noGame(let id): "no game with id '\(id)'"
+        case .gameInProgress(let id): "game '\(id)' is still in progress; only finished games can be deleted"
+        case .gameNotFinished: "finish the game first: its word is still secret"
+        case .notBookmarked(let word): "'\(word)' is not on the reading list"
+        case .noFact(let word): "no fact known for '\(word)': it is not a word of any pack or game"
+        case .badPlayerName(let name):
+            "player name '\(name)' must be 1 to 32 of letters, digits, '.', '_' and '-'"
+        case .badDeviceName(let name): "device name '\(name)' must be 1 to 64 printable characters"
+        case .rejected(let rejection): rejection.reason
+        case .database(let message): "database error: \(message)"
+        }
+    }
+
+    init(_ error: any Error) {
+        switch error {
+        case let error as StorageError: self = error
+        case let error as GuessRejection: self = .rejected(error)
+        default: self = .database(StorageError.describe(error))
+        }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? DatabaseError {
+            return error.message ?? "\(error.resultCode)"
+        }
+        if let error = error as? CocoaError, let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return (error as NSError).localizedDescription
+    }
+}

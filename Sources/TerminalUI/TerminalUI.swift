@@ -1,0 +1,2 @@
+import CNcurses
+public enum TerminalUIPlaceholder {}

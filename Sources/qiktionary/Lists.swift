@@ -1,0 +1,144 @@
+import ArgumentParser
+import Foundation
+import PlainMode
+import Storage
+
+struct Games: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Games in progress, newest first (never their words).")
+    @OptionGroup var shared: SharedOptions
+    @Flag(help: "Print a JSON array.") var json = false
+
+    func run() throws {
+        let setup = try Setup.open(shared)
+        let games = try setup.database.gamesInProgress(profile: setup.profile)
+        if json { return printJSON(games.map(GameJSON.init)) }
+        if games.isEmpty { return print("No games in progress. Start one with 'qiktionary play'.") }
+        print(columns([["GAME", "PACK", "RULES", "GUESSES", "CHANGED", "ON"]] + games.map {
+            [$0.id, $0.game.packID, $0.game.rules.rawValue, "\($0.game.guesses.count)/\($0.game.maxGuesses)",
+             shortDate($0.updatedAt), $0.lastChangedOn]
+        }))
+    }
+}
+
+struct History: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Finished games, newest first.",
+        subcommands: [List.self, Delete.self], defaultSubcommand: List.self
+    )
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List finished games.")
+        @OptionGroup var shared: SharedOptions
+        @Flag(help: "Print a JSON array.") var json = false
+
+        func run() throws {
+            let setup = try Setup.open(shared)
+            let games = try setup.database.history(profile: setup.profile)
+            if json { return printJSON(games.map(HistoryEntryJSON.init)) }
+            if games.isEmpty { return print("No finished games yet.") }
+            print(columns([["WORD", "RESULT", "GUESSES", "FINISHED", "ON", "PACK", "GAME"]] + games.map {
+                [($0.bookmarked ? "★ " : "  ") + $0.game.secret, $0.game.status.rawValue, "\($0.game.guesses.count)",
+                 shortDate($0.finishedAt), $0.lastChangedOn, $0.game.packID, $0.id]
+            }))
+        }
+    }
+
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete one finished game.")
+        @OptionGroup var shared: SharedOptions
+        @Argument(help: ArgumentHelp("The game's id (see 'qiktionary history').", valueName: "game-id")) var gameID: String
+        @Flag(help: "Do not ask for confirmation.") var yes = false
+
+        func run() throws {
+            let setup = try Setup.open(shared)
+            let game = try setup.database.game(id: gameID, profile: setup.profile)
+            guard game.game.isFinished else { throw Failure(StorageError.gameInProgress(gameID)) }
+            try Confirmation.require("Delete the game on \(game.game.secret.uppercased()) (\(game.game.status.rawValue))?",
+                                     yes: yes, refusal: "game \(gameID) not deleted")
+            try setup.database.deleteGame(id: gameID, profile: setup.profile)
+            print("Deleted game \(gameID) (\(game.game.secret)).")
+        }
+    }
+}
+
+struct ReadingList: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reading-list",
+        abstract: "Bookmarked facts, newest first.",
+        subcommands: [List.self, Add.self, Remove.self], defaultSubcommand: List.self
+    )
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show the reading list.")
+        @OptionGroup var shared: SharedOptions
+        @Flag(help: "Print a JSON array.") var json = false
+
+        func run() throws {
+            let setup = try Setup.open(shared)
+            let list = try setup.database.readingList(profile: setup.profile)
+            if json { return printJSON(list.map(BookmarkJSON.init)) }
+            if list.isEmpty { return print("Your reading list is empty. Bookmark a fact when a game ends.") }
+            print(list.map { "\($0.word.uppercased())  (\($0.packID), \(shortDate($0.addedAt)))\n  \($0.fact)" }
+                .joined(separator: "\n\n"))
+        }
+    }
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Bookmark the fact of a word you have played.")
+        @OptionGroup var shared: SharedOptions
+        @Argument(help: "The word.") var word: String
+
+        func run() throws {
+            let setup = try Setup.open(shared)
+            let bookmark = try setup.database.addBookmark(word: word, profile: setup.profile)
+            print("\(bookmark.word.uppercased()) is on your reading list.")
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Take a word off the reading list.")
+        @OptionGroup var shared: SharedOptions
+        @Argument(help: "The word.") var word: String
+
+        func run() throws {
+            let setup = try Setup.open(shared)
+            try setup.database.removeBookmark(word: word, profile: setup.profile)
+            print("\(word.lowercased().uppercased()) is off your reading list.")
+        }
+    }
+}
+
+struct Packs: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Word packs with your progress.")
+    @OptionGroup var shared: SharedOptions
+    @Flag(help: "Print a JSON array.") var json = false
+
+    func run() throws {
+        let setup = try Setup.open(shared)
+        let packs = try setup.database.packs(profile: setup.profile)
+        if json { return printJSON(packs.map(PackJSON.init)) }
+        print(columns([["PACK", "TITLE", "LETTERS", "RULES", "SOLVED"]] + packs.map {
+            [$0.id, $0.title, "\($0.length)", $0.rules.rawValue, "\($0.solved)/\($0.words)"]
+        }))
+    }
+}
+
+struct Stats: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Games played and won, streaks and guess distribution.")
+    @OptionGroup var shared: SharedOptions
+    @Flag(help: "Print a JSON object.") var json = false
+
+    func run() throws {
+        let setup = try Setup.open(shared)
+        let stats = try setup.database.statistics(profile: setup.profile)
+        if json { return printJSON(StatsJSON(stats)) }
+        print("Played \(stats.played), won \(stats.won) (\(Int((stats.winRate * 100).rounded()))%), "
+              + "streak \(stats.currentStreak), best streak \(stats.maxStreak)")
+        let top = stats.distribution.values.max() ?? 0
+        for guesses in (stats.distribution.keys.sorted()) {
+            let count = stats.distribution[guesses] ?? 0
+            let bar = String(repeating: "█", count: top == 0 ? 0 : max(1, count * 30 / top))
+            print(String(format: "%3d  %@ %d", guesses, bar, count))
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import Storage
+
+@main
+struct Qiktionary: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "qiktionary",
+        abstract: "A word game of deduction: find the secret word, then read its story.",
+        discussion: """
+            Run with no command to play. Your games, reading list and statistics live in the data \
+            dir (see --data-dir). Every command takes --json for scripts.
+            """,
+        version: "0.1.0",
+        subcommands: [Play.self, Games.self, History.self, ReadingList.self, Packs.self, Stats.self, Status.self],
+        defaultSubcommand: Play.self
+    )
+
+    @OptionGroup var shared: SharedOptions
+
+    /// Parses and runs, turning every failure into one line on stderr and a sysexits code.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            exit(reporting: error)
+        }
+    }
+
+    static func exit(reporting error: any Error) -> Never {
+        let failure: Failure
+        switch error {
+        case let error as Failure: failure = error
+        case let error as StorageError: failure = Failure(error)
+        default:
+            let code = exitCode(for: error)
+            if code == .success {
+                print(fullMessage(for: error))
+                Foundation.exit(0)
+            }
+            let message = self.message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+            failure = Failure("\(message) (see 'qiktionary --help')", code: code.rawValue)
+        }
+        FileHandle.standardError.write(Data("qiktionary: \(failure.message)\n".utf8))
+        Foundation.exit(failure.code)
+    }
+}
+
+/// A failure the user can act on: one line of text and a sysexits code (CLI.md).
+struct Failure: Error {
+    static let usage: Int32 = 64
+    static let unexpected: Int32 = 1
+
+    var message: String
+    var code: Int32
+
+    init(_ message: String, code: Int32 = Failure.usage) {
+        self.message = message
+        self.code = code
+    }
+
+    init(_ error: StorageError) {
+        switch error {
+        case .database: self.init(error.description, code: Failure.unexpected)
+        default: self.init(error.description, code: Failure.usage)
+        }
+    }
+}
+
+/// Writes a line to stderr, for warnings that do not stop the command.
+func warn(_ message: String) {
+    FileHandle.standardError.write(Data("qiktionary: warning: \(message)\n".utf8))
+}

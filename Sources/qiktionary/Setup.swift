@@ -1,0 +1,72 @@
+import Foundation
+import QiktionaryCore
+import QiktionaryResources
+import Storage
+
+/// What a command needs before it can do anything: the database with the packs loaded,
+/// the player and device, and the dictionary when a guess needs checking.
+struct Setup {
+    let dataDir: URL
+    let cloudDir: URL?
+    let database: AppDatabase
+    let profile: Profile
+    let lexicon: () -> Lexicon
+
+    static func open(_ options: SharedOptions, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Setup {
+        let dataDir = options.resolvedDataDir(environment: environment)
+        let given = try givenCloudDir(options, environment: environment)
+        if let given { try refuseNesting(dataDir: dataDir, cloudDir: given) }
+        let database = try AppDatabase.open(dataDir: dataDir)
+        if options.cloudDir != nil { try database.remember(.cloudDir, given?.path) }
+        let cloudDir = try given ?? database.setting(.cloudDir).map { URL(fileURLWithPath: $0) }
+        let lexicon = LoadedLexicon()
+        let files = PackFile.files(in: BundledContent.packsFolder) + PackFile.files(in: dataDir.appendingPathComponent("packs"))
+        let report = try database.importPacks(from: files, lexicon: lexicon.get)
+        for problem in report.refused { warn("\(problem); it was skipped") }
+        let profile = try database.profile(player: options.player, device: options.device, hostName: ProcessInfo.processInfo.hostName)
+        return Setup(dataDir: dataDir, cloudDir: cloudDir, database: database, profile: profile, lexicon: lexicon.get)
+    }
+
+    /// The cloud folder named by the option or the environment; the remembered one is read later.
+    private static func givenCloudDir(_ options: SharedOptions, environment: [String: String]) throws -> URL? {
+        if let given = options.cloudDir {
+            guard !given.isEmpty else { throw Failure("--cloud-dir needs a folder") }
+            return URL(fileURLWithPath: given).standardizedFileURL
+        }
+        if let env = environment["QIKTIONARY_CLOUD_DIR"], !env.isEmpty { return URL(fileURLWithPath: env).standardizedFileURL }
+        return nil
+    }
+
+    /// The database must never live inside the cloud folder: a synced folder would copy it
+    /// half-written, and SQLite is not safe on network file systems.
+    private static func refuseNesting(dataDir: URL, cloudDir: URL) throws {
+        if isInside(dataDir, cloudDir) {
+            throw Failure("the data dir \(dataDir.path) is inside the cloud folder \(cloudDir.path); choose a data dir outside it")
+        }
+    }
+
+    static func isInside(_ inner: URL, _ outer: URL) -> Bool {
+        let a = inner.resolvingSymlinksInPath().path, b = outer.resolvingSymlinksInPath().path
+        return a == b || a.hasPrefix(b.hasSuffix("/") ? b : b + "/")
+    }
+}
+
+/// Reads the dictionary the first time it is asked for, so commands that never check a
+/// word never pay for it.
+final class LoadedLexicon: @unchecked Sendable {
+    private var lexicon: Lexicon?
+    private let lock = NSLock()
+
+    func get() -> Lexicon {
+        lock.lock()
+        defer { lock.unlock() }
+        if let lexicon { return lexicon }
+        do {
+            let loaded = try BundledContent.lexicon()
+            lexicon = loaded
+            return loaded
+        } catch {
+            Qiktionary.exit(reporting: Failure("the dictionary is missing or unreadable (\(BundledContent.dictionaryURL.path)); reinstall the game", code: Failure.unexpected))
+        }
+    }
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Builds Resources/dictionary/words.txt, the list of allowed guesses, from SCOWL
+# as Debian packages it (wamerican-large). Run it again after a SCOWL update and
+# commit the result: the game never reads /usr/share/dict at run time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+source_list=/usr/share/dict/american-english-large
+if [ ! -f "$source_list" ]; then
+  echo "installing wamerican-large (SCOWL size 70)…" >&2
+  apt-get install -y wamerican-large >/dev/null
+fi
+
+out=Resources/dictionary
+mkdir -p "$out"
+# Lowercase a–z only drops proper nouns (capitalised), possessives ('s) and
+# accented spellings; the game plays words of 4 to 7 letters.
+LC_ALL=C grep -E '^[a-z]{4,7}$' "$source_list" | LC_ALL=C sort -u > "$out/words.txt"
+cp /usr/share/doc/wamerican-large/copyright "$out/SCOWL-NOTICE.txt"
+echo "wrote $(wc -l < "$out/words.txt") words to $out/words.txt" >&2
