@@ -45,4 +45,9 @@ public struct SystemFields: Hashable, Sendable, Codable {
 public struct DeletedRecord: Hashable, Sendable, Codable {
     public var recordType: String
     public var recordName: String
+
+    public init(recordType: String, recordName: String) {
+        self.recordType = recordType
+        self.recordName = recordName
+    }
 }

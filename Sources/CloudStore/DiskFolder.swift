@@ -40,14 +40,20 @@ public final class DiskFolder: CloudFolder {
         return info.st_mode & S_IFMT
     }
 
+    private enum Parents { case directories, missing, notDirectories }
+
     /// Every directory between the root and `path` must be a real directory, not a symlink.
-    private func parentsAreDirectories(_ path: FolderPath) -> Bool {
+    private func parents(of path: FolderPath) -> Parents {
         var current = rootPath
         for component in path.components.dropLast() {
             current += "/" + component
-            guard Self.fileType(current) == S_IFDIR else { return false }
+            switch Self.fileType(current) {
+            case S_IFDIR: continue
+            case nil: return .missing
+            default: return .notDirectories
+            }
         }
-        return true
+        return .directories
     }
 
     /// A directory's entry names without `.` and `..`; nil (errno set) when it cannot be opened.
@@ -74,7 +80,7 @@ public final class DiskFolder: CloudFolder {
 
     public func list(_ directory: FolderPath) throws(CloudStoreError) -> [FolderEntry] {
         count { $0.listings += 1 }
-        guard parentsAreDirectories(directory) else { return [] }
+        guard parents(of: directory) == .directories else { return [] }
         let path = absolute(directory)
         if !directory.components.isEmpty, Self.fileType(path) != S_IFDIR { return [] }
         guard let names = Self.names(in: path) else {
@@ -97,7 +103,11 @@ public final class DiskFolder: CloudFolder {
 
     public func read(_ file: FolderPath, limit: Int) -> FileRead {
         count { $0.filesRead += 1 }
-        guard parentsAreDirectories(file) else { return .rejected(reason: "a directory on its path is not a real directory") }
+        switch parents(of: file) {
+        case .directories: break
+        case .missing: return .missing
+        case .notDirectories: return .rejected(reason: "a directory on its path is not a real directory")
+        }
         let descriptor = open(absolute(file), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             switch errno {

@@ -52,7 +52,10 @@ public struct DeviceID: FolderNamed {
 public struct CloudGeneration: FolderNamed {
     public let name: String
     public init(validated name: String) { self.name = name }
-    public static func accepts(_ name: String) -> Bool { FolderName.isValid(name) && name.hasPrefix("g") }
+    /// `g` and a digit, so no other folder beside the generations can pass for one.
+    public static func accepts(_ name: String) -> Bool {
+        FolderName.isValid(name) && name.hasPrefix("g") && name.dropFirst().first?.isNumber == true
+    }
 
     /// The generation a folder has before anyone resets it; it needs no marker file.
     public static let initial = CloudGeneration(validated: "g0")

@@ -48,7 +48,7 @@ public enum PlainCommand: Equatable, Sendable {
             case "out": return .mark(c, .out)
             case "in": return .mark(c, .in)
             case "clear": return .mark(c, nil)
-            default: throw Unknown(message: usage)
+            default: throw Unknown(message: "usage: \(usage)")
             }
         case "games", "give-up", "bookmark", "unbookmark", "board", "help", "quit":
             try arguments(0...0, usage: head)

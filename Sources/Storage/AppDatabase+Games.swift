@@ -8,7 +8,8 @@ extension AppDatabase {
     /// Starts a new game for the player. The word is the one asked for, or one drawn from the
     /// pack (seeded when a seed is given), preferring words the player has not had yet.
     public func startGame(_ request: GameRequest, profile: Profile, now: Date = Date()) throws(StorageError) -> SavedGame {
-        try write { db in
+        let now = Self.stamp(now)
+        return try write { db in
             let (pack, entry) = try Self.chooseSecret(request, playerID: profile.playerID, db)
             let rules = request.rules ?? pack.rules
             if !rules.allows(entry.word) { throw StorageError.rulesForbidWord(entry.word) }
@@ -45,7 +46,8 @@ extension AppDatabase {
     /// Checks a guess against the rules and saves it with its feedback in one transaction,
     /// so the guess is on disk before anyone is told how it scored.
     public func submitGuess(_ input: String, gameID: String, lexicon: Lexicon, profile: Profile, now: Date = Date()) throws(StorageError) -> PlayedGuess {
-        try write { db in
+        let now = Self.stamp(now)
+        return try write { db in
             var record = try Self.gameRecord(gameID, profile, db)
             var game = try Self.savedGame(record, db).game
             let guess = try game.submit(input, lexicon: lexicon)
@@ -59,7 +61,8 @@ extension AppDatabase {
     }
 
     public func giveUp(gameID: String, profile: Profile, now: Date = Date()) throws(StorageError) -> SavedGame {
-        try write { db in
+        let now = Self.stamp(now)
+        return try write { db in
             var record = try Self.gameRecord(gameID, profile, db)
             var game = try Self.savedGame(record, db).game
             try game.giveUp()
@@ -70,7 +73,8 @@ extension AppDatabase {
 
     /// Sets or clears (nil) the player's mark on one letter of the notepad.
     public func mark(_ letter: Character, as mark: LetterMark?, gameID: String, profile: Profile, now: Date = Date()) throws(StorageError) -> SavedGame {
-        try write { db in
+        let now = Self.stamp(now)
+        return try write { db in
             var record = try Self.gameRecord(gameID, profile, db)
             let key = String(letter).lowercased()
             if let mark {

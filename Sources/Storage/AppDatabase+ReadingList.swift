@@ -7,7 +7,7 @@ extension AppDatabase {
     /// else from a pack. A word already on the list keeps its first date.
     @discardableResult
     public func addBookmark(word input: String, profile: Profile, now: Date = Date()) throws(StorageError) -> Bookmark {
-        let word = input.lowercased()
+        let word = input.lowercased(), now = Self.stamp(now)
         return try write { db in
             if let existing = try BookmarkRecord.fetchOne(db, key: ["playerId": profile.playerID, "word": word]) {
                 return Bookmark(existing)

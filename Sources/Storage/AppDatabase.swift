@@ -46,6 +46,12 @@ public struct AppDatabase: Sendable {
         return config
     }
 
+    /// A time as the database keeps it (text to the millisecond), so a value returned from a
+    /// write equals the same value read back later.
+    static func stamp(_ date: Date) -> Date {
+        Date.fromDatabaseValue(date.databaseValue) ?? date
+    }
+
     /// Runs a read with the database's own errors turned into `StorageError`.
     func read<T: Sendable>(_ body: (Database) throws -> T) throws(StorageError) -> T {
         do { return try writer.read(body) } catch { throw StorageError(error) }

@@ -44,7 +44,9 @@ struct Play: ParsableCommand {
 
     func run() throws {
         let setup = try Setup.open(shared)
-        // Until the full-screen interface lands, every game is played in line mode.
+        guard plain else {
+            return try FullScreen.run(setup: setup, request: GameRequest(packID: pack, word: word, rules: rules, seed: seed))
+        }
         let session = PlainSession(
             database: setup.database, profile: setup.profile, lexicon: setup.lexicon,
             rules: rules, seed: seed, json: json, write: writeLine

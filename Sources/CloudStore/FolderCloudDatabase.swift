@@ -1,0 +1,457 @@
+import Foundation
+
+/// The cloud store over a `CloudFolder`: a `DiskFolder` for the real shared or replicated
+/// folder, a `MemoryFolder` for the in-memory cloud. One engine for both, so the contract
+/// tests hold for what ships.
+///
+/// Every device appends immutable, checksummed segments to its own log per zone and rewrites
+/// only its own head; readers merge all logs. See docs/cloud-format.md for why this is safe on
+/// shared and replicated folders alike.
+public final class FolderCloudDatabase: CloudDatabase {
+    public let device: DeviceID
+    public let folder: any CloudFolder
+    private let layout: CloudLayout
+    private let options: CloudStoreOptions
+
+    private struct State {
+        var generation: CloudGeneration?
+        var views: [ZoneID: ZoneView] = [:]
+        var clock = HLCTimestamp.zero
+        var warned: Set<CloudWarning> = []
+    }
+
+    private let state: Locked<State>
+
+    public init(folder: any CloudFolder, player: String, device: DeviceID, generation: CloudGeneration? = nil, options: CloudStoreOptions = .init()) throws(CloudStoreError) {
+        guard FolderName.isValid(player) else {
+            throw .invalidRecord(recordName: player, reason: "player names use letters, digits, _ and -")
+        }
+        self.folder = folder
+        self.device = device
+        self.layout = CloudLayout(player: player)
+        self.options = options
+        self.state = Locked(State(generation: generation))
+    }
+
+    public static func onDisk(root: URL, player: String, device: DeviceID, generation: CloudGeneration? = nil, options: CloudStoreOptions = .init()) throws(CloudStoreError) -> FolderCloudDatabase {
+        try FolderCloudDatabase(folder: DiskFolder(root: root), player: player, device: device, generation: generation, options: options)
+    }
+
+    public static func inMemory(_ folder: MemoryFolder = MemoryFolder(), player: String, device: DeviceID, generation: CloudGeneration? = nil, options: CloudStoreOptions = .init()) throws(CloudStoreError) -> FolderCloudDatabase {
+        try FolderCloudDatabase(folder: folder, player: player, device: device, generation: generation, options: options)
+    }
+
+    public var generation: CloudGeneration? { state.withLock { $0.generation } }
+
+    // MARK: - Operations
+
+    /// Runs one operation: faults first, then the folder check, then `body` holding this
+    /// instance's lock (other processes are kept out by the device lock where it matters).
+    private func operation<T>(_ body: (inout State) throws(CloudStoreError) -> T) throws(CloudStoreError) -> T {
+        try options.faults?.beforeOperation()
+        try folder.checkAvailable()
+        return try state.withLock { (state: inout State) throws(CloudStoreError) -> T in try body(&state) }
+    }
+
+    /// The generation to work in; throws `cloudReset` when the folder moved on without us.
+    private func requireGeneration(_ state: inout State) throws(CloudStoreError) -> CloudGeneration {
+        let current = try readCurrentGeneration(&state).generation
+        guard let adopted = state.generation else {
+            state.generation = current
+            return current
+        }
+        guard adopted == current else { throw .cloudReset(newGeneration: current) }
+        return adopted
+    }
+
+    public func currentGeneration() throws(CloudStoreError) -> CloudGeneration {
+        try operation { (state: inout State) throws(CloudStoreError) in try readCurrentGeneration(&state).generation }
+    }
+
+    public func adoptCurrentGeneration() throws(CloudStoreError) -> CloudGeneration {
+        try operation { (state: inout State) throws(CloudStoreError) in
+            let current = try readCurrentGeneration(&state).generation
+            if let old = state.generation, old != current {
+                folder.remove(layout.deviceDirectory(old, device))
+            }
+            state.generation = current
+            state.views = [:]
+            return current
+        }
+    }
+
+    public func resetCloud() throws(CloudStoreError) -> CloudGeneration {
+        try operation { (state: inout State) throws(CloudStoreError) in
+            let current = try readCurrentGeneration(&state)
+            let stamp = state.clock.advanced(wall: options.now(), observed: current.createdAt)
+            state.clock = stamp
+            // Fixed-width digits first, so the newest reset sorts last on every machine.
+            let id = String("g\(String(format: "%013lld%05u", stamp.millis, stamp.counter))-\(device.name)".prefix(FolderName.maxLength))
+            let generation = CloudGeneration(validated: id)
+            let marker = GenerationBody(generation: generation, createdBy: device, createdAt: stamp)
+            try write(marker, kind: .generation, file: .generationMarker, to: layout.marker(generation), mode: .createNew)
+            for entry in try folder.list(layout.playerDirectory) where entry.kind == .directory && CloudGeneration.accepts(entry.name) {
+                if entry.name != generation.name { folder.remove(layout.playerDirectory.appending(entry.name)) }
+            }
+            state.generation = generation
+            state.views = [:]
+            return generation
+        }
+    }
+
+    public func createZone(_ zone: ZoneID) throws(CloudStoreError) {
+        try operation { (state: inout State) throws(CloudStoreError) in
+            let generation = try requireGeneration(&state)
+            try folder.withExclusiveLock(layout.deviceDirectory(generation, device)) { () throws(CloudStoreError) in
+                var head = ownHead(generation, &state)
+                guard head.zones[zone.name] == nil else { return }
+                head.zones[zone.name] = HeadBody.ZoneLog(seq: 0, snapshotBase: 0)
+                try write(head, kind: .head, file: .head, to: layout.head(generation, device), mode: .replace)
+            }
+        }
+    }
+
+    public func zones() throws(CloudStoreError) -> [ZoneID] {
+        try operation { (state: inout State) throws(CloudStoreError) in
+            let generation = try requireGeneration(&state)
+            return knownZones(readHeads(generation, &state))
+        }
+    }
+
+    public func fetchDatabaseChanges(since token: ChangeToken?) throws(CloudStoreError) -> DatabaseChanges {
+        try operation { (state: inout State) throws(CloudStoreError) in
+            let generation = try requireGeneration(&state)
+            if let token, token.generation != generation || token.scope != ChangeToken.databaseScope {
+                throw .changeTokenExpired
+            }
+            let heads = readHeads(generation, &state)
+            var positions: [String: Int] = [:]
+            var changed: Set<ZoneID> = token == nil ? Set(ownHead(generation, &state).zones.keys.compactMap { try? ZoneID($0) }) : []
+            for (other, head) in heads where other != device {
+                guard let head else { continue }
+                for (name, log) in head.zones {
+                    guard let zone = try? ZoneID(name) else { continue }
+                    let key = "\(other.name)/\(name)"
+                    let old = token?.positions[key]
+                    var seq = old ?? 0
+                    if log.snapshotBase > seq, folder.fileExists(layout.snapshot(generation, other, zone, log.snapshotBase)) {
+                        seq = log.snapshotBase
+                    }
+                    // Existence only (no record is read); a reader never counts past a missing file.
+                    while folder.fileExists(layout.segment(generation, other, zone, seq + 1)) { seq += 1 }
+                    positions[key] = seq
+                    if old == nil || seq > old! { changed.insert(zone) }
+                }
+            }
+            return DatabaseChanges(changedZones: changed.sorted(), token: ChangeToken(generation: generation, scope: ChangeToken.databaseScope, positions: positions))
+        }
+    }
+
+    public func fetchZoneChanges(_ zone: ZoneID, since token: ChangeToken?) throws(CloudStoreError) -> ZoneChanges {
+        try operation { (state: inout State) throws(CloudStoreError) in
+            let generation = try requireGeneration(&state)
+            if let token, token.generation != generation || token.scope != zone.name { throw .changeTokenExpired }
+            let heads = readHeads(generation, &state)
+            guard knownZones(heads).contains(zone) else { throw .zoneNotFound(zone) }
+            let since = token.map { Dictionary(uniqueKeysWithValues: $0.positions.compactMap { key, seq in (try? DeviceID(key)).map { ($0, seq) } }) }
+            for (other, seq) in since ?? [:] where other != device {
+                let base = heads[other]??.zones[zone.name]?.snapshotBase ?? 0
+                if seq > 0 && seq < base { throw .changeTokenExpired }
+            }
+            if let token, let since, nothingNew(in: zone, generation, heads: heads, since: since) {
+                return ZoneChanges(changedRecords: [], deletedRecords: [], token: token, isComplete: true)
+            }
+            var view = state.views[zone] ?? ZoneView()
+            refresh(&view, zone: zone, generation: generation, heads: heads, state: &state)
+            state.views[zone] = view
+            let changes = view.changes(since: since, reader: device)
+            var positions: [String: Int] = [:]
+            for (other, seq) in view.positions where other != device {
+                positions[other.name] = max(seq, since?[other] ?? 0)
+            }
+            return ZoneChanges(
+                changedRecords: changes.changed, deletedRecords: changes.deleted,
+                token: ChangeToken(generation: generation, scope: zone.name, positions: positions),
+                isComplete: view.waitingFor.subtracting([device]).isEmpty)
+        }
+    }
+
+    public func fetchRecords(in zone: ZoneID, named names: [String]) throws(CloudStoreError) -> [String: CloudRecord] {
+        try operation { (state: inout State) throws(CloudStoreError) in
+            let generation = try requireGeneration(&state)
+            let heads = readHeads(generation, &state)
+            guard knownZones(heads).contains(zone) else { throw .zoneNotFound(zone) }
+            var view = state.views[zone] ?? ZoneView()
+            refresh(&view, zone: zone, generation: generation, heads: heads, state: &state)
+            state.views[zone] = view
+            var found: [String: CloudRecord] = [:]
+            for name in names { found[name] = view.liveRecord(named: name) }
+            return found
+        }
+    }
+
+    public func modifyRecords(in zone: ZoneID, saving: [CloudRecord], deleting: [String], policy: SavePolicy = .ifServerRecordUnchanged) throws(CloudStoreError) -> CommitResult {
+        let names = saving.map(\.recordName) + deleting
+        guard names.count <= CloudLimits.maxRecordsPerCommit else {
+            throw .batchTooLarge(count: names.count, limit: CloudLimits.maxRecordsPerCommit)
+        }
+        var seen: Set<String> = []
+        for name in names where !seen.insert(name).inserted {
+            throw .invalidRecord(recordName: name, reason: "appears twice in one commit")
+        }
+        for record in saving {
+            if let problem = RecordEntry.problem(name: record.recordName, type: record.recordType, fields: record.fields) {
+                throw .invalidRecord(recordName: record.recordName, reason: problem)
+            }
+        }
+        return try operation { (state: inout State) throws(CloudStoreError) in
+            let generation = try requireGeneration(&state)
+            return try folder.withExclusiveLock(layout.deviceDirectory(generation, device)) { () throws(CloudStoreError) in
+                let heads = readHeads(generation, &state)
+                guard knownZones(heads).contains(zone) else { throw .zoneNotFound(zone) }
+                var view = state.views[zone] ?? ZoneView()
+                refresh(&view, zone: zone, generation: generation, heads: heads, state: &state)
+                state.views[zone] = view
+
+                var failures = options.faults?.failures(among: names) ?? [:]
+                if policy == .ifServerRecordUnchanged {
+                    for record in saving {
+                        if let failure = conflict(saving: record, against: view.winners[record.recordName]) { failures[record.recordName] = failure }
+                    }
+                }
+                guard failures.isEmpty else { throw .partialFailure(failures) }
+
+                var head = ownHead(generation, &state)
+                let seq = (view.positions[device] ?? 0) + 1
+                let stamp = state.clock.advanced(wall: options.now(), observed: max(view.latestHLC, head.clock))
+                let entries = saving.map { record in
+                    entry(named: record.recordName, type: record.recordType, fields: record.fields, seq: seq, stamp: stamp, previous: view.winners[record.recordName])
+                } + deleting.map { name in
+                    entry(named: name, type: view.winners[name]?.entry.type ?? "Deleted", fields: nil, seq: seq, stamp: stamp, previous: view.winners[name])
+                }
+                let segment = SegmentBody(generation: generation, device: device, zone: zone, seq: seq, hlc: stamp, entries: entries)
+                let path = layout.segment(generation, device, zone, seq)
+                if !(try write(segment, kind: .segment, file: .segment, to: path, mode: .createNew)) {
+                    // The refresh stopped before this file, so it is not a valid segment: debris
+                    // in our own log (planted, or damaged by a copier). Ours to replace, under our lock.
+                    folder.remove(path)
+                    guard try write(segment, kind: .segment, file: .segment, to: path, mode: .createNew) else {
+                        throw .unavailable(reason: "segment \(seq) of \(zone) keeps appearing (another writer ignores the device lock)")
+                    }
+                }
+                state.clock = stamp
+                for entry in entries { view.merge(entry, from: device) }
+                view.positions[device] = seq
+                state.views[zone] = view
+
+                head.clock = stamp
+                head.zones[zone.name, default: HeadBody.ZoneLog(seq: 0, snapshotBase: 0)].seq = seq
+                try write(head, kind: .head, file: .head, to: layout.head(generation, device), mode: .replace)
+                return CommitResult(savedRecords: entries.filter { !$0.deleted }.map { $0.record(device: device) }, deletedRecordNames: deleting)
+            }
+        }
+    }
+
+    public func compact(_ zone: ZoneID, keepingRecent: Int = 0) throws(CloudStoreError) -> CompactionReport {
+        try operation { (state: inout State) throws(CloudStoreError) in
+            let generation = try requireGeneration(&state)
+            return try folder.withExclusiveLock(layout.deviceDirectory(generation, device)) { () throws(CloudStoreError) in
+                let heads = readHeads(generation, &state)
+                guard knownZones(heads).contains(zone) else { throw .zoneNotFound(zone) }
+                var view = state.views[zone] ?? ZoneView()
+                refresh(&view, zone: zone, generation: generation, heads: heads, state: &state)
+                state.views[zone] = view
+                var head = ownHead(generation, &state)
+                let oldBase = head.zones[zone.name]?.snapshotBase ?? 0
+                let newBase = (view.positions[device] ?? 0) - max(0, keepingRecent)
+                removeTemporaries(in: layout.zoneDirectory(generation, device, zone))
+                guard newBase > oldBase else {
+                    return CompactionReport(zone: zone, snapshotBase: oldBase, segmentsRemoved: 0, liveRecords: 0, tombstones: 0)
+                }
+                var latest: [String: RecordEntry] = [:]
+                for entry in try ownEntries(zone, generation, from: oldBase, through: newBase, state: &state) { latest[entry.name] = entry }
+                let horizon = options.now().addingTimeInterval(-options.tombstoneRetention)
+                let kept = latest.values.filter { !$0.deleted || $0.hlc.date > horizon }.sorted { $0.name < $1.name }
+                let snapshot = SnapshotBody(generation: generation, device: device, zone: zone, base: newBase, entries: kept)
+                try write(snapshot, kind: .snapshot, file: .snapshot, to: layout.snapshot(generation, device, zone, newBase), mode: .replace)
+                head.zones[zone.name, default: HeadBody.ZoneLog(seq: newBase, snapshotBase: 0)].snapshotBase = newBase
+                try write(head, kind: .head, file: .head, to: layout.head(generation, device), mode: .replace)
+                // Only now, with the snapshot announced, may what it replaces go.
+                if oldBase > 0 { folder.remove(layout.snapshot(generation, device, zone, oldBase)) }
+                for seq in stride(from: oldBase + 1, through: newBase, by: 1) { folder.remove(layout.segment(generation, device, zone, seq)) }
+                return CompactionReport(zone: zone, snapshotBase: newBase, segmentsRemoved: newBase - oldBase,
+                                        liveRecords: kept.filter { !$0.deleted }.count, tombstones: kept.filter(\.deleted).count)
+            }
+        }
+    }
+
+    // MARK: - Commit helpers
+
+    private func conflict(saving record: CloudRecord, against winner: ZoneView.Winner?) -> CloudStoreError? {
+        let expected = record.systemFields?.changeTag
+        guard let winner else { return expected == nil ? nil : .unknownRecord(recordName: record.recordName) }
+        if winner.entry.deleted { return expected == nil ? nil : .unknownRecord(recordName: record.recordName) }
+        let current = winner.entry.record(device: winner.device)
+        return current.systemFields?.changeTag == expected ? nil : .serverRecordChanged(serverRecord: current)
+    }
+
+    private func entry(named name: String, type: String, fields: [String: FieldValue]?, seq: Int, stamp: HLCTimestamp, previous: ZoneView.Winner?) -> RecordEntry {
+        let live = previous.flatMap { $0.entry.deleted ? nil : $0.entry }
+        return RecordEntry(name: name, type: type, seq: seq, hlc: stamp, deleted: fields == nil, fields: fields,
+                           createdBy: live?.createdBy ?? device, createdAt: live?.createdAt ?? stamp)
+    }
+
+    /// This device's versions in `zone` from its snapshot at `base` and segments up to `last`.
+    private func ownEntries(_ zone: ZoneID, _ generation: CloudGeneration, from base: Int, through last: Int, state: inout State) throws(CloudStoreError) -> [RecordEntry] {
+        var entries: [RecordEntry] = []
+        if base > 0 {
+            guard let snapshot = load(layout.snapshot(generation, device, zone, base), kind: .snapshot, as: SnapshotBody.self, limit: CloudLimits.maxSnapshotBytes, state: &state) else {
+                throw .unavailable(reason: "this device's snapshot \(base) of \(zone) is unreadable")
+            }
+            entries = snapshot.entries
+        }
+        for seq in stride(from: base + 1, through: last, by: 1) {
+            guard let segment = load(layout.segment(generation, device, zone, seq), kind: .segment, as: SegmentBody.self, limit: CloudLimits.maxSegmentBytes, state: &state) else {
+                throw .unavailable(reason: "this device's segment \(seq) of \(zone) is unreadable")
+            }
+            entries += segment.entries
+        }
+        return entries
+    }
+
+    private func removeTemporaries(in directory: FolderPath) {
+        // The device lock is held, so no temporary file here belongs to a live writer.
+        for entry in (try? folder.list(directory)) ?? [] where entry.name.hasPrefix(".tmp-") {
+            folder.remove(directory.appending(entry.name))
+        }
+    }
+
+    @discardableResult
+    private func write<Body: Encodable>(_ body: Body, kind: CloudFileFormat.Kind, file: CloudFileKind, to path: FolderPath, mode: WriteMode) throws(CloudStoreError) -> Bool {
+        let faults = options.faults
+        return try folder.write(CloudFileFormat.encode(body, kind: kind), to: path, mode: mode) { (step, timing) throws(CloudStoreError) in
+            try faults?.reached(CrashPoint(file: file, step: step, timing: timing))
+        }
+    }
+
+    // MARK: - Reading the folder
+
+    /// Reads the newest valid generation marker; with none, the folder is at `initial`.
+    private func readCurrentGeneration(_ state: inout State) throws(CloudStoreError) -> GenerationBody {
+        let entries = try folder.list(layout.generationsDirectory)
+        var candidates: [CloudGeneration] = []
+        for entry in entries where !entry.name.hasPrefix(".tmp-") {
+            let stem = entry.name.hasSuffix(".gen") ? String(entry.name.dropLast(4)) : ""
+            guard entry.kind == .file, CloudGeneration.accepts(stem) else {
+                warn(layout.generationsDirectory.appending(entry.name), "not a generation marker", &state)
+                continue
+            }
+            candidates.append(CloudGeneration(validated: stem))
+        }
+        for generation in candidates.sorted(by: >) {
+            let body = load(layout.marker(generation), kind: .generation, as: GenerationBody.self, limit: CloudLimits.maxSmallFileBytes, state: &state)
+            if let body, body.generation == generation { return body }
+        }
+        return GenerationBody(generation: .initial, createdBy: DeviceID(validated: "initial"), createdAt: .zero)
+    }
+
+    /// Every device folder of the generation with its head (nil when missing or unreadable).
+    private func readHeads(_ generation: CloudGeneration, _ state: inout State) -> [DeviceID: HeadBody?] {
+        let directory = layout.devicesDirectory(generation)
+        var heads: [DeviceID: HeadBody?] = [:]
+        for entry in (try? folder.list(directory)) ?? [] {
+            guard entry.kind == .directory, DeviceID.accepts(entry.name), heads.count < CloudLimits.maxDevicesPerGeneration else {
+                warn(directory.appending(entry.name), "not a device folder", &state)
+                continue
+            }
+            let other = DeviceID(validated: entry.name)
+            let head = load(layout.head(generation, other), kind: .head, as: HeadBody.self, limit: CloudLimits.maxSmallFileBytes, state: &state)
+            // updateValue, not subscript: assigning nil through the subscript would drop the device.
+            heads.updateValue(head.flatMap { $0.device == other && $0.generation == generation ? $0 : nil }, forKey: other)
+        }
+        return heads
+    }
+
+    private func ownHead(_ generation: CloudGeneration, _ state: inout State) -> HeadBody {
+        let head = load(layout.head(generation, device), kind: .head, as: HeadBody.self, limit: CloudLimits.maxSmallFileBytes, state: &state)
+        return head ?? HeadBody(generation: generation, device: device, clock: .zero, zones: [:])
+    }
+
+    private func knownZones(_ heads: [DeviceID: HeadBody?]) -> [ZoneID] {
+        Set(heads.values.compactMap { $0 }.flatMap { $0.zones.keys }).compactMap { try? ZoneID($0) }.sorted()
+    }
+
+    /// True when no other device has announced or published a segment past `since`:
+    /// one head read per device plus one existence check per device, whatever the record count.
+    private func nothingNew(in zone: ZoneID, _ generation: CloudGeneration, heads: [DeviceID: HeadBody?], since: [DeviceID: Int]) -> Bool {
+        heads.allSatisfy { other, head in
+            guard other != device else { return true }
+            let seq = since[other] ?? 0
+            if (head?.zones[zone.name]?.seq ?? 0) > seq { return false }
+            return !folder.fileExists(layout.segment(generation, other, zone, seq + 1))
+        }
+    }
+
+    /// Reads what is new in every device's log of `zone`, in order, stopping at the first
+    /// segment that is missing or invalid: later ones wait until it arrives.
+    private func refresh(_ view: inout ZoneView, zone: ZoneID, generation: CloudGeneration, heads: [DeviceID: HeadBody?], state: inout State) {
+        view.waitingFor = []
+        for (other, head) in heads {
+            var seq = view.positions[other] ?? 0
+            let log = head?.zones[zone.name]
+            if let base = log?.snapshotBase, base > seq {
+                let path = layout.snapshot(generation, other, zone, base)
+                guard let snapshot = load(path, kind: .snapshot, as: SnapshotBody.self, limit: CloudLimits.maxSnapshotBytes, state: &state),
+                      snapshot.generation == generation, snapshot.device == other, snapshot.zone == zone, snapshot.base == base,
+                      snapshot.entries.allSatisfy({ $0.seq <= base && Self.isSound($0) })
+                else {
+                    view.waitingFor.insert(other)
+                    continue
+                }
+                for entry in snapshot.entries { view.merge(entry, from: other) }
+                seq = base
+            }
+            while let segment = load(layout.segment(generation, other, zone, seq + 1), kind: .segment, as: SegmentBody.self, limit: CloudLimits.maxSegmentBytes, state: &state) {
+                guard segment.generation == generation, segment.device == other, segment.zone == zone, segment.seq == seq + 1,
+                      segment.entries.count <= CloudLimits.maxRecordsPerCommit,
+                      segment.entries.allSatisfy({ $0.seq == segment.seq && $0.hlc == segment.hlc && Self.isSound($0) })
+                else {
+                    warn(layout.segment(generation, other, zone, seq + 1), "its contents do not match its place", &state)
+                    break
+                }
+                for entry in segment.entries { view.merge(entry, from: other) }
+                seq += 1
+            }
+            view.positions[other] = seq
+            if (log?.seq ?? 0) > seq { view.waitingFor.insert(other) }
+        }
+    }
+
+    private static func isSound(_ entry: RecordEntry) -> Bool {
+        RecordEntry.problem(name: entry.name, type: entry.type, fields: entry.fields) == nil
+    }
+
+    /// A valid file's body, or nil (missing, or skipped with a warning).
+    private func load<Body: Decodable>(_ path: FolderPath, kind: CloudFileFormat.Kind, as type: Body.Type, limit: Int, state: inout State) -> Body? {
+        switch folder.read(path, limit: limit) {
+        case .missing:
+            return nil
+        case .rejected(let reason):
+            warn(path, reason, &state)
+            return nil
+        case .data(let data):
+            switch CloudFileFormat.decode(data, kind: kind, as: type) {
+            case .success(let body): return body
+            case .failure(let problem):
+                warn(path, problem.reason, &state)
+                return nil
+            }
+        }
+    }
+
+    private func warn(_ path: FolderPath, _ reason: String, _ state: inout State) {
+        let warning = CloudWarning(path: path.description, reason: reason)
+        guard state.warned.insert(warning).inserted else { return }
+        options.warnings?(warning)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// What a store has read of one zone: per device, how far its log was read without a gap, and
+/// per record the winning version. Merging is a max (highest HLC, then device ID), so reading a
+/// version twice, late, or from a snapshot after its segment never changes the outcome, and
+/// every reader that has read the same files agrees.
+struct ZoneView {
+    struct Winner {
+        var entry: RecordEntry
+        var device: DeviceID
+        /// Per device, the lowest segment that carried a version of this record: tells whether
+        /// a reader at some token had seen the record at all.
+        var firstSeq: [DeviceID: Int]
+
+        func beats(_ other: RecordEntry, from device: DeviceID) -> Bool {
+            (entry.hlc, self.device.name) > (other.hlc, device.name)
+        }
+    }
+
+    var positions: [DeviceID: Int] = [:]
+    var winners: [String: Winner] = [:]
+    /// The latest HLC read, so this device's next edit is stamped after everything it has seen.
+    var latestHLC = HLCTimestamp.zero
+    /// Devices whose next announced file has not arrived intact.
+    var waitingFor: Set<DeviceID> = []
+
+    mutating func merge(_ entry: RecordEntry, from device: DeviceID) {
+        latestHLC = max(latestHLC, entry.hlc)
+        guard var winner = winners[entry.name] else {
+            winners[entry.name] = Winner(entry: entry, device: device, firstSeq: [device: entry.seq])
+            return
+        }
+        winner.firstSeq[device] = min(winner.firstSeq[device] ?? Int.max, entry.seq)
+        if !winner.beats(entry, from: device) {
+            winner.entry = entry
+            winner.device = device
+        }
+        winners[entry.name] = winner
+    }
+
+    func liveRecord(named name: String) -> CloudRecord? {
+        guard let winner = winners[name], !winner.entry.deleted else { return nil }
+        return winner.entry.record(device: winner.device)
+    }
+
+    /// Coalesced changes for a reader at `positions` (nil: a reader that has nothing): each
+    /// record once in its latest state; deletions only of records the reader may have had;
+    /// nothing whose latest version is `reader`'s own.
+    func changes(since positions: [DeviceID: Int]?, reader: DeviceID) -> (changed: [CloudRecord], deleted: [DeletedRecord]) {
+        var changed: [CloudRecord] = []
+        var deleted: [DeletedRecord] = []
+        for name in winners.keys.sorted() {
+            guard let winner = winners[name] else { continue }
+            guard let positions else {
+                if !winner.entry.deleted { changed.append(winner.entry.record(device: winner.device)) }
+                continue
+            }
+            guard winner.device != reader, winner.entry.seq > positions[winner.device] ?? 0 else { continue }
+            if !winner.entry.deleted {
+                changed.append(winner.entry.record(device: winner.device))
+            } else if winner.firstSeq.contains(where: { $0.key == reader || $0.value <= positions[$0.key] ?? 0 }) {
+                deleted.append(DeletedRecord(recordType: winner.entry.type, recordName: name))
+            }
+        }
+        return (changed, deleted)
+    }
+}

@@ -1,0 +1,96 @@
+import QiktionaryCore
+import Screen
+import Storage
+
+/// The places the player moves between with Tab: the game's two panes, then the other screens.
+public enum Pane: Int, Sendable, CaseIterable {
+    case guess, notepad, packs, inProgress, readingList, history, stats
+
+    /// The screen a pane belongs to, as the tab bar names it.
+    public var screenTitle: String {
+        switch self {
+        case .guess, .notepad: "Game"
+        case .packs: "Packs"
+        case .inProgress: "In progress"
+        case .readingList: "Reading list"
+        case .history: "History"
+        case .stats: "Stats"
+        }
+    }
+
+    /// The screens of the tab bar, in order; number keys 1–6 jump to them.
+    public static let screens: [Pane] = [.guess, .packs, .inProgress, .readingList, .history, .stats]
+
+    var isGame: Bool { self == .guess || self == .notepad }
+}
+
+/// A question waiting for y or n.
+public enum Confirmation: Sendable, Equatable {
+    case giveUp(gameID: String)
+    case deleteGame(id: String, word: String)
+
+    var question: String {
+        switch self {
+        case .giveUp: "Give up this game and see the word? (y/n)"
+        case .deleteGame(_, let word): "Delete the game on \(word.uppercased()) from your history? (y/n)"
+        }
+    }
+}
+
+/// A one-line message under the board: what just happened, or what went wrong.
+public struct StatusMessage: Sendable, Equatable {
+    public var text: String
+    public var isError: Bool
+
+    public init(_ text: String, isError: Bool = false) {
+        self.text = text
+        self.isError = isError
+    }
+}
+
+/// Everything the full-screen interface shows. Only `update` changes it.
+public struct AppState: Sendable, Equatable {
+    public static let minimumSize = Size(width: 40, height: 12)
+    /// Letters per row of the notepad.
+    public static let notepadColumns = 7
+
+    public var glyphs: Glyphs
+    /// Shown in the header; "sync off" until sync lands.
+    public var syncText = "sync off"
+    public var pane: Pane = .guess
+    public var helpOpen = false
+    public var helpScroll = 0
+
+    /// The game on the board; nil until the first one is loaded.
+    public var game: SavedGame?
+    /// True until the first game arrives or fails to.
+    public var waitingForGame = true
+    public var input = ""
+    /// Index into the alphabet of the notepad letter under the cursor.
+    public var notepadCursor = 0
+
+    public var packs: [PackProgress] = []
+    public var packSelection = 0
+    public var inProgress: [SavedGame] = []
+    public var inProgressSelection = 0
+    public var readingList: [Bookmark] = []
+    public var readingSelection = 0
+    public var history: [SavedGame] = []
+    public var historySelection = 0
+    /// History shows the selected game's board and fact on the whole screen.
+    public var historyOpen = false
+    public var stats: Statistics?
+
+    public var status: StatusMessage?
+    public var confirmation: Confirmation?
+    public var quitting = false
+
+    public init(glyphs: Glyphs = .unicode) {
+        self.glyphs = glyphs
+    }
+
+    /// The pack of the game on the board, once packs are loaded.
+    public var currentPack: PackProgress? {
+        game.flatMap { game in packs.first { $0.id == game.game.packID } }
+    }
+}

@@ -1,0 +1,177 @@
+import QiktionaryCore
+import Screen
+import Storage
+
+/// Width of the notepad panel beside the guesses: 7 letters of 4 columns, borders and margins.
+private let notepadPanelWidth = AppState.notepadColumns * 4 + 4
+/// Four rows of letters, a blank line, three lines of legend, and the borders.
+private let notepadPanelHeight = 10
+
+extension Canvas {
+    /// The game: guesses, the notepad, the input line and, once over, the fact card. The input
+    /// line and the newest guess are placed first, so they are never the ones that do not fit.
+    mutating func drawGame(_ area: Rect) {
+        guard let saved = state.game else {
+            drawEmpty(area, state.waitingForGame ? "Getting your game ready…" : "No game on the board: Enter starts one, 2 chooses a pack.")
+            return
+        }
+        let (inputRect, board) = area.sliceBottom(area.height >= 10 ? 3 : 1)
+        drawInput(saved.game, inputRect)
+        var left = board
+        if board.width >= 66 {
+            let (column, rest) = board.sliceRight(notepadPanelWidth)
+            let (panel, below) = column.sliceTop(notepadPanelHeight)
+            drawNotepad(saved.game, box(panel, "Notepad"))
+            if below.height >= 4 { drawRules(saved, box(below, "Rules")) }
+            left = rest
+        } else {
+            let perRow = max(1, (board.width - 4) / 4)
+            let height = (Notepad.alphabet.count + perRow - 1) / perRow + 2
+            if board.height - height >= 3 {
+                let (panel, rest) = board.sliceBottom(height)
+                drawNotepad(saved.game, box(panel, "Notepad"), perRow: perRow)
+                left = rest
+            }
+        }
+        if saved.game.isFinished {
+            left = drawFactCard(saved, in: left, actions: true)
+        }
+        drawGuesses(saved.game, box(left, "Guesses"))
+    }
+
+    /// The guesses, numbered, with feedback as pips and words; the newest at the bottom, in bold,
+    /// always in view.
+    mutating func drawGuesses(_ game: Game, _ inner: Rect) {
+        guard !inner.isEmpty else { return }
+        if game.guesses.isEmpty {
+            let text = game.rules == .classic
+                ? "Find the \(game.length)-letter word. Each guess scores the letters it shares with it (\(glyphs.pipInPlace)), wherever they stand. No repeated letters."
+                : "Find the \(game.length)-letter word. Each guess shows letters in the right place (\(glyphs.pipInPlace)) and letters elsewhere in the word (\(glyphs.pipInWord))."
+            for (i, line) in Text.wrap(text, width: inner.width - 2).prefix(inner.height).enumerated() {
+                buffer.write(line, x: inner.x + 1, y: inner.y + i, style: .dim)
+            }
+            return
+        }
+        let shown = ListWindow.tail(count: game.guesses.count, height: inner.height)
+        for (line, index) in shown.enumerated() {
+            let guess = game.guesses[index]
+            let newest = index == game.guesses.count - 1
+            let y = inner.y + line
+            let number = index + 1 < 10 ? " \(index + 1)" : "\(index + 1)"
+            var x = buffer.write(" \(number)  ", x: inner.x, y: y, style: .dim, limit: inner.width)
+            x = buffer.write(guess.word.uppercased(), x: x, y: y, style: Style(bold: newest), limit: inner.maxX - x)
+            x = buffer.write("  ", x: x, y: y, limit: inner.maxX - x)
+            for (pip, style) in pips(guess.feedback, length: game.length) {
+                x = buffer.write(String(pip), x: x, y: y, style: style, limit: inner.maxX - x)
+            }
+            buffer.write("  " + guess.feedback.summary, x: x, y: y, style: Style(bold: newest), limit: inner.maxX - x)
+        }
+    }
+
+    /// The rule set in a few lines, with the game's limits: a reminder beside the board.
+    mutating func drawRules(_ saved: SavedGame, _ inner: Rect) {
+        let game = saved.game
+        let text = game.rules == .classic
+            ? "Classic: a guess scores the letters it shares with the word, wherever they stand. No repeated letters."
+            : "Mastermind: \(glyphs.pipInPlace) right letter in the right place, \(glyphs.pipInWord) right letter elsewhere. Letters may repeat."
+        let lines = Text.wrap(text, width: inner.width - 2) + ["", "Win in \(game.maxGuesses) guesses or fewer.", "Started on \(saved.startedOn)."]
+        for (i, line) in lines.prefix(inner.height).enumerated() {
+            buffer.write(line, x: inner.x + 1, y: inner.y + i, style: .dim, limit: inner.width - 2)
+        }
+    }
+
+    /// One pip per letter: shared or in place, in the word elsewhere, or a miss.
+    func pips(_ feedback: Feedback, length: Int) -> [(Character, Style)] {
+        let hit = Style(color: .green, bold: true), near = Style(color: .yellow, bold: true), miss = Style.dim
+        switch feedback {
+        case .common(let n):
+            return (0..<length).map { $0 < n ? (glyphs.pipInPlace, hit) : (glyphs.pipMiss, miss) }
+        case .mastermind(let inPlace, let inWord):
+            return (0..<length).map {
+                $0 < inPlace ? (glyphs.pipInPlace, hit) : $0 < inPlace + inWord ? (glyphs.pipInWord, near) : (glyphs.pipMiss, miss)
+            }
+        }
+    }
+
+    /// The alphabet with each letter's mark; a proven mark in brackets, so it reads apart from
+    /// the player's own marks without colour. The cursor shows in reverse when the pane has focus.
+    mutating func drawNotepad(_ game: Game, _ inner: Rect, perRow: Int = AppState.notepadColumns) {
+        guard !inner.isEmpty else { return }
+        let focused = state.pane == .notepad && !state.helpOpen
+        for (i, entry) in game.notepad.entries.enumerated() {
+            let y = inner.y + i / perRow
+            guard y < inner.maxY else { break }
+            let symbol = entry.shown.map { $0 == .in ? glyphs.check : glyphs.cross } ?? glyphs.unknown
+            let letter = entry.letter.uppercased()
+            let text = entry.deduced != nil ? "[\(letter)\(symbol)]" : " \(letter)\(symbol) "
+            var style: Style = switch entry.shown {
+            case .in?: Style(color: .green, bold: entry.deduced != nil)
+            case .out?: Style(color: .red, dim: entry.deduced == nil)
+            case nil: .plain
+            }
+            if focused && i == state.notepadCursor { style.reverse = true }
+            buffer.write(text, x: inner.x + 1 + (i % perRow) * 4, y: y, style: style, limit: inner.maxX - inner.x - 1 - (i % perRow) * 4)
+        }
+        let rows = (Notepad.alphabet.count + perRow - 1) / perRow
+        let legend = [
+            "\(glyphs.check) in  \(glyphs.cross) out  \(glyphs.unknown) unknown",
+            "[A\(glyphs.check)] proven by your guesses",
+            focused ? "Space, -, + to mark" : "Tab here to mark letters",
+        ]
+        for (i, line) in legend.enumerated() where inner.y + rows + 1 + i < inner.maxY {
+            buffer.write(line, x: inner.x + 1, y: inner.y + rows + 1 + i, style: .dim, limit: inner.width - 1)
+        }
+    }
+
+    /// The guess being typed as letter slots, with the guesses left; or, once the game is
+    /// over, what to do next.
+    mutating func drawInput(_ game: Game, _ rect: Rect) {
+        let focused = state.pane == .guess && !state.helpOpen
+        let line: Rect
+        if rect.height >= 3 {
+            let title = game.isFinished ? "Game over" : "Guess \(game.guesses.count + 1) of \(game.maxGuesses)"
+            line = buffer.drawBox(rect, title: title, glyphs: glyphs, style: focused ? .bold : .dim)
+        } else {
+            line = rect
+        }
+        if game.isFinished {
+            buffer.write(" n next game \(glyphs.separator) b bookmark \(glyphs.separator) Tab other screens", in: line, style: .plain)
+            return
+        }
+        let typed = Array(state.input.uppercased())
+        var x = buffer.write(" > ", x: line.x, y: line.y, style: .bold)
+        for i in 0..<game.length {
+            var style: Style = i < typed.count ? .bold : .dim
+            if focused && i == typed.count { style.reverse = true }
+            x = buffer.write(i < typed.count ? String(typed[i]) : "_", x: x, y: line.y, style: style, limit: line.maxX - x)
+            x = buffer.write(" ", x: x, y: line.y, limit: line.maxX - x)
+        }
+        let left = "\(game.guessesLeft) of \(game.maxGuesses) left "
+        if line.maxX - x >= left.columns + 1 {
+            buffer.write(left, x: line.maxX - left.columns, y: line.y, style: game.guessesLeft <= 3 ? Style(color: .yellow, bold: true) : .plain)
+        }
+    }
+
+    /// The card shown when a game is over: the word, how it went, its fact and, on the game
+    /// screen, the actions. Drawn at the bottom of `rect`; returns what is left above it, at
+    /// least three rows so the newest guess stays in view.
+    mutating func drawFactCard(_ saved: SavedGame, in rect: Rect, actions: Bool) -> Rect {
+        let width = rect.width - 4
+        guard width > 4, rect.height >= 6 else { return rect }
+        var lines = [endLine(saved), ""] + Text.wrap(saved.fact, width: width)
+        if actions {
+            lines += ["", saved.bookmarked ? "\(glyphs.star) on your reading list (b removes it)  n next game" : "b bookmark this fact  n next game"]
+        }
+        let height = min(lines.count + 2, rect.height - 3)
+        let (cardRect, rest) = rect.sliceBottom(height)
+        let star = saved.bookmarked ? "\(glyphs.star) " : ""
+        let inner = buffer.drawBox(cardRect, title: star + saved.game.secret.uppercased(), glyphs: glyphs, style: Style(color: .cyan), titleStyle: Style(color: .cyan, bold: true))
+        for (i, text) in lines.prefix(inner.height).enumerated() {
+            let cut = i == inner.height - 1 && lines.count > inner.height && !text.isEmpty
+            let style: Style = i == 0 ? .bold : (actions && i == lines.count - 1 ? .dim : .plain)
+            buffer.write(cut ? Text.truncate(text + " " + glyphs.ellipsis, to: width, ellipsis: glyphs.ellipsis) : text,
+                         x: inner.x + 1, y: inner.y + i, style: style, limit: width)
+        }
+        return rest
+    }
+}

@@ -1,0 +1,106 @@
+import QiktionaryCore
+import Screen
+import Storage
+
+extension Canvas {
+    /// A list screen: a box of rows with the selection, and under it a box about the selected row.
+    mutating func drawListScreen(_ area: Rect, title: String, rows: [String], selected: Int, empty: String,
+                                 detailTitle: String? = nil, detail: String? = nil) {
+        guard !rows.isEmpty else {
+            drawEmpty(box(area, title), empty)
+            return
+        }
+        var listRect = area
+        if let detail, area.height >= 10 {
+            let lines = Text.wrap(detail, width: area.width - 4)
+            let height = min(lines.count + 2, area.height - 5, max(4, area.height / 2))
+            let (detailRect, rest) = area.sliceBottom(height)
+            let inner = box(detailRect, detailTitle)
+            for (i, line) in lines.prefix(inner.height).enumerated() {
+                buffer.write(line, x: inner.x + 1, y: inner.y + i, limit: inner.width - 2)
+            }
+            listRect = rest
+        }
+        let inner = box(listRect, "\(title) (\(rows.count))")
+        buffer.drawList(rows, selected: selected, in: inner, glyphs: glyphs)
+    }
+
+    mutating func drawPacks(_ area: Rect) {
+        let titleWidth = min(24, state.packs.map(\.title.columns).max() ?? 0)
+        let counts = state.packs.map { "\($0.solved)/\($0.words)" }
+        let countWidth = counts.map(\.columns).max() ?? 0
+        // "> " + title + length + rules + bar + count, two spaces between; the bar takes what is left.
+        let fixed = 2 + titleWidth + 2 + 9 + 2 + 10 + 2 + 2 + countWidth + 3
+        let barWidth = max(4, min(40, area.width - fixed))
+        let rows = zip(state.packs, counts).map { pack, count in
+            [Text.pad(pack.title, to: titleWidth), "\(pack.length) letters", Text.pad(pack.rules.rawValue, to: 10),
+             Bar.render(fraction: pack.words == 0 ? 0 : Double(pack.solved) / Double(pack.words), width: barWidth, glyphs: glyphs),
+             String(repeating: " ", count: countWidth - count.columns) + count].joined(separator: "  ")
+        }
+        let pack = state.packs.indices.contains(state.packSelection) ? state.packs[state.packSelection] : nil
+        drawListScreen(area, title: "Packs", rows: rows, selected: state.packSelection,
+                       empty: "No packs installed.", detailTitle: pack?.title,
+                       detail: pack.map { "\($0.description) \($0.maxGuesses) guesses a game. Enter starts one." })
+    }
+
+    mutating func drawInProgress(_ area: Rect) {
+        let games = state.inProgress
+        let titles = games.map { game in packTitle(game.game.packID) }
+        let titleWidth = min(24, titles.map(\.columns).max() ?? 0)
+        let rows = zip(games, titles).map { saved, title in
+            let game = saved.game
+            let here = saved.id == state.game?.id ? "  (on the board)" : ""
+            return [Text.pad(title, to: titleWidth), Text.pad(game.rules.rawValue, to: 10),
+                    Text.pad("\(game.guesses.count)/\(game.maxGuesses) guesses", to: 13),
+                    shortDate(saved.updatedAt), "on " + saved.lastChangedOn + here].joined(separator: "  ")
+        }
+        let selected = games.indices.contains(state.inProgressSelection) ? games[state.inProgressSelection] : nil
+        drawListScreen(area, title: "Games in progress", rows: rows, selected: state.inProgressSelection,
+                       empty: "No games in progress. Press 2 to choose a pack.",
+                       detailTitle: "Guesses so far",
+                       detail: selected.map { saved in
+                           saved.game.guesses.isEmpty ? "No guesses yet. Enter resumes the game."
+                               : saved.game.guesses.map { "\($0.word.uppercased()) \($0.feedback.summary)" }
+                                   .joined(separator: glyphs.separator)
+                       })
+    }
+
+    mutating func drawReadingList(_ area: Rect) {
+        let list = state.readingList
+        let wordWidth = list.map(\.word.count).max() ?? 0
+        let rows = list.map { bookmark in
+            [Text.pad(bookmark.word.uppercased(), to: wordWidth), Text.pad(packTitle(bookmark.packID), to: 16),
+             "added " + shortDate(bookmark.addedAt)].joined(separator: "  ")
+        }
+        let selected = list.indices.contains(state.readingSelection) ? list[state.readingSelection] : nil
+        drawListScreen(area, title: "Reading list", rows: rows, selected: state.readingSelection,
+                       empty: "Your reading list is empty. When a game ends, b bookmarks its fact.",
+                       detailTitle: selected.map { $0.word.uppercased() }, detail: selected?.fact)
+    }
+
+    mutating func drawHistory(_ area: Rect) {
+        let games = state.history
+        let selected = games.indices.contains(state.historySelection) ? games[state.historySelection] : nil
+        if state.historyOpen, let selected {
+            let rest = drawFactCard(selected, in: area, actions: false)
+            let when = "\(shortDate(selected.finishedAt)) on \(selected.lastChangedOn)"
+            drawGuesses(selected.game, box(rest, "\(packTitle(selected.game.packID)), \(selected.game.rules.rawValue), \(when)"))
+            return
+        }
+        let wordWidth = games.map(\.game.length).max() ?? 0
+        let rows = games.map { saved in
+            let game = saved.game
+            return [(saved.bookmarked ? String(glyphs.star) : " ") + " " + Text.pad(game.secret.uppercased(), to: wordWidth),
+                    Text.pad(game.status.rawValue, to: 7), Text.pad("\(game.guesses.count) guesses", to: 10),
+                    shortDate(saved.finishedAt), saved.lastChangedOn].joined(separator: "  ")
+        }
+        drawListScreen(area, title: "History", rows: rows, selected: state.historySelection,
+                       empty: "No finished games yet.",
+                       detailTitle: selected.map { "The fact of \($0.game.secret.uppercased())" }, detail: selected?.fact)
+    }
+
+    /// A pack's title when packs are loaded, else its id.
+    func packTitle(_ id: String) -> String {
+        state.packs.first { $0.id == id }?.title ?? id
+    }
+}

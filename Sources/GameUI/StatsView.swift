@@ -1,0 +1,44 @@
+import QiktionaryCore
+import Screen
+
+extension Canvas {
+    /// The numbers, then the guess distribution as a bar chart, one row per guess count.
+    mutating func drawStats(_ area: Rect) {
+        let inner = box(area, "Statistics")
+        guard let stats = state.stats else {
+            drawEmpty(inner, "Counting your games…")
+            return
+        }
+        guard stats.played > 0 else {
+            drawEmpty(inner, "No finished games yet: your numbers appear here after the first.")
+            return
+        }
+        let percent = Int((stats.winRate * 100).rounded())
+        let average = (stats.averageGuesses * 10).rounded() / 10
+        let figures = [("Played", "\(stats.played)"), ("Won", "\(stats.won)"), ("Win %", "\(percent)"),
+                       ("Streak", "\(stats.currentStreak)"), ("Best streak", "\(stats.maxStreak)"),
+                       ("Avg guesses", stats.won == 0 ? "-" : "\(average)")]
+        let cell = max(8, min(14, (inner.width - 2) / figures.count))
+        var y = inner.y
+        for (i, figure) in figures.enumerated() where 1 + (i + 1) * cell <= inner.width {
+            buffer.write(Text.pad(figure.1, to: cell), x: inner.x + 1 + i * cell, y: y, style: .bold)
+            buffer.write(Text.pad(figure.0, to: cell), x: inner.x + 1 + i * cell, y: y + 1, style: .dim)
+        }
+        y += 3
+        guard y < inner.maxY else { return }
+        buffer.write("Guess distribution (games won)", x: inner.x + 1, y: y, style: .bold, limit: inner.width - 1)
+        y += 1
+        let longest = max(6, stats.distribution.keys.max() ?? 0)
+        let top = stats.distribution.values.max() ?? 0
+        let barWidth = max(1, inner.width - 12)
+        for guesses in 1...longest where y < inner.maxY {
+            let count = stats.distribution[guesses] ?? 0
+            let label = guesses < 10 ? " \(guesses)" : "\(guesses)"
+            var x = buffer.write(" \(label) \(glyphs.vertical)", x: inner.x + 1, y: y, style: .dim)
+            let length = top == 0 || count == 0 ? 0 : max(1, count * barWidth / top)
+            x = buffer.write(String(repeating: glyphs.barFull, count: length), x: x, y: y, style: Style(color: .green))
+            buffer.write(" \(count)", x: x, y: y, style: count > 0 ? .bold : .dim)
+            y += 1
+        }
+    }
+}

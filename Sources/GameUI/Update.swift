@@ -1,0 +1,297 @@
+import QiktionaryCore
+import Screen
+import Storage
+
+/// The interface's only state change: applies a message and returns the work it needs done.
+public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
+    switch message {
+    case .key(let key):
+        return handle(key, &state)
+    case .gameLoaded(let game):
+        state.game = game
+        state.waitingForGame = false
+        state.input = ""
+        if game.game.isFinished { state.status = StatusMessage(endLine(game)) }
+        return []
+    case .guessPlayed(let played):
+        state.game = played.game
+        state.input = ""
+        let game = played.game
+        if game.game.isFinished {
+            state.status = StatusMessage(endLine(game))
+            return [.load(.packs)]
+        }
+        state.status = StatusMessage("\(played.guess.word.uppercased()): \(played.guess.feedback.summary).")
+        return []
+    case .guessRefused(let input, let reason):
+        state.status = StatusMessage("\(input.uppercased()) refused: \(reason).", isError: true)
+        return []
+    case .packsLoaded(let packs):
+        state.packs = packs
+        state.packSelection = clamp(state.packSelection, packs.count)
+    case .inProgressLoaded(let games):
+        state.inProgress = games
+        state.inProgressSelection = clamp(state.inProgressSelection, games.count)
+    case .readingListLoaded(let list):
+        state.readingList = list
+        state.readingSelection = clamp(state.readingSelection, list.count)
+    case .historyLoaded(let games):
+        state.history = games
+        state.historySelection = clamp(state.historySelection, games.count)
+        if games.isEmpty { state.historyOpen = false }
+    case .statsLoaded(let stats):
+        state.stats = stats
+    case .bookmarkChanged(let word, let bookmarked):
+        if state.game?.game.secret == word, state.game?.game.isFinished == true { state.game?.bookmarked = bookmarked }
+        for i in state.history.indices where state.history[i].game.secret == word { state.history[i].bookmarked = bookmarked }
+        state.status = StatusMessage(bookmarked ? "\(word.uppercased()) is on your reading list." : "\(word.uppercased()) is off your reading list.")
+        return [.load(.readingList)]
+    case .gameDeleted(let id):
+        state.history.removeAll { $0.id == id }
+        state.historySelection = clamp(state.historySelection, state.history.count)
+        if state.history.isEmpty { state.historyOpen = false }
+        state.status = StatusMessage("Game deleted.")
+        return [.load(.stats)]
+    case .failed(let text):
+        state.waitingForGame = false
+        state.status = StatusMessage(text, isError: true)
+    }
+    return []
+}
+
+/// What the status line says when a game ends.
+func endLine(_ saved: SavedGame) -> String {
+    let game = saved.game
+    let word = game.secret.uppercased()
+    switch game.status {
+    case .won:
+        let count = game.guesses.count
+        return "You found \(word) in \(count) \(count == 1 ? "guess" : "guesses"). Score \(game.score)."
+    case .lost: return "Out of guesses: the word was \(word)."
+    default: return "The word was \(word)."
+    }
+}
+
+private func clamp(_ index: Int, _ count: Int) -> Int { max(0, min(index, count - 1)) }
+
+// MARK: Keys
+
+private func handle(_ key: Key, _ state: inout AppState) -> [Effect] {
+    if key == .control("c") { return quit(&state) }
+    state.status = nil
+    if let confirmation = state.confirmation {
+        state.confirmation = nil
+        guard key == .character("y") || key == .character("Y") else {
+            state.status = StatusMessage("Cancelled.")
+            return []
+        }
+        switch confirmation {
+        case .giveUp(let id): return [.giveUp(gameID: id)]
+        case .deleteGame(let id, _): return [.deleteGame(id: id)]
+        }
+    }
+    if state.helpOpen { return handleHelp(key, &state) }
+    if let effects = handleGlobal(key, &state) { return effects }
+    switch state.pane {
+    case .guess: return handleGuess(key, &state)
+    case .notepad: return handleNotepad(key, &state)
+    case .packs, .inProgress, .readingList, .history, .stats: return handleList(key, &state)
+    }
+}
+
+private func quit(_ state: inout AppState) -> [Effect] {
+    state.quitting = true
+    return [.quit]
+}
+
+/// Keys that mean the same on every screen; nil when the key is the pane's to handle.
+private func handleGlobal(_ key: Key, _ state: inout AppState) -> [Effect]? {
+    switch key {
+    case .function(1), .character("?"):
+        state.helpOpen = true
+        state.helpScroll = 0
+        return []
+    case .function(5), .control("r"):
+        state.status = StatusMessage("Sync is off: this version plays on one machine.")
+        return []
+    case .tab:
+        return go(to: Pane.allCases[(state.pane.rawValue + 1) % Pane.allCases.count], &state)
+    case .backTab:
+        return go(to: Pane.allCases[(state.pane.rawValue + Pane.allCases.count - 1) % Pane.allCases.count], &state)
+    case .escape:
+        if state.pane == .history && state.historyOpen {
+            state.historyOpen = false
+            return []
+        }
+        if state.pane == .guess { state.input = "" }
+        return go(to: .guess, &state)
+    case .character(let c) where ("1"..."6").contains(c):
+        return go(to: Pane.screens[Int(String(c))! - 1], &state)
+    case .character("q") where !acceptsLetters(state):
+        return quit(&state)
+    default:
+        return nil
+    }
+}
+
+/// Whether letters go to the pane (the guess line of a game in play, or the notepad).
+private func acceptsLetters(_ state: AppState) -> Bool {
+    switch state.pane {
+    case .guess: state.game.map { !$0.game.isFinished } ?? false
+    case .notepad: true
+    default: false
+    }
+}
+
+/// Moves to a pane and asks for the data it shows.
+private func go(to pane: Pane, _ state: inout AppState) -> [Effect] {
+    state.pane = pane
+    state.historyOpen = false
+    switch pane {
+    case .guess, .notepad: return []
+    case .packs: return [.load(.packs)]
+    case .inProgress: return [.load(.inProgress)]
+    case .readingList: return [.load(.readingList)]
+    case .history: return [.load(.history)]
+    case .stats: return [.load(.stats)]
+    }
+}
+
+private func handleHelp(_ key: Key, _ state: inout AppState) -> [Effect] {
+    switch key {
+    case .up: state.helpScroll = max(0, state.helpScroll - 1)
+    case .down: state.helpScroll += 1
+    case .pageUp: state.helpScroll = max(0, state.helpScroll - 10)
+    case .pageDown: state.helpScroll += 10
+    case .character("q"): return quit(&state)
+    default: state.helpOpen = false
+    }
+    return []
+}
+
+private func handleGuess(_ key: Key, _ state: inout AppState) -> [Effect] {
+    guard let saved = state.game else {
+        if key == .enter || key == .character("n") { return [.newGame(packID: nil)] }
+        return []
+    }
+    let game = saved.game
+    if key == .control("n") {
+        return [.newGame(packID: game.packID)]
+    }
+    if game.isFinished {
+        switch key {
+        case .character("n"), .enter: return [.newGame(packID: game.packID)]
+        case .character("b"): return toggleBookmark(saved)
+        default:
+            state.status = StatusMessage("This game is over: n for the next game, b to bookmark the fact.")
+            return []
+        }
+    }
+    switch key {
+    case .character(let c) where c.isLetter && c.isASCII:
+        if state.input.count < game.length {
+            state.input.append(Character(c.lowercased()))
+        } else {
+            state.status = StatusMessage("The word has \(game.length) letters: Enter to guess, Backspace to change it.")
+        }
+    case .backspace, .delete:
+        if !state.input.isEmpty { state.input.removeLast() }
+    case .control("u"):
+        state.input = ""
+    case .enter:
+        if state.input.isEmpty {
+            state.status = StatusMessage("Type a \(game.length)-letter word, then Enter.")
+            return []
+        }
+        return [.guess(state.input, gameID: game.id)]
+    case .control("g"):
+        state.confirmation = .giveUp(gameID: game.id)
+    case .character(let c):
+        state.status = StatusMessage("'\(c)' is not a letter: guesses use a to z. F1 shows every key.", isError: true)
+    default:
+        break
+    }
+    return []
+}
+
+private func toggleBookmark(_ saved: SavedGame) -> [Effect] {
+    saved.bookmarked ? [.removeBookmark(word: saved.game.secret)] : [.bookmark(gameID: saved.id)]
+}
+
+private func handleNotepad(_ key: Key, _ state: inout AppState) -> [Effect] {
+    let count = Notepad.alphabet.count, columns = AppState.notepadColumns
+    let letter = Notepad.alphabet[state.notepadCursor]
+    switch key {
+    case .left: state.notepadCursor = (state.notepadCursor + count - 1) % count
+    case .right: state.notepadCursor = (state.notepadCursor + 1) % count
+    case .up: state.notepadCursor = max(0, state.notepadCursor - columns)
+    case .down: state.notepadCursor = min(count - 1, state.notepadCursor + columns)
+    case .home: state.notepadCursor = 0
+    case .end: state.notepadCursor = count - 1
+    case .enter: state.pane = .guess
+    case .character(let c) where c.isLetter && c.isASCII:
+        state.notepadCursor = Notepad.alphabet.firstIndex(of: Character(c.lowercased())) ?? state.notepadCursor
+    case .character(" "):
+        let current = state.game?.game.marks[letter]
+        return mark(letter, current == nil ? .out : current == .out ? .in : nil, state)
+    case .character("-"): return mark(letter, .out, state)
+    case .character("+"), .character("="): return mark(letter, .in, state)
+    case .backspace, .delete: return mark(letter, nil, state)
+    default: break
+    }
+    return []
+}
+
+private func mark(_ letter: Character, _ mark: LetterMark?, _ state: AppState) -> [Effect] {
+    guard let game = state.game else { return [] }
+    return [.mark(letter, mark, gameID: game.id)]
+}
+
+private func handleList(_ key: Key, _ state: inout AppState) -> [Effect] {
+    switch state.pane {
+    case .packs:
+        if key == .enter, state.packs.indices.contains(state.packSelection) {
+            state.pane = .guess
+            return [.newGame(packID: state.packs[state.packSelection].id)]
+        }
+        move(&state.packSelection, state.packs.count, key)
+    case .inProgress:
+        if key == .enter, state.inProgress.indices.contains(state.inProgressSelection) {
+            state.pane = .guess
+            return [.resume(gameID: state.inProgress[state.inProgressSelection].id)]
+        }
+        move(&state.inProgressSelection, state.inProgress.count, key)
+    case .readingList:
+        if key == .character("d") || key == .delete, state.readingList.indices.contains(state.readingSelection) {
+            return [.removeBookmark(word: state.readingList[state.readingSelection].word)]
+        }
+        move(&state.readingSelection, state.readingList.count, key)
+    case .history:
+        guard state.history.indices.contains(state.historySelection) else { return [] }
+        let game = state.history[state.historySelection]
+        switch key {
+        case .enter: state.historyOpen.toggle()
+        case .character("b"): return toggleBookmark(game)
+        case .character("d"), .delete: state.confirmation = .deleteGame(id: game.id, word: game.game.secret)
+        default: move(&state.historySelection, state.history.count, key)
+        }
+    default:
+        break
+    }
+    return []
+}
+
+/// Moves a list selection with the arrow, page and j/k keys.
+private func move(_ selection: inout Int, _ count: Int, _ key: Key) {
+    let page = 10
+    switch key {
+    case .up, .character("k"): selection -= 1
+    case .down, .character("j"): selection += 1
+    case .pageUp: selection -= page
+    case .pageDown: selection += page
+    case .home: selection = 0
+    case .end: selection = count - 1
+    default: return
+    }
+    selection = clamp(selection, count)
+}

@@ -1,0 +1,161 @@
+import Foundation
+import QiktionaryCore
+import Screen
+import Storage
+
+/// Draws the whole interface for a terminal of `size`. Pure: the same state and size always
+/// give the same buffer.
+public func view(_ state: AppState, size: Size) -> ScreenBuffer {
+    var buffer = ScreenBuffer(size: size)
+    guard size.fits(AppState.minimumSize) else {
+        drawTooSmall(size, &buffer)
+        return buffer
+    }
+    var canvas = Canvas(buffer: buffer, state: state)
+    var (header, rest) = buffer.bounds.sliceTop(1)
+    canvas.drawHeader(header)
+    let footer: Rect, statusLine: Rect
+    (footer, rest) = rest.sliceBottom(1)
+    (statusLine, rest) = rest.sliceBottom(1)
+    canvas.drawFooter(footer)
+    canvas.drawStatus(statusLine)
+    if size.height >= 16 {
+        let tabs: Rect
+        (tabs, rest) = rest.sliceTop(1)
+        canvas.drawTabs(tabs)
+    }
+    if state.helpOpen {
+        canvas.drawHelp(rest)
+    } else {
+        switch state.pane {
+        case .guess, .notepad: canvas.drawGame(rest)
+        case .packs: canvas.drawPacks(rest)
+        case .inProgress: canvas.drawInProgress(rest)
+        case .readingList: canvas.drawReadingList(rest)
+        case .history: canvas.drawHistory(rest)
+        case .stats: canvas.drawStats(rest)
+        }
+    }
+    return canvas.buffer
+}
+
+private func drawTooSmall(_ size: Size, _ buffer: inout ScreenBuffer) {
+    let minimum = AppState.minimumSize
+    let lines = Text.wrap("terminal too small (needs \(minimum.width)×\(minimum.height))", width: size.width)
+        + Text.wrap("now \(size.width)×\(size.height): enlarge the window, or Ctrl-C to quit", width: size.width)
+    let top = max(0, (size.height - lines.count) / 2)
+    for (i, line) in lines.enumerated() {
+        buffer.write(line, in: Rect(x: 0, y: top + i, width: size.width, height: 1), style: i == 0 ? .bold : .plain, align: .center)
+    }
+}
+
+/// A buffer being drawn for one state: the shared pieces of every screen.
+struct Canvas {
+    var buffer: ScreenBuffer
+    let state: AppState
+    var glyphs: Glyphs { state.glyphs }
+    var arrows: String { "\(glyphs.arrowUp)\(glyphs.arrowDown)" }
+
+    mutating func box(_ rect: Rect, _ title: String?) -> Rect {
+        buffer.drawBox(rect, title: title, glyphs: glyphs)
+    }
+
+    /// The top line: the game, its pack and rules on the left; sync and last device on the right.
+    mutating func drawHeader(_ rect: Rect) {
+        buffer.fill(rect, style: .reverse)
+        var left = [" qiktionary"]
+        var right: [String] = []
+        if let saved = state.game {
+            let game = saved.game
+            if let pack = state.currentPack {
+                left.append("\(pack.title) \(pack.solved)/\(pack.words) solved")
+            } else {
+                left.append(game.packID)
+            }
+            left.append("\(game.rules.rawValue), \(game.length) letters")
+            right.append("last change: \(saved.lastChangedOn)")
+        }
+        right.insert(state.syncText, at: 0)
+        let separator = glyphs.separator
+        // Drop the least useful parts first until the line fits.
+        while (left.joined(separator: separator) + right.joined(separator: separator)).columns + 2 > rect.width {
+            if right.count > 1 { right.removeLast() } else if left.count > 1 { left.removeLast() } else { break }
+        }
+        let rightText = right.joined(separator: separator) + " "
+        let end = buffer.write(left[0], x: rect.x, y: rect.y, style: Style(bold: true, reverse: true))
+        buffer.write(left.dropFirst().map { separator + $0 }.joined(), x: end, y: rect.y, style: .reverse,
+                     limit: rect.width - end - rightText.columns)
+        buffer.write(rightText, x: rect.maxX - rightText.columns, y: rect.y, style: .reverse)
+    }
+
+    mutating func drawTabs(_ rect: Rect) {
+        let current = state.helpOpen ? nil : Pane.screens.first { $0.screenTitle == state.pane.screenTitle }
+        let long = Pane.screens.enumerated().map { " \($0.offset + 1) \($0.element.screenTitle) " }
+        let short = Pane.screens.enumerated().map { " \($0.offset + 1) \($0.element.screenTitle.prefix(4)) " }
+        let labels = long.joined().columns + 1 <= rect.width ? long : short
+        var x = rect.x + 1
+        for (pane, label) in zip(Pane.screens, labels) {
+            x = buffer.write(label, x: x, y: rect.y, style: pane == current ? Style(bold: true, reverse: true) : .plain, limit: rect.maxX - x)
+        }
+        if state.helpOpen { buffer.write(" Help ", x: x, y: rect.y, style: Style(bold: true, reverse: true), limit: rect.maxX - x) }
+    }
+
+    /// The keys that matter on this screen, key in bold, as many as fit.
+    mutating func drawFooter(_ rect: Rect) {
+        var x = rect.x + 1
+        for (key, label) in footerKeys {
+            let width = key.columns + 1 + label.columns
+            if x + width > rect.maxX { break }
+            x = buffer.write(key, x: x, y: rect.y, style: .bold)
+            x = buffer.write(" " + label + "  ", x: x, y: rect.y, style: .dim)
+        }
+    }
+
+    var footerKeys: [(String, String)] {
+        if state.confirmation != nil { return [("y", "yes"), ("n", "no")] }
+        if state.helpOpen { return [("Esc", "close"), (arrows, "scroll"), ("^C", "quit")] }
+        let common: [(String, String)] = [("Tab", "next"), ("F1", "help"), ("^C", "quit")]
+        switch state.pane {
+        case .guess:
+            if state.game?.game.isFinished ?? true {
+                return [("n", "next game"), ("b", "bookmark")] + common
+            }
+            return [("Enter", "guess"), ("Tab", "notepad"), ("^G", "give up"), ("^N", "new"), ("F1", "help"), ("^C", "quit")]
+        case .notepad:
+            return [("Space", "cycle"), ("-", "out"), ("+", "in"), ("Enter", "back")] + common
+        case .packs: return [("Enter", "play"), (arrows, "choose")] + common
+        case .inProgress: return [("Enter", "resume"), (arrows, "choose")] + common
+        case .readingList: return [(arrows, "read"), ("d", "remove")] + common
+        case .history:
+            return [("Enter", state.historyOpen ? "close" : "open"), ("b", "bookmark"), ("d", "delete")] + common
+        case .stats: return [("1", "game"), ("F5", "sync")] + common
+        }
+    }
+
+    mutating func drawStatus(_ rect: Rect) {
+        if let confirmation = state.confirmation {
+            buffer.write(" " + confirmation.question, in: rect, style: Style(color: .yellow, bold: true))
+        } else if let status = state.status {
+            buffer.write(" " + status.text, in: rect, style: status.isError ? Style(color: .red, bold: true) : Style(color: .cyan))
+        }
+    }
+
+    /// A centred note for a screen with nothing to show yet.
+    mutating func drawEmpty(_ rect: Rect, _ text: String) {
+        let lines = Text.wrap(text, width: max(1, rect.width - 4))
+        let top = rect.y + max(0, (rect.height - lines.count) / 2)
+        for (i, line) in lines.enumerated() where top + i < rect.maxY {
+            buffer.write(line, in: Rect(x: rect.x, y: top + i, width: rect.width, height: 1), style: .dim, align: .center)
+        }
+    }
+}
+
+/// A date as lists show it: 2026-11-22 14:05 (UTC).
+func shortDate(_ date: Date?) -> String {
+    guard let date else { return "" }
+    var time = time_t(date.timeIntervalSince1970.rounded(.down))
+    var parts = tm()
+    gmtime_r(&time, &parts)
+    func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+    return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) \(two(parts.tm_hour)):\(two(parts.tm_min))"
+}

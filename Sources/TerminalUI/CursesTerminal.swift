@@ -1,0 +1,158 @@
+import CNcurses
+import Foundation
+import Screen
+
+/// The terminal through ncursesw: the only code that talks to curses. Draws screen buffers,
+/// reads keys (wide characters included), reports resizes, and puts the terminal back as it
+/// was on every way out.
+public final class CursesTerminal: Terminal {
+    public enum Failure: Error, CustomStringConvertible {
+        case notATerminal
+        case cannotStart(String)
+
+        public var description: String {
+            switch self {
+            case .notATerminal: "the full-screen game needs a terminal; use 'play --plain' for scripts and pipes"
+            case .cannotStart(let term): "cannot start the full-screen game on terminal type '\(term)'; try 'play --plain'"
+            }
+        }
+    }
+
+    public let capabilities: TerminalCapabilities
+    public private(set) var size: Size
+    private let screen: OpaquePointer
+    private var restored = false
+    /// Attributes for each colour, built once.
+    private let colorPairs: [Color: Int16]
+
+    /// Sets the locale first (wide characters need it), then takes over the terminal.
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws(Failure) {
+        setlocale(LC_ALL, "")
+        guard isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else { throw .notATerminal }
+        guard let screen = qk_newterm() else { throw .cannotStart(environment["TERM"] ?? "") }
+        self.screen = screen
+        qk_register_exit_restore()
+        qk_install_signal_handlers()
+        raw()
+        noecho()
+        nonl()
+        keypad(qk_stdscr(), true)
+        set_escdelay(25)
+        curs_set(0)
+        // NO_COLOR: any value turns colours off (no-color.org).
+        let wantsColor = environment["NO_COLOR"] == nil && has_colors()
+        var pairs: [Color: Int16] = [:]
+        if wantsColor {
+            start_color()
+            use_default_colors()
+            let codes: [(Color, Int16)] = [(.red, Int16(COLOR_RED)), (.green, Int16(COLOR_GREEN)), (.yellow, Int16(COLOR_YELLOW)),
+                                           (.blue, Int16(COLOR_BLUE)), (.magenta, Int16(COLOR_MAGENTA)), (.cyan, Int16(COLOR_CYAN))]
+            for (index, (color, code)) in codes.enumerated() where Int32(index + 1) < qk_color_pairs() {
+                init_pair(Int16(index + 1), code, -1)
+                pairs[color] = Int16(index + 1)
+            }
+        }
+        colorPairs = pairs
+        capabilities = TerminalCapabilities(unicode: qk_locale_is_utf8() != 0, colors: !pairs.isEmpty)
+        size = Size(width: Int(getmaxx(qk_stdscr())), height: Int(getmaxy(qk_stdscr())))
+    }
+
+    deinit { restore() }
+
+    public func draw(_ buffer: ScreenBuffer) {
+        erase()
+        let width = min(buffer.size.width, size.width), height = min(buffer.size.height, size.height)
+        for y in 0..<height {
+            var x = 0
+            // One call per run of cells with the same style.
+            while x < width {
+                let style = buffer[x, y].style
+                var text: [wchar_t] = []
+                let start = x
+                while x < width && buffer[x, y].style == style {
+                    let cell = buffer[x, y]
+                    if !cell.isContinuation {
+                        text += cell.character.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
+                    }
+                    x += 1
+                }
+                attrset(Int32(bitPattern: attributes(style)))
+                text.append(0)
+                _ = mvaddwstr(Int32(y), Int32(start), text)
+            }
+        }
+        attrset(0)
+        refresh()
+    }
+
+    private func attributes(_ style: Style) -> UInt32 {
+        var attributes: attr_t = 0
+        if style.bold { attributes |= qk_attr_bold() }
+        if style.dim { attributes |= qk_attr_dim() }
+        if style.reverse { attributes |= qk_attr_reverse() }
+        if style.underline { attributes |= qk_attr_underline() }
+        if let color = style.color, let pair = colorPairs[color] {
+            attributes |= attr_t(UInt32(pair) << 8)
+        }
+        return UInt32(attributes)
+    }
+
+    public func nextEvent(timeoutMilliseconds: Int) -> KeyEvent? {
+        if qk_take_signal() != 0 { return .interrupted }
+        timeout(Int32(timeoutMilliseconds))
+        var character: wint_t = 0
+        let result = get_wch(&character)
+        if qk_take_signal() != 0 { return .interrupted }
+        switch result {
+        case KEY_CODE_YES:
+            return functionKey(Int32(character))
+        case OK:
+            return Self.key(forCharacter: UInt32(character)).map(KeyEvent.key)
+        default:
+            return nil
+        }
+    }
+
+    private func functionKey(_ code: Int32) -> KeyEvent? {
+        switch code {
+        case KEY_RESIZE:
+            size = Size(width: Int(getmaxx(qk_stdscr())), height: Int(getmaxy(qk_stdscr())))
+            return .resize(size)
+        case KEY_UP: return .key(.up)
+        case KEY_DOWN: return .key(.down)
+        case KEY_LEFT: return .key(.left)
+        case KEY_RIGHT: return .key(.right)
+        case KEY_HOME: return .key(.home)
+        case KEY_END: return .key(.end)
+        case KEY_PPAGE: return .key(.pageUp)
+        case KEY_NPAGE: return .key(.pageDown)
+        case KEY_BACKSPACE: return .key(.backspace)
+        case KEY_DC: return .key(.delete)
+        case KEY_ENTER: return .key(.enter)
+        case KEY_BTAB: return .key(.backTab)
+        case qk_key_f(1)...qk_key_f(12): return .key(.function(Int(code - qk_key_f(0))))
+        default: return nil
+        }
+    }
+
+    /// A character from the keyboard as a key: control codes become their chord.
+    static func key(forCharacter code: UInt32) -> Key? {
+        switch code {
+        case 9: return .tab
+        case 10, 13: return .enter
+        case 27: return .escape
+        case 8, 127: return .backspace
+        case 1...26: return .control(Character(UnicodeScalar(code + 96)!))
+        case 0..<32: return nil
+        default: return UnicodeScalar(code).map { .character(Character($0)) }
+        }
+    }
+
+    public func restore() {
+        guard !restored else { return }
+        restored = true
+        curs_set(1)
+        endwin()
+        delscreen(screen)
+    }
+}

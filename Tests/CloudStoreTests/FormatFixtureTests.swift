@@ -1,0 +1,90 @@
+import CloudStore
+import Foundation
+import Testing
+
+/// Frozen files of the format in docs/cloud-format.md. Today's code must read them, and must
+/// write exactly them, so any change to the format is deliberate (new fixtures, new version).
+/// Regenerate only on purpose: QIKTIONARY_WRITE_FIXTURES=1 swift test --filter FormatFixture
+@Suite struct FormatFixtureTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/cloud")
+    static let clock = Date(timeIntervalSince1970: 1_700_000_000)
+
+    static let everyField: [String: FieldValue] = [
+        "word": .string("crane"), "guesses": .int(4), "ratio": .double(0.5), "won": .bool(true),
+        "finishedAt": .date(Date(timeIntervalSince1970: 1_700_000_123.456)), "notes": .bytes(Data([0, 1, 254, 255])),
+        "letters": .strings(["c", "r", "a"]),
+    ]
+
+    /// The history the fixtures record: A creates a zone, saves two games, deletes one, saves
+    /// a third, compacts all but the last segment (a snapshot with a tombstone, one segment); B then resets the cloud (its own folder).
+    static func writeScenario(into cloud: MemoryFolder, resetInto resetCloud: MemoryFolder) throws {
+        let options = CloudStoreOptions(now: { clock })
+        let a = try FolderCloudDatabase.inMemory(cloud, player: "alice", device: DeviceID("A"), options: options)
+        try a.createZone(games)
+        try a.save([CloudRecord(recordType: "Game", recordName: "game-1", fields: everyField), record("game-2", 2)])
+        try a.delete(["game-2"])
+        try a.save([record("game-3", 3)])
+        _ = try a.compact(games, keepingRecent: 1)
+        let b = try FolderCloudDatabase.inMemory(resetCloud, player: "alice", device: DeviceID("B"), options: options)
+        _ = try b.resetCloud()
+    }
+
+    static func files(in folder: MemoryFolder) -> [String: Data] {
+        Dictionary(uniqueKeysWithValues: folder.allFiles.filter { !$0.split(separator: "/").last!.hasPrefix(".") }
+            .map { ($0, folder.contents(of: $0)!) })
+    }
+
+    static func frozenFiles() throws -> [String: Data] {
+        let paths = FileManager.default.enumerator(atPath: fixtures.path)?.allObjects as? [String] ?? []
+        var files: [String: Data] = [:]
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            FileManager.default.fileExists(atPath: fixtures.appendingPathComponent(path).path, isDirectory: &isDirectory)
+            if !isDirectory.boolValue { files[path] = try Data(contentsOf: fixtures.appendingPathComponent(path)) }
+        }
+        return files
+    }
+
+    @Test func todaysCodeWritesExactlyTheFrozenFiles() throws {
+        let cloud = MemoryFolder(), reset = MemoryFolder()
+        try Self.writeScenario(into: cloud, resetInto: reset)
+        let written = Self.files(in: cloud).merging(Self.files(in: reset)) { first, _ in first }
+        if ProcessInfo.processInfo.environment["QIKTIONARY_WRITE_FIXTURES"] == "1" {
+            for (path, data) in written {
+                let url = Self.fixtures.appendingPathComponent(path)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try data.write(to: url)
+            }
+        }
+        let frozen = try Self.frozenFiles()
+        #expect(written.keys.sorted() == frozen.keys.sorted())
+        for (path, data) in frozen {
+            #expect(written[path] == data, "\(path) is no longer written the same way")
+        }
+    }
+
+    @Test func theFrozenFilesReadAsDocumented() throws {
+        let cloud = MemoryFolder()
+        for (path, data) in try Self.frozenFiles() where !path.contains("generations") {
+            cloud.place(data, at: path.split(separator: "/").map(String.init))
+        }
+        let reader = try FolderCloudDatabase.inMemory(cloud, player: "alice", device: DeviceID("R"))
+        let changes = try reader.fetchZoneChanges(games, since: nil)
+        let game = try #require(changes.changedRecords.first)
+        #expect(changes.changedRecords.map(\.recordName) == ["game-1", "game-3"])
+        #expect(changes.changedRecords.last?.fields == ["value": .int(3)])
+        #expect(game.recordName == "game-1" && game.recordType == "Game")
+        #expect(game.fields == Self.everyField)
+        let stamp = HLCTimestamp(millis: 1_700_000_000_000, counter: 0)
+        let a = try DeviceID("A")
+        #expect(game.systemFields == SystemFields(changeTag: "1700000000000.00000-A", createdBy: a, createdAt: stamp,
+                                                  modifiedBy: a, modifiedAt: stamp))
+        #expect(try reader.fetchDatabaseChanges(since: nil).changedZones == [games])
+        #expect(changes.token.generation == .initial)
+
+        for (path, data) in try Self.frozenFiles() where path.contains("generations") {
+            cloud.place(data, at: path.split(separator: "/").map(String.init))
+        }
+        #expect(try reader.currentGeneration().name == "g170000000000000000-B")
+    }
+}

@@ -1,0 +1,99 @@
+import Testing
+@testable import QiktionaryCore
+
+@Suite struct GameTests {
+    let lexicon = Lexicon(["crane", "ghost", "honey", "slate", "least", "queue", "queer", "louse", "purse", "tiger", "piano", "lemon"])
+
+    func classic(_ secret: String = "honey", max: Int = Game.defaultMaxGuesses) -> Game {
+        Game(id: "g1", packID: "p", secret: secret, rules: .classic, maxGuesses: max)
+    }
+
+    @Test("Every refusal says why and changes nothing", arguments: [
+        ("xqzte", GuessRejection.notInDictionary),
+        ("cran", .wrongLength(expected: 5)),
+        ("cranes", .wrongLength(expected: 5)),
+        ("cr4ne", .notLetters),
+        ("cra-e", .notLetters),
+        ("crané", .notLetters),
+        ("   ", .empty),
+        ("queue", .repeatedLetters),
+    ])
+    func refusals(input: String, rejection: GuessRejection) {
+        var game = classic()
+        let before = game
+        #expect(throws: rejection) { try game.submit(input, lexicon: lexicon) }
+        #expect(game == before)
+        #expect(!rejection.reason.isEmpty)
+    }
+
+    @Test func aRepeatedGuessIsRefused() throws {
+        var game = classic()
+        try game.submit("crane", lexicon: lexicon)
+        #expect(throws: GuessRejection.alreadyGuessed) { try game.submit("CRANE", lexicon: lexicon) }
+        #expect(game.guesses.count == 1)
+    }
+
+    @Test func upperCaseAndSurroundingSpacesAreAccepted() throws {
+        var game = classic()
+        let guess = try game.submit("  Ghost ", lexicon: lexicon)
+        #expect(guess == Guess(word: "ghost", feedback: .common(2)))
+    }
+
+    @Test func repeatedLettersArePlayableUnderMastermind() throws {
+        var game = Game(id: "g", packID: "p", secret: "queer", rules: .mastermind)
+        let guess = try game.submit("queue", lexicon: lexicon)
+        #expect(guess.feedback == .mastermind(inPlace: 3, inWord: 1))
+    }
+
+    @Test func winningScoresByGuessesLeft() throws {
+        var game = classic(max: 15)
+        try game.submit("crane", lexicon: lexicon)
+        try game.submit("ghost", lexicon: lexicon)
+        try game.submit("honey", lexicon: lexicon)
+        #expect(game.status == .won)
+        #expect(game.score == 15 + 1 - 3)
+        #expect(throws: GuessRejection.gameOver) { try game.submit("tiger", lexicon: lexicon) }
+    }
+
+    @Test func anAnagramDoesNotWin() throws {
+        var game = classic("slate")
+        let guess = try game.submit("least", lexicon: lexicon)
+        #expect(guess.feedback == .common(5))
+        #expect(game.status == .inProgress)
+    }
+
+    @Test func usingTheLastGuessLoses() throws {
+        var game = classic(max: 2)
+        try game.submit("crane", lexicon: lexicon)
+        #expect(game.guessesLeft == 1)
+        try game.submit("tiger", lexicon: lexicon)
+        #expect(game.status == .lost)
+        #expect(game.score == 0)
+        #expect(game.guessesLeft == 0)
+    }
+
+    @Test func winningOnTheLastGuessIsAWin() throws {
+        var game = classic(max: 2)
+        try game.submit("crane", lexicon: lexicon)
+        try game.submit("honey", lexicon: lexicon)
+        #expect(game.status == .won)
+        #expect(game.score == 1)
+    }
+
+    @Test func givingUpEndsWithNoScoreAndOnlyOnce() throws {
+        var game = classic()
+        try game.submit("crane", lexicon: lexicon)
+        try game.giveUp()
+        #expect(game.status == .gaveUp)
+        #expect(game.score == 0)
+        #expect(throws: GuessRejection.gameOver) { try game.giveUp() }
+    }
+
+    @Test func statusOnlyMovesUpInItsOrder() {
+        #expect(GameStatus.inProgress < .lost)
+        #expect(GameStatus.inProgress < .gaveUp)
+        #expect(GameStatus.lost < .won)
+        #expect(GameStatus.gaveUp < .won)
+        #expect(GameStatus.allCases.max() == .won)
+    }
+}

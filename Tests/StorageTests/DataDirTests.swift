@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+import QiktionaryCore
+@testable import Storage
+
+@Suite struct DataDirTests {
+    @Test func aDataDirThatCannotBeCreatedIsRefusedClearly() throws {
+        let dir = try Fixtures.folder(["file": "not a folder"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let inside = dir.appendingPathComponent("file/data")
+        #expect {
+            try AppDatabase.open(dataDir: inside)
+        } throws: { error in
+            guard case StorageError.dataDirUnusable(let path, _) = error else { return false }
+            return path == inside.path && !"\(error)".contains("\n")
+        }
+    }
+
+    /// Two connections on one file, as two processes would have: both write, neither fails.
+    @Test func twoConnectionsWriteToOneDataDirAtOnce() async throws {
+        let dir = try Fixtures.folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let packs = try Fixtures.folder(["stones.json": Fixtures.stones])
+        defer { try? FileManager.default.removeItem(at: packs) }
+        let first = try AppDatabase.open(dataDir: dir), second = try AppDatabase.open(dataDir: dir)
+        _ = try first.importPacks(from: PackFile.files(in: packs), lexicon: { Fixtures.lexicon })
+        _ = try second.importPacks(from: PackFile.files(in: packs), lexicon: { Fixtures.lexicon })
+        let profile = try first.profile(player: nil, device: "desk", hostName: "h")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for db in [first, second] {
+                group.addTask {
+                    for _ in 0..<20 {
+                        let game = try db.startGame(GameRequest(packID: "stones"), profile: profile)
+                        let guess = game.game.secret == "amber" ? "flint" : "amber"
+                        _ = try db.submitGuess(guess, gameID: game.id, lexicon: Fixtures.lexicon, profile: profile)
+                        _ = try db.giveUp(gameID: game.id, profile: profile)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try first.history(profile: profile).count == 40)
+        #expect(try second.statistics(profile: profile).played == 40)
+    }
+}
