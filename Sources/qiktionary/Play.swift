@@ -37,7 +37,7 @@ struct Play: ParsableCommand {
 
     func validate() throws {
         if json && !plain { throw ValidationError("--json goes with --plain") }
-        if let word, !word.isLowercaseASCIIWord && !word.lowercased().isLowercaseASCIIWord {
+        if let word, !word.lowercased().isLowercaseASCIIWord {
             throw ValidationError("--word takes letters a to z only")
         }
     }
