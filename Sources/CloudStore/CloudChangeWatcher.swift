@@ -53,8 +53,10 @@ public final class PollingChangeWatcher: CloudChangeWatcher {
 
     public func start(onChange: @escaping @Sendable () -> Void) throws(CloudStoreError) {
         guard running.withLock({ value -> Bool in defer { value = true }; return !value }) else { return }
+        // Taken before returning, so a change made right after start() is never missed.
+        let first = fingerprint()
         let thread = Thread { [self] in
-            var last = fingerprint()
+            var last = first
             while running.withLock({ $0 }) {
                 Thread.sleep(forTimeInterval: interval)
                 guard running.withLock({ $0 }) else { break }

@@ -161,8 +161,7 @@ public final class FolderCloudDatabase: CloudDatabase {
             if let token, let since, nothingNew(in: zone, generation, heads: heads, since: since) {
                 return ZoneChanges(changedRecords: [], deletedRecords: [], token: token, isComplete: true)
             }
-            var view = state.views[zone] ?? ZoneView()
-            refresh(&view, zone: zone, generation: generation, heads: heads, state: &state)
+            let view = try refreshedView(zone, generation, heads: heads, &state)
             state.views[zone] = view
             let changes = view.changes(since: since, reader: device)
             var positions: [String: Int] = [:]
@@ -179,10 +178,7 @@ public final class FolderCloudDatabase: CloudDatabase {
     public func fetchRecords(in zone: ZoneID, named names: [String]) throws(CloudStoreError) -> [String: CloudRecord] {
         try operation { (state: inout State) throws(CloudStoreError) in
             let generation = try requireGeneration(&state)
-            let heads = readHeads(generation, &state)
-            guard knownZones(heads).contains(zone) else { throw .zoneNotFound(zone) }
-            var view = state.views[zone] ?? ZoneView()
-            refresh(&view, zone: zone, generation: generation, heads: heads, state: &state)
+            let view = try refreshedView(zone, generation, &state)
             state.views[zone] = view
             var found: [String: CloudRecord] = [:]
             for name in names { found[name] = view.liveRecord(named: name) }
@@ -207,11 +203,7 @@ public final class FolderCloudDatabase: CloudDatabase {
         return try operation { (state: inout State) throws(CloudStoreError) in
             let generation = try requireGeneration(&state)
             return try folder.withExclusiveLock(layout.deviceDirectory(generation, device)) { () throws(CloudStoreError) in
-                let heads = readHeads(generation, &state)
-                guard knownZones(heads).contains(zone) else { throw .zoneNotFound(zone) }
-                var view = state.views[zone] ?? ZoneView()
-                refresh(&view, zone: zone, generation: generation, heads: heads, state: &state)
-                state.views[zone] = view
+                var view = try refreshedView(zone, generation, &state)
 
                 var failures = options.faults?.failures(among: names) ?? [:]
                 if policy == .ifServerRecordUnchanged {
@@ -219,7 +211,10 @@ public final class FolderCloudDatabase: CloudDatabase {
                         if let failure = conflict(saving: record, against: view.winners[record.recordName]) { failures[record.recordName] = failure }
                     }
                 }
-                guard failures.isEmpty else { throw .partialFailure(failures) }
+                guard failures.isEmpty else {
+                    state.views[zone] = view
+                    throw .partialFailure(failures)
+                }
 
                 var head = ownHead(generation, &state)
                 let seq = (view.positions[device] ?? 0) + 1
@@ -256,10 +251,7 @@ public final class FolderCloudDatabase: CloudDatabase {
         try operation { (state: inout State) throws(CloudStoreError) in
             let generation = try requireGeneration(&state)
             return try folder.withExclusiveLock(layout.deviceDirectory(generation, device)) { () throws(CloudStoreError) in
-                let heads = readHeads(generation, &state)
-                guard knownZones(heads).contains(zone) else { throw .zoneNotFound(zone) }
-                var view = state.views[zone] ?? ZoneView()
-                refresh(&view, zone: zone, generation: generation, heads: heads, state: &state)
+                let view = try refreshedView(zone, generation, &state)
                 state.views[zone] = view
                 var head = ownHead(generation, &state)
                 let oldBase = head.zones[zone.name]?.snapshotBase ?? 0
@@ -286,6 +278,17 @@ public final class FolderCloudDatabase: CloudDatabase {
     }
 
     // MARK: - Commit helpers
+
+    /// The zone's view with every new segment read. It is moved out of the state, so updating
+    /// it does not copy every record (copy-on-write): put it back when done; if the operation
+    /// fails it is simply rebuilt next time.
+    private func refreshedView(_ zone: ZoneID, _ generation: CloudGeneration, heads known: [DeviceID: HeadBody?]? = nil, _ state: inout State) throws(CloudStoreError) -> ZoneView {
+        let heads = known ?? readHeads(generation, &state)
+        guard knownZones(heads).contains(zone) else { throw .zoneNotFound(zone) }
+        var view = state.views.removeValue(forKey: zone) ?? ZoneView()
+        refresh(&view, zone: zone, generation: generation, heads: heads, state: &state)
+        return view
+    }
 
     private func conflict(saving record: CloudRecord, against winner: ZoneView.Winner?) -> CloudStoreError? {
         let expected = record.systemFields?.changeTag

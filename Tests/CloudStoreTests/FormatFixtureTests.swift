@@ -39,8 +39,8 @@ import Testing
         var files: [String: Data] = [:]
         for path in paths {
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: fixtures.appendingPathComponent(path).path, isDirectory: &isDirectory)
-            if !isDirectory.boolValue { files[path] = try Data(contentsOf: fixtures.appendingPathComponent(path)) }
+            let exists = FileManager.default.fileExists(atPath: fixtures.appendingPathComponent(path).path, isDirectory: &isDirectory)
+            if exists && !isDirectory.boolValue { files[path] = try Data(contentsOf: fixtures.appendingPathComponent(path)) }
         }
         return files
     }

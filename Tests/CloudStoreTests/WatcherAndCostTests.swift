@@ -56,7 +56,9 @@ import Testing
         let cloud = Backend.memory.makeCloud()
         let a = try cloud.store("A"), b = try cloud.store("B")
         try a.createZone(games)
-        let stream = try CombinedChangeWatcher(root: temporaryDirectory(), pollInterval: 0.02) { b.changeFingerprint() }.changes()
+        let watcher = CombinedChangeWatcher(root: temporaryDirectory(), pollInterval: 0.02) { b.changeFingerprint() }
+        defer { watcher.stop() }
+        let stream = try watcher.changes()
         try a.save([record("r1")])
         var iterator = stream.makeAsyncIterator()
         #expect(await iterator.next() != nil)
@@ -87,7 +89,7 @@ import Testing
         let small = try costOfNothingNew(records: 10)
         let large = try costOfNothingNew(records: 4_000)
         #expect(small.filesRead == large.filesRead && small.existenceChecks == large.existenceChecks && small.listings == large.listings)
-        #expect(small.bytesRead == large.bytesRead)
+        #expect(large.bytesRead < small.bytesRead + 64, "only the digits of the head grow")
         #expect(large.filesRead <= 6)
     }
 }
