@@ -53,6 +53,20 @@ import Testing
         #expect((try machine.run(["history", "--json", "--player", "bob"]).json as? [Any])?.count == 0)
     }
 
+    @Test func theDataDirComesFromTheFlagThenTheEnvironmentThenXDG() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("qk-env-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let env = root.appendingPathComponent("env"), xdg = root.appendingPathComponent("xdg")
+        func dataDir(_ arguments: [String], _ environment: [String: String]) throws -> String? {
+            (try Binary.run(["status", "--json"] + arguments, environment: environment).json as? [String: Any])?["dataDir"] as? String
+        }
+        #expect(try dataDir([], ["XDG_DATA_HOME": xdg.path]) == xdg.appendingPathComponent("qiktionary").path)
+        #expect(try dataDir([], ["XDG_DATA_HOME": xdg.path, "QIKTIONARY_DATA_DIR": env.path]) == env.path)
+        let flag = root.appendingPathComponent("flag").path
+        #expect(try dataDir(["--data-dir", flag], ["QIKTIONARY_DATA_DIR": env.path]) == flag)
+        #expect(FileManager.default.fileExists(atPath: env.appendingPathComponent("qiktionary.sqlite").path))
+    }
+
     @Test func aDataDirThatCannotBeWrittenIsRefused() throws {
         let parent = FileManager.default.temporaryDirectory.appendingPathComponent("qk-file-\(UUID().uuidString)")
         try Data("a file, not a folder".utf8).write(to: parent)
