@@ -35,6 +35,9 @@ public enum SavePolicy: Sendable, Equatable {
     case ifServerRecordUnchanged
     /// Last writer wins, in causal order: the save is stamped after every version this device has seen.
     case overwrite
+    /// CloudKit's changed-keys save: the record carries only the fields that changed, checked
+    /// like `ifServerRecordUnchanged`, then merged onto the cloud's version (other fields kept).
+    case changedKeys
 }
 
 public struct DatabaseChanges: Sendable, Equatable {

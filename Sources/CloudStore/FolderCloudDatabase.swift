@@ -206,7 +206,7 @@ public final class FolderCloudDatabase: CloudDatabase {
                 var view = try refreshedView(zone, generation, &state)
 
                 var failures = options.faults?.failures(among: names) ?? [:]
-                if policy == .ifServerRecordUnchanged {
+                if policy != .overwrite {
                     for record in saving {
                         if let failure = conflict(saving: record, against: view.winners[record.recordName]) { failures[record.recordName] = failure }
                     }
@@ -220,7 +220,12 @@ public final class FolderCloudDatabase: CloudDatabase {
                 let seq = (view.positions[device] ?? 0) + 1
                 let stamp = state.clock.advanced(wall: options.now(), observed: max(view.latestHLC, head.clock))
                 let entries = saving.map { record in
-                    entry(named: record.recordName, type: record.recordType, fields: record.fields, seq: seq, stamp: stamp, previous: view.winners[record.recordName])
+                    let previous = view.winners[record.recordName]
+                    var fields = record.fields
+                    if policy == .changedKeys, let kept = previous.flatMap({ $0.entry.deleted ? nil : $0.entry.fields }) {
+                        fields = kept.merging(fields) { $1 }
+                    }
+                    return entry(named: record.recordName, type: record.recordType, fields: fields, seq: seq, stamp: stamp, previous: previous)
                 } + deleting.map { name in
                     entry(named: name, type: view.winners[name]?.entry.type ?? "Deleted", fields: nil, seq: seq, stamp: stamp, previous: view.winners[name])
                 }

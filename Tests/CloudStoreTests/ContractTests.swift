@@ -100,6 +100,37 @@ import Testing
     }
 
     @Test(arguments: Backend.allCases)
+    func aChangedKeysSaveMergesOntoTheCloudsVersionAfterTheTagCheck(backend: Backend) throws {
+        let cloud = backend.makeCloud()
+        let a = try cloud.store("A"), b = try cloud.store("B")
+        try a.createZone(games)
+        var full = record("g", 1)
+        full["status"] = .string("in-progress")
+        let saved = try #require(try a.save([full], policy: .ifServerRecordUnchanged).savedRecords.first)
+
+        // B sends only the field it changed, carrying the tag it last saw.
+        var seen = try #require(try b.fetchZoneChanges(games, since: nil).changedRecords.first)
+        seen.fields = ["status": .string("won")]
+        let merged = try #require(try b.save([seen], policy: .changedKeys).savedRecords.first)
+        #expect(merged.fields == ["value": .int(1), "status": .string("won")])
+        #expect(try a.fetchZoneChanges(games, since: nil).changedRecords.first?.fields == merged.fields)
+
+        // A's next changed-keys save carries a stale tag: refused with the cloud's version.
+        var stale = saved
+        stale.fields = ["status": .string("lost")]
+        #expect {
+            try a.save([stale], policy: .changedKeys)
+        } throws: { error in
+            guard case .partialFailure(let failures)? = error as? CloudStoreError,
+                  case .serverRecordChanged(let server)? = failures["g"] else { return false }
+            return server.fields["status"] == .string("won")
+        }
+        // Creating a record that already exists is a conflict too, never a silent overwrite.
+        #expect(throws: CloudStoreError.self) { try a.save([record("g", 9)], policy: .changedKeys) }
+        #expect(try b.liveValues()["g"] == .int(1))
+    }
+
+    @Test(arguments: Backend.allCases)
     func refusesBadBatchesAndUnknownZones(backend: Backend) throws {
         let cloud = backend.makeCloud()
         let a = try cloud.store("A")
