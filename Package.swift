@@ -41,6 +41,8 @@ let package = Package(
         .target(name: "TerminalUI", dependencies: ["Screen", "CNcurses"]),
         // The CloudKit-like store kept in a shared folder. Knows nothing of the game.
         .target(name: "CloudStore"),
+        // The sync engine: the game's data to and from the cloud store (SYNC.md's recipe).
+        .target(name: "Sync", dependencies: ["QiktionaryCore", "Storage", "CloudStore"]),
         // A child process for the cloud store's multi-process and crash tests.
         .executableTarget(name: "cloudstore-probe", dependencies: ["CloudStore"], path: "Sources/CloudStoreProbe"),
         // Timings of the cloud store at 10,000 records (a benchmark, not a test).
@@ -49,7 +51,7 @@ let package = Package(
         .executableTarget(
             name: "qiktionary",
             dependencies: [
-                "QiktionaryCore", "Storage", "QiktionaryResources", "PlainMode", "GameUI", "TerminalUI",
+                "QiktionaryCore", "Storage", "QiktionaryResources", "PlainMode", "GameUI", "TerminalUI", "Sync", "CloudStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -58,6 +60,7 @@ let package = Package(
         .testTarget(name: "PlainModeTests", dependencies: ["PlainMode", "Storage", "QiktionaryCore"]),
         .testTarget(name: "ScreenTests", dependencies: ["Screen"]),
         .testTarget(name: "GameUITests", dependencies: ["GameUI", "Screen", "Storage", "QiktionaryCore"]),
+        .testTarget(name: "SyncTests", dependencies: ["Sync", "Storage", "CloudStore", "QiktionaryCore", "QiktionaryResources"]),
         .testTarget(name: "CloudStoreTests", dependencies: ["CloudStore", "cloudstore-probe"], exclude: ["Fixtures"]),
         .testTarget(name: "EndToEndTests", dependencies: ["qiktionary"]),
     ]

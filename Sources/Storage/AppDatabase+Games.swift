@@ -82,6 +82,7 @@ extension AppDatabase {
             } else {
                 try MarkRecord.filter(Column("gameId") == gameID && Column("letter") == key).deleteAll(db)
             }
+            try Self.trackMarkChange(gameID, letter: key, db)
             try Self.recordChange(&record, status: record.status, profile: profile, now: now, db)
             return try Self.savedGame(record, db)
         }
@@ -117,6 +118,7 @@ extension AppDatabase {
         try write { db in
             let record = try Self.gameRecord(id, profile, db)
             if record.status == .inProgress { throw StorageError.gameInProgress(id) }
+            try Self.trackGameDeletion(record, db)
             try record.delete(db)
         }
     }
@@ -162,16 +164,19 @@ extension AppDatabase {
 
     /// Stamps a change on the game: who made it, when, and the status it reached.
     static func recordChange(_ record: inout GameRecord, status: GameStatus, profile: Profile, now: Date, _ db: Database) throws {
+        let old = record
         if status.isFinished && !record.status.isFinished { record.finishedAt = now }
         record.status = status
         record.updatedAt = now
         record.lastChangedOn = profile.device.name
         try record.update(db)
+        try trackGameChange(record.id, fields: changedFields(old, record), db)
     }
 
     static func savedGame(_ record: GameRecord, _ db: Database) throws -> SavedGame {
+        // Played order, the same on every machine whatever order the guesses arrived in.
         let guesses = try GuessRecord.filter(Column("gameId") == record.id)
-            .order(Column("position"), Column("playedAt")).fetchAll(db)
+            .order(Column("playedAt"), Column("word")).fetchAll(db)
         let marks = try MarkRecord.filter(Column("gameId") == record.id).fetchAll(db)
         let bookmarked = try record.status.isFinished
             && BookmarkRecord.exists(db, key: ["playerId": record.playerId, "word": record.secret])

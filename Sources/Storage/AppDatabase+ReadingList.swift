@@ -23,6 +23,7 @@ extension AppDatabase {
             }
             let record = BookmarkRecord(playerId: profile.playerID, word: word, packId: source.packId, fact: source.fact, addedAt: now)
             try record.insert(db)
+            try Self.trackBookmarkChange(profile.playerID, word: word, db)
             return Bookmark(record)
         }
     }
@@ -40,6 +41,7 @@ extension AppDatabase {
         try write { db in
             let removed = try BookmarkRecord.deleteOne(db, key: ["playerId": profile.playerID, "word": word])
             if !removed { throw StorageError.notBookmarked(word) }
+            try Self.trackBookmarkChange(profile.playerID, word: word, db)
         }
     }
 

@@ -47,9 +47,13 @@ public struct AppDatabase: Sendable {
     }
 
     /// A time as the database keeps it (text to the millisecond), so a value returned from a
-    /// write equals the same value read back later.
-    static func stamp(_ date: Date) -> Date {
-        Date.fromDatabaseValue(date.databaseValue) ?? date
+    /// write equals the same value read back later, and a time that went through the cloud
+    /// (whole milliseconds) comes back equal. The nudge keeps a value a hair below a millisecond
+    /// from being cut to the one before when it is formatted.
+    public static func stamp(_ date: Date) -> Date {
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+        let nudged = Date(timeIntervalSince1970: (milliseconds + 0.01) / 1000)
+        return Date.fromDatabaseValue(nudged.databaseValue) ?? date
     }
 
     /// Runs a read with the database's own errors turned into `StorageError`.

@@ -8,6 +8,9 @@ enum Migrations {
         migrator.registerMigration("v1: packs, games, guesses, marks, bookmarks") { db in
             try db.execute(sql: v1)
         }
+        migrator.registerMigration("v2: change tracking for sync") { db in
+            try db.execute(sql: v2)
+        }
         return migrator
     }
 
@@ -89,6 +92,70 @@ enum Migrations {
           fact TEXT NOT NULL,
           addedAt DATETIME NOT NULL,
           PRIMARY KEY (playerId, word)
+        );
+        """
+
+    /// What sync needs (SYNC.md, step 1): the cloud's system fields of every record it knows
+    /// (`remoteRecord`), a missing `remoteRecordName` for rows never uploaded, the fields changed
+    /// since the last upload (`gameChange`, merged), marks and bookmarks to send (`markChange`,
+    /// `bookmarkChange`, with a version so a change made while its batch is in flight is kept),
+    /// deletions of records the cloud has (`recordDeletion`: SYNC.md's GameDeletion, for every
+    /// type), change tokens per player and zone, and records that arrived before their game.
+    static let v2 = """
+        CREATE TABLE remoteRecord (
+          playerId TEXT NOT NULL REFERENCES player(id) ON DELETE CASCADE,
+          recordName TEXT NOT NULL,
+          zone TEXT NOT NULL,
+          systemFields BLOB NOT NULL,
+          PRIMARY KEY (playerId, recordName)
+        );
+        ALTER TABLE game ADD COLUMN remoteRecordName TEXT;
+        ALTER TABLE guess ADD COLUMN remoteRecordName TEXT;
+        CREATE INDEX guess_unsynced ON guess(gameId) WHERE remoteRecordName IS NULL;
+        CREATE TABLE gameChange (
+          gameId TEXT PRIMARY KEY NOT NULL REFERENCES game(id) ON DELETE CASCADE,
+          changedFields TEXT NOT NULL,
+          version INTEGER NOT NULL DEFAULT 1
+        );
+        CREATE TABLE markChange (
+          gameId TEXT NOT NULL REFERENCES game(id) ON DELETE CASCADE,
+          letter TEXT NOT NULL,
+          version INTEGER NOT NULL DEFAULT 1,
+          PRIMARY KEY (gameId, letter)
+        );
+        CREATE TABLE bookmarkChange (
+          playerId TEXT NOT NULL REFERENCES player(id) ON DELETE CASCADE,
+          word TEXT NOT NULL,
+          version INTEGER NOT NULL DEFAULT 1,
+          PRIMARY KEY (playerId, word)
+        );
+        CREATE TABLE recordDeletion (
+          playerId TEXT NOT NULL REFERENCES player(id) ON DELETE CASCADE,
+          recordName TEXT NOT NULL,
+          zone TEXT NOT NULL,
+          PRIMARY KEY (playerId, recordName)
+        );
+        CREATE TABLE syncState (
+          playerId TEXT PRIMARY KEY NOT NULL REFERENCES player(id) ON DELETE CASCADE,
+          generation TEXT,
+          databaseToken BLOB,
+          incompleteZones TEXT NOT NULL DEFAULT '',
+          lastSyncAt DATETIME,
+          state TEXT NOT NULL DEFAULT 'never',
+          message TEXT
+        );
+        CREATE TABLE zoneToken (
+          playerId TEXT NOT NULL REFERENCES player(id) ON DELETE CASCADE,
+          zone TEXT NOT NULL,
+          token BLOB NOT NULL,
+          PRIMARY KEY (playerId, zone)
+        );
+        CREATE TABLE orphanRecord (
+          playerId TEXT NOT NULL REFERENCES player(id) ON DELETE CASCADE,
+          recordName TEXT NOT NULL,
+          gameId TEXT NOT NULL,
+          payload BLOB NOT NULL,
+          PRIMARY KEY (playerId, recordName)
         );
         """
 }

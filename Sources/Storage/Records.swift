@@ -58,6 +58,8 @@ struct GameRecord: Codable, FetchableRecord, PersistableRecord {
     var finishedAt: Date?
     var startedOn: String
     var lastChangedOn: String
+    /// Set once the cloud has the game; nil marks a game never uploaded.
+    var remoteRecordName: String?
 }
 
 struct GuessRecord: Codable, FetchableRecord, PersistableRecord {
@@ -71,13 +73,15 @@ struct GuessRecord: Codable, FetchableRecord, PersistableRecord {
     var inWord: Int?
     var playedAt: Date
     var playedOn: String
+    /// Set once the cloud has the guess; nil marks a guess never uploaded.
+    var remoteRecordName: String?
 
     var feedback: Feedback {
         if let common { return .common(common) }
         return .mastermind(inPlace: inPlace ?? 0, inWord: inWord ?? 0)
     }
 
-    init(id: String, gameId: String, position: Int, guess: Guess, playedAt: Date, playedOn: String) {
+    init(id: String, gameId: String, position: Int, guess: Guess, playedAt: Date, playedOn: String, remoteRecordName: String? = nil) {
         self.id = id
         self.gameId = gameId
         self.position = position
@@ -91,6 +95,7 @@ struct GuessRecord: Codable, FetchableRecord, PersistableRecord {
         }
         self.playedAt = playedAt
         self.playedOn = playedOn
+        self.remoteRecordName = remoteRecordName
     }
 }
 
@@ -109,4 +114,31 @@ struct BookmarkRecord: Codable, FetchableRecord, PersistableRecord {
     var packId: String
     var fact: String
     var addedAt: Date
+}
+
+struct GameChangeRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "gameChange"
+    var gameId: String
+    /// Sorted field names, comma-separated.
+    var changedFields: String
+    var version: Int
+}
+
+struct RemoteRecordRow: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "remoteRecord"
+    var playerId: String
+    var recordName: String
+    var zone: String
+    var systemFields: Data
+}
+
+struct SyncStateRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "syncState"
+    var playerId: String
+    var generation: String?
+    var databaseToken: Data?
+    var incompleteZones: String
+    var lastSyncAt: Date?
+    var state: String
+    var message: String?
 }

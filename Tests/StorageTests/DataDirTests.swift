@@ -43,3 +43,19 @@ import QiktionaryCore
         #expect(try second.statistics(profile: profile).played == 40)
     }
 }
+
+@Suite struct TimeStampTests {
+    /// A time saved here, sent through the cloud (whole milliseconds) and saved again is the
+    /// same time, so sync never sees a change that is only rounding.
+    @Test func stampsSurviveTheCloudsMilliseconds() {
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let date = Date(timeIntervalSince1970: Double.random(in: 1_500_000_000...2_000_000_000, using: &rng))
+            let stored = AppDatabase.stamp(date)
+            let throughCloud = Date(timeIntervalSince1970: (stored.timeIntervalSince1970 * 1000).rounded() / 1000)
+            #expect(AppDatabase.stamp(throughCloud) == stored)
+            #expect(AppDatabase.stamp(stored) == stored)
+            #expect(abs(stored.timeIntervalSince1970 - date.timeIntervalSince1970) < 0.001)
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import GRDB
+
+/// Step 1 of SYNC.md: every local change records what sync must send, in the same transaction
+/// as the change itself. Changes applied from the cloud never come through here.
+extension AppDatabase {
+    /// Merges field names into the game's pending change and bumps its version.
+    static func trackGameChange(_ gameID: String, fields: Set<String>, _ db: Database) throws {
+        guard !fields.isEmpty else { return }
+        if var change = try GameChangeRecord.fetchOne(db, key: gameID) {
+            change.changedFields = Self.joined(Set(change.changedFields.split(separator: ",").map(String.init)).union(fields))
+            change.version += 1
+            try change.update(db)
+        } else {
+            try GameChangeRecord(gameId: gameID, changedFields: Self.joined(fields), version: 1).insert(db)
+        }
+    }
+
+    static func trackMarkChange(_ gameID: String, letter: String, _ db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO markChange (gameId, letter, version) VALUES (?, ?, 1)
+            ON CONFLICT (gameId, letter) DO UPDATE SET version = version + 1
+            """, arguments: [gameID, letter])
+    }
+
+    static func trackBookmarkChange(_ playerID: String, word: String, _ db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO bookmarkChange (playerId, word, version) VALUES (?, ?, 1)
+            ON CONFLICT (playerId, word) DO UPDATE SET version = version + 1
+            """, arguments: [playerID, word])
+    }
+
+    /// Before a game is deleted: queue the deletion of the records the cloud has of it (the
+    /// game, its guesses and its marks), so other machines drop them too.
+    static func trackGameDeletion(_ record: GameRecord, _ db: Database) throws {
+        let names = try String.fetchAll(db, sql: """
+            SELECT recordName FROM remoteRecord WHERE playerId = ? AND (recordName = ? OR recordName LIKE ? ESCAPE '\\')
+            """, arguments: [record.playerId, RecordName.game(record.id), Self.likePrefix(RecordName.game(record.id) + "-")])
+        for name in names {
+            try db.execute(sql: "INSERT OR IGNORE INTO recordDeletion (playerId, recordName, zone) VALUES (?, ?, ?)",
+                           arguments: [record.playerId, name, RecordName.Zone.games.rawValue])
+        }
+    }
+
+    /// The fields of a game row that differ between two versions of it, by their cloud names.
+    static func changedFields(_ old: GameRecord, _ new: GameRecord) -> Set<String> {
+        var fields = Set<String>()
+        if old.status != new.status { fields.insert("status") }
+        if old.finishedAt != new.finishedAt { fields.insert("finishedAt") }
+        if old.updatedAt != new.updatedAt { fields.insert("updatedAt") }
+        if old.lastChangedOn != new.lastChangedOn { fields.insert("lastChangedOn") }
+        return fields
+    }
+
+    static func joined(_ fields: Set<String>) -> String { fields.sorted().joined(separator: ",") }
+
+    static func likePrefix(_ prefix: String) -> String {
+        prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_") + "%"
+    }
+}

@@ -1,0 +1,281 @@
+import Foundation
+import GRDB
+import QiktionaryCore
+
+/// The storage half of sync: what to send, acknowledging what was sent, applying what came
+/// back (without tracking it), and the tokens and state in between.
+extension AppDatabase {
+    // MARK: Sending
+
+    /// Every change of the player's that the cloud does not have yet.
+    public func outgoingChanges(profile: Profile) throws(StorageError) -> OutgoingChanges {
+        try read { db in
+            var out = OutgoingChanges()
+            let player = profile.playerID
+            out.deletions = try Row.fetchAll(db, sql: "SELECT recordName, zone FROM recordDeletion WHERE playerId = ? ORDER BY recordName",
+                                             arguments: [player]).map {
+                OutgoingChanges.Deletion(recordName: $0["recordName"], zone: RecordName.Zone(rawValue: $0["zone"]) ?? .games)
+            }
+            let games = try GameRecord.fetchAll(db, sql: """
+                SELECT g.* FROM game g LEFT JOIN gameChange c ON c.gameId = g.id
+                WHERE g.playerId = ? AND (g.remoteRecordName IS NULL OR c.gameId IS NOT NULL) ORDER BY g.startedAt, g.id
+                """, arguments: [player])
+            for game in games {
+                let change = try GameChangeRecord.fetchOne(db, key: game.id)
+                out.games.append(.init(
+                    game: SyncGame(game), isNew: game.remoteRecordName == nil,
+                    changedFields: Set((change?.changedFields ?? "").split(separator: ",").map(String.init)),
+                    version: change?.version ?? 0,
+                    systemFields: try Self.systemFields(player, RecordName.game(game.id), db)
+                ))
+            }
+            out.guesses = try GuessRecord.fetchAll(db, sql: """
+                SELECT u.* FROM guess u JOIN game g ON g.id = u.gameId
+                WHERE g.playerId = ? AND u.remoteRecordName IS NULL ORDER BY g.startedAt, u.gameId, u.position
+                """, arguments: [player]).map(SyncGuess.init)
+            out.marks = try Row.fetchAll(db, sql: """
+                SELECT c.gameId, c.letter, c.version, m.state, m.markedAt FROM markChange c
+                JOIN game g ON g.id = c.gameId LEFT JOIN mark m ON m.gameId = c.gameId AND m.letter = c.letter
+                WHERE g.playerId = ? ORDER BY c.gameId, c.letter
+                """, arguments: [player]).map { row in
+                OutgoingChanges.Mark(
+                    mark: SyncMark(gameID: row["gameId"], letter: row["letter"], state: (row["state"] as String?).flatMap(LetterMark.init),
+                                   markedAt: row["markedAt"] ?? Date(timeIntervalSince1970: 0)),
+                    version: row["version"])
+            }
+            out.bookmarks = try Row.fetchAll(db, sql: """
+                SELECT c.word, c.version, b.packId, b.fact, b.addedAt FROM bookmarkChange c
+                LEFT JOIN bookmark b ON b.playerId = c.playerId AND b.word = c.word
+                WHERE c.playerId = ? ORDER BY c.word
+                """, arguments: [player]).map { row in
+                let packID: String? = row["packId"]
+                return OutgoingChanges.Bookmark(
+                    bookmark: SyncBookmark(word: row["word"], packID: packID ?? "", fact: row["fact"] ?? "",
+                                           addedAt: row["addedAt"] ?? Date(timeIntervalSince1970: 0), isBookmarked: packID != nil),
+                    version: row["version"])
+            }
+            return out
+        }
+    }
+
+    /// How many changes wait to be sent.
+    public func pendingChangeCount(profile: Profile) throws(StorageError) -> Int {
+        try read { db in
+            try Int.fetchOne(db, sql: """
+                SELECT (SELECT count(*) FROM recordDeletion WHERE playerId = :p)
+                  + (SELECT count(*) FROM game g LEFT JOIN gameChange c ON c.gameId = g.id
+                     WHERE g.playerId = :p AND (g.remoteRecordName IS NULL OR c.gameId IS NOT NULL))
+                  + (SELECT count(*) FROM guess u JOIN game g ON g.id = u.gameId WHERE g.playerId = :p AND u.remoteRecordName IS NULL)
+                  + (SELECT count(*) FROM markChange c JOIN game g ON g.id = c.gameId WHERE g.playerId = :p)
+                  + (SELECT count(*) FROM bookmarkChange WHERE playerId = :p)
+                """, arguments: ["p": profile.playerID]) ?? 0
+        }
+    }
+
+    /// Records what the cloud accepted. Only what was sent is cleared: a change made while its
+    /// batch was in flight has a newer version and stays queued.
+    public func acknowledge(_ sent: OutgoingChanges, saved: [String: Data], deleted: Set<String>, profile: Profile) throws(StorageError) {
+        let player = profile.playerID
+        try write { db in
+            func remember(_ name: String, _ zone: RecordName.Zone) throws -> Bool {
+                guard let fields = saved[name] else { return false }
+                try RemoteRecordRow(playerId: player, recordName: name, zone: zone.rawValue, systemFields: fields).upsert(db)
+                return true
+            }
+            for change in sent.games where try remember(RecordName.game(change.game.id), .games) {
+                try db.execute(sql: "UPDATE game SET remoteRecordName = ? WHERE id = ?", arguments: [RecordName.game(change.game.id), change.game.id])
+                try db.execute(sql: "DELETE FROM gameChange WHERE gameId = ? AND version = ?", arguments: [change.game.id, change.version])
+            }
+            for guess in sent.guesses where try remember(guess.recordName, .games) {
+                try db.execute(sql: "UPDATE guess SET remoteRecordName = ? WHERE gameId = ? AND word = ?",
+                               arguments: [guess.recordName, guess.gameID, guess.word])
+            }
+            for change in sent.marks where try remember(change.mark.recordName, .games) {
+                try db.execute(sql: "DELETE FROM markChange WHERE gameId = ? AND letter = ? AND version = ?",
+                               arguments: [change.mark.gameID, change.mark.letter, change.version])
+            }
+            for change in sent.bookmarks where try remember(change.bookmark.recordName, .readingList) {
+                try db.execute(sql: "DELETE FROM bookmarkChange WHERE playerId = ? AND word = ? AND version = ?",
+                               arguments: [player, change.bookmark.word, change.version])
+            }
+            for deletion in sent.deletions where deleted.contains(deletion.recordName) {
+                try db.execute(sql: "DELETE FROM recordDeletion WHERE playerId = ? AND recordName = ?", arguments: [player, deletion.recordName])
+                try db.execute(sql: "DELETE FROM remoteRecord WHERE playerId = ? AND recordName = ?", arguments: [player, deletion.recordName])
+            }
+        }
+    }
+
+    /// Drops a queued change the cloud can no longer take (its record was deleted elsewhere):
+    /// the deletion wins, here as everywhere.
+    public func dropDeletedElsewhere(recordNames: Set<String>, sent: OutgoingChanges, profile: Profile) throws(StorageError) {
+        try write { db in
+            for change in sent.games where recordNames.contains(RecordName.game(change.game.id)) {
+                try db.execute(sql: "DELETE FROM game WHERE id = ? AND playerId = ?", arguments: [change.game.id, profile.playerID])
+            }
+            for deletion in sent.deletions where recordNames.contains(deletion.recordName) {
+                try db.execute(sql: "DELETE FROM recordDeletion WHERE playerId = ? AND recordName = ?", arguments: [profile.playerID, deletion.recordName])
+            }
+        }
+    }
+
+    // MARK: Receiving
+
+    /// Applies one zone's changes and saves its token in the same transaction (SYNC.md steps
+    /// 5 and 6), so a crash leaves either both or neither. Nothing here is tracked as a local
+    /// change, except where a merge keeps something the cloud does not have yet.
+    @discardableResult
+    public func applyIncoming(_ changes: IncomingChanges, zone: RecordName.Zone, token: Data?, profile: Profile) throws(StorageError) -> ApplyReport {
+        try write { db in
+            var apply = IncomingApplication(db: db, player: profile.playerID)
+            try apply.run(changes)
+            if let token {
+                try db.execute(sql: """
+                    INSERT INTO zoneToken (playerId, zone, token) VALUES (?, ?, ?)
+                    ON CONFLICT (playerId, zone) DO UPDATE SET token = excluded.token
+                    """, arguments: [profile.playerID, zone.rawValue, token])
+            }
+            for (id, name) in changes.devices where id != profile.device.id && Self.isValidDeviceName(name) {
+                try db.execute(sql: """
+                    INSERT INTO device (id, name, isLocal, lastSeenAt) VALUES (?, ?, 0, ?)
+                    ON CONFLICT (id) DO UPDATE SET name = excluded.name, lastSeenAt = excluded.lastSeenAt
+                    """, arguments: [id, name, Date()])
+            }
+            return apply.report
+        }
+    }
+
+    /// The game as the cloud record would carry it, for a merge after "server record changed".
+    public func syncGame(id: String, profile: Profile) throws(StorageError) -> SyncGame? {
+        try read { db in
+            try GameRecord.fetchOne(db, key: id).flatMap { $0.playerId == profile.playerID ? SyncGame($0) : nil }
+        }
+    }
+
+    // MARK: Tokens and state
+
+    public func zoneToken(_ zone: RecordName.Zone, profile: Profile) throws(StorageError) -> Data? {
+        try read { db in
+            try Data.fetchOne(db, sql: "SELECT token FROM zoneToken WHERE playerId = ? AND zone = ?", arguments: [profile.playerID, zone.rawValue])
+        }
+    }
+
+    public func syncRecord(profile: Profile) throws(StorageError) -> (generation: String?, databaseToken: Data?, incompleteZones: Set<String>) {
+        try read { db in
+            let row = try SyncStateRecord.fetchOne(db, key: profile.playerID)
+            return (row?.generation, row?.databaseToken,
+                    Set((row?.incompleteZones ?? "").split(separator: ",").map(String.init)))
+        }
+    }
+
+    public func saveDatabaseToken(_ token: Data?, generation: String?, incompleteZones: Set<String>, profile: Profile) throws(StorageError) {
+        try updateSyncState(profile) { state in
+            state.databaseToken = token
+            state.generation = generation
+            state.incompleteZones = incompleteZones.sorted().joined(separator: ",")
+        }
+    }
+
+    /// Records how the last sync ended, for `status` and the header.
+    public func recordSyncOutcome(state: String, message: String?, at date: Date?, profile: Profile) throws(StorageError) {
+        try updateSyncState(profile) { row in
+            row.state = state
+            row.message = message
+            if let date { row.lastSyncAt = Self.stamp(date) }
+        }
+    }
+
+    public func syncStatus(profile: Profile) throws(StorageError) -> SyncStatus {
+        let pending = try pendingChangeCount(profile: profile)
+        return try read { db in
+            let row = try SyncStateRecord.fetchOne(db, key: profile.playerID)
+            return SyncStatus(generation: row?.generation, lastSyncAt: row?.lastSyncAt, state: row?.state ?? "never",
+                              message: row?.message, pendingChanges: pending)
+        }
+    }
+
+    /// Other machines seen in the cloud, most recent first.
+    public func devicesSeen() throws(StorageError) -> [DeviceRecord] {
+        try read { db in try DeviceRecord.filter(Column("isLocal") == false).order(Column("lastSeenAt").desc).fetchAll(db) }
+    }
+
+    private func updateSyncState(_ profile: Profile, _ change: @escaping (inout SyncStateRecord) -> Void) throws(StorageError) {
+        try write { db in
+            var row = try SyncStateRecord.fetchOne(db, key: profile.playerID)
+                ?? SyncStateRecord(playerId: profile.playerID, generation: nil, databaseToken: nil, incompleteZones: "",
+                                   lastSyncAt: nil, state: "never", message: nil)
+            change(&row)
+            try row.save(db)
+        }
+    }
+
+    // MARK: Resets (CLI.md's reset flags)
+
+    /// Forgets tokens and the cloud's metadata, keeping every game: the next sync uploads and
+    /// downloads everything and merges it, which by record names duplicates nothing. With a new
+    /// generation (the cloud was reset) queued deletions go too: the new cloud has nothing to delete.
+    public func forgetSyncMetadata(profile: Profile, newGeneration: String? = nil) throws(StorageError) {
+        try write { db in try Self.forgetSyncMetadata(profile.playerID, newGeneration: newGeneration, db) }
+    }
+
+    /// Erases the player's games, guesses, marks, reading list and sync state on this machine.
+    public func eraseLocalData(profile: Profile, keepingGeneration generation: String? = nil) throws(StorageError) {
+        try write { db in
+            let player = profile.playerID
+            for table in ["game", "bookmark", "bookmarkChange", "recordDeletion", "remoteRecord", "zoneToken", "orphanRecord", "syncState"] {
+                try db.execute(sql: "DELETE FROM \(table) WHERE playerId = ?", arguments: [player])
+            }
+            if let generation {
+                try SyncStateRecord(playerId: player, generation: generation, databaseToken: nil, incompleteZones: "",
+                                    lastSyncAt: nil, state: "never", message: nil).insert(db)
+            }
+        }
+    }
+
+    /// Drops the stored packs so the next start loads them afresh from the pack files.
+    public func forgetPacks() throws(StorageError) {
+        try write { db in try db.execute(sql: "DELETE FROM pack") }
+    }
+
+    static func forgetSyncMetadata(_ player: String, newGeneration: String?, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM remoteRecord WHERE playerId = ?", arguments: [player])
+        try db.execute(sql: "DELETE FROM zoneToken WHERE playerId = ?", arguments: [player])
+        try db.execute(sql: "DELETE FROM orphanRecord WHERE playerId = ?", arguments: [player])
+        try db.execute(sql: "UPDATE game SET remoteRecordName = NULL WHERE playerId = ?", arguments: [player])
+        try db.execute(sql: "UPDATE guess SET remoteRecordName = NULL WHERE gameId IN (SELECT id FROM game WHERE playerId = ?)", arguments: [player])
+        // Marks and bookmarks have no "never uploaded" flag: queue every one, so the next sync
+        // sends them all and the cloud keeps the latest by causal order.
+        try db.execute(sql: """
+            INSERT INTO markChange (gameId, letter) SELECT m.gameId, m.letter FROM mark m JOIN game g ON g.id = m.gameId
+            WHERE g.playerId = ? ON CONFLICT DO NOTHING
+            """, arguments: [player])
+        try db.execute(sql: "INSERT INTO bookmarkChange (playerId, word) SELECT playerId, word FROM bookmark WHERE playerId = ? ON CONFLICT DO NOTHING",
+                       arguments: [player])
+        if let newGeneration {
+            try db.execute(sql: "DELETE FROM recordDeletion WHERE playerId = ?", arguments: [player])
+            try db.execute(sql: "DELETE FROM syncState WHERE playerId = ?", arguments: [player])
+            try SyncStateRecord(playerId: player, generation: newGeneration, databaseToken: nil, incompleteZones: "",
+                                lastSyncAt: nil, state: "never", message: nil).insert(db)
+        } else {
+            try db.execute(sql: "UPDATE syncState SET databaseToken = NULL, incompleteZones = '' WHERE playerId = ?", arguments: [player])
+        }
+    }
+
+    static func systemFields(_ player: String, _ name: String, _ db: Database) throws -> Data? {
+        try Data.fetchOne(db, sql: "SELECT systemFields FROM remoteRecord WHERE playerId = ? AND recordName = ?", arguments: [player, name])
+    }
+}
+
+extension SyncGame {
+    init(_ record: GameRecord) {
+        self.init(id: record.id, packID: record.packId, secret: record.secret, fact: record.fact, rules: record.rules,
+                  maxGuesses: record.maxGuesses, status: record.status, startedAt: record.startedAt, updatedAt: record.updatedAt,
+                  finishedAt: record.finishedAt, startedOn: record.startedOn, lastChangedOn: record.lastChangedOn)
+    }
+}
+
+extension SyncGuess {
+    init(_ record: GuessRecord) {
+        self.init(gameID: record.gameId, word: record.word, position: record.position, feedback: record.feedback,
+                  playedAt: record.playedAt, playedOn: record.playedOn)
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import GRDB
+import QiktionaryCore
+
+/// Applies a fetch's records inside one transaction, by the game's conflict rules: no guess is
+/// ever lost, a game's status only moves up, and a mark or bookmark with a change still waiting
+/// to be sent keeps the local value (it is sent next and wins by causal order).
+struct IncomingApplication {
+    let db: Database
+    let player: String
+    var report = ApplyReport()
+    /// Games whose guesses or status may need settling once everything is in.
+    private var touched = Set<String>()
+
+    init(db: Database, player: String) {
+        self.db = db
+        self.player = player
+    }
+
+    mutating func run(_ changes: IncomingChanges) throws {
+        for (game, fields) in changes.games { try apply(game, fields) }
+        for (guess, fields) in changes.guesses { try apply(guess, fields) }
+        for (mark, fields) in changes.marks { try apply(mark, fields) }
+        for (bookmark, fields) in changes.bookmarks { try apply(bookmark, fields) }
+        for deletion in changes.deletions { try delete(type: deletion.type, name: deletion.name) }
+        try adoptOrphans()
+        for gameID in touched.sorted() { try settle(gameID) }
+        report.waiting = try Int.fetchOne(db, sql: "SELECT count(*) FROM orphanRecord WHERE playerId = ?", arguments: [player]) ?? 0
+    }
+
+    // MARK: Records
+
+    private mutating func apply(_ remote: SyncGame, _ fields: Data) throws {
+        try remember(RecordName.game(remote.id), .games, fields)
+        report.applied += 1
+        touched.insert(remote.id)
+        guard var local = try GameRecord.fetchOne(db, key: remote.id) else {
+            try GameRecord(remote, player: player).insert(db)
+            return
+        }
+        guard local.playerId == player else { return }
+        let before = local
+        let merged = Self.merge(SyncGame(local), remote)
+        local.status = merged.status
+        local.finishedAt = merged.finishedAt
+        local.updatedAt = merged.updatedAt
+        local.lastChangedOn = merged.lastChangedOn
+        local.remoteRecordName = RecordName.game(remote.id)
+        try local.update(db)
+        // What the merge kept that the cloud lacks goes back up, so both sides converge.
+        let ahead = AppDatabase.changedFields(GameRecord(remote, player: player), local)
+        if !ahead.isEmpty {
+            report.merged += 1
+            try AppDatabase.trackGameChange(local.id, fields: ahead, db)
+        } else if before.status != local.status || before.finishedAt != local.finishedAt {
+            report.merged += 1
+        }
+    }
+
+    /// The game's rules for two versions of one game: the higher status wins with its finish
+    /// time (the earlier one when both reached it), the later change names the device.
+    static func merge(_ a: SyncGame, _ b: SyncGame) -> SyncGame {
+        var merged = a
+        merged.status = max(a.status, b.status)
+        let finishes = [a, b].filter { $0.status == merged.status }.compactMap(\.finishedAt)
+        merged.finishedAt = merged.status.isFinished ? finishes.min() ?? a.finishedAt ?? b.finishedAt : nil
+        let later = (a.updatedAt, a.lastChangedOn) >= (b.updatedAt, b.lastChangedOn) ? a : b
+        merged.updatedAt = later.updatedAt
+        merged.lastChangedOn = later.lastChangedOn
+        return merged
+    }
+
+    private mutating func apply(_ remote: SyncGuess, _ fields: Data) throws {
+        guard try gameExists(remote.gameID) else { return try stash(remote.recordName, remote.gameID, Orphan(guess: remote, fields: fields)) }
+        try remember(remote.recordName, .games, fields)
+        report.applied += 1
+        touched.insert(remote.gameID)
+        if try GuessRecord.filter(Column("gameId") == remote.gameID && Column("word") == remote.word).fetchOne(db) != nil {
+            try db.execute(sql: "UPDATE guess SET remoteRecordName = ? WHERE gameId = ? AND word = ?",
+                           arguments: [remote.recordName, remote.gameID, remote.word])
+        } else {
+            try GuessRecord(id: remote.recordName, gameId: remote.gameID, position: remote.position,
+                            guess: Guess(word: remote.word, feedback: remote.feedback), playedAt: remote.playedAt,
+                            playedOn: remote.playedOn, remoteRecordName: remote.recordName).insert(db)
+        }
+    }
+
+    private mutating func apply(_ remote: SyncMark, _ fields: Data) throws {
+        guard try gameExists(remote.gameID) else { return try stash(remote.recordName, remote.gameID, Orphan(mark: remote, fields: fields)) }
+        try remember(remote.recordName, .games, fields)
+        report.applied += 1
+        let pending = try Bool.fetchOne(db, sql: "SELECT 1 FROM markChange WHERE gameId = ? AND letter = ?",
+                                        arguments: [remote.gameID, remote.letter]) ?? false
+        if pending { return }
+        if let state = remote.state {
+            try MarkRecord(gameId: remote.gameID, letter: remote.letter, state: state, markedAt: remote.markedAt).upsert(db)
+        } else {
+            try db.execute(sql: "DELETE FROM mark WHERE gameId = ? AND letter = ?", arguments: [remote.gameID, remote.letter])
+        }
+    }
+
+    private mutating func apply(_ remote: SyncBookmark, _ fields: Data) throws {
+        try remember(remote.recordName, .readingList, fields)
+        report.applied += 1
+        let pending = try Bool.fetchOne(db, sql: "SELECT 1 FROM bookmarkChange WHERE playerId = ? AND word = ?",
+                                        arguments: [player, remote.word]) ?? false
+        if pending { return }
+        if remote.isBookmarked {
+            try BookmarkRecord(playerId: player, word: remote.word, packId: remote.packID, fact: remote.fact, addedAt: remote.addedAt).upsert(db)
+        } else {
+            try db.execute(sql: "DELETE FROM bookmark WHERE playerId = ? AND word = ?", arguments: [player, remote.word])
+        }
+    }
+
+    private mutating func delete(type: String, name: String) throws {
+        try db.execute(sql: "DELETE FROM remoteRecord WHERE playerId = ? AND recordName = ?", arguments: [player, name])
+        try db.execute(sql: "DELETE FROM orphanRecord WHERE playerId = ? AND recordName = ?", arguments: [player, name])
+        let removed: Int
+        switch type {
+        case "Game":
+            try db.execute(sql: "DELETE FROM orphanRecord WHERE playerId = ? AND gameId = ?", arguments: [player, name])
+            try db.execute(sql: "DELETE FROM game WHERE id = ? AND playerId = ?", arguments: [name, player])
+            removed = db.changesCount
+        case "Guess":
+            try db.execute(sql: "DELETE FROM guess WHERE remoteRecordName = ? AND gameId IN (SELECT id FROM game WHERE playerId = ?)",
+                           arguments: [name, player])
+            removed = db.changesCount
+        case "Bookmark" where name.hasPrefix("bookmark-"):
+            try db.execute(sql: "DELETE FROM bookmark WHERE playerId = ? AND word = ?", arguments: [player, String(name.dropFirst(9))])
+            removed = db.changesCount
+        default:
+            // Marks are cleared by a version with no state, never deleted on their own.
+            removed = 0
+        }
+        report.deleted += removed
+    }
+
+    // MARK: Settling
+
+    /// After a merge the game's status is what its guesses prove (a guess of the secret wins;
+    /// a full board loses), never lower than it was: the same on every machine.
+    private func settle(_ gameID: String) throws {
+        guard var game = try GameRecord.fetchOne(db, key: gameID) else { return }
+        let guesses = try GuessRecord.filter(Column("gameId") == gameID).order(Column("playedAt"), Column("word")).fetchAll(db)
+        var proven = game.status, finish = game.finishedAt
+        if let winning = guesses.first(where: { $0.word == game.secret }) {
+            if proven < .won { proven = .won; finish = winning.playedAt }
+        } else if guesses.count >= game.maxGuesses, proven < .lost, let last = guesses.last {
+            proven = .lost
+            finish = last.playedAt
+        }
+        if proven != game.status {
+            game.status = proven
+            game.finishedAt = finish
+            try game.update(db)
+        }
+    }
+
+    // MARK: Records that arrive before their game
+
+    private struct Orphan: Codable {
+        var guess: SyncGuess?
+        var mark: SyncMark?
+        var fields: Data
+    }
+
+    private mutating func stash(_ name: String, _ gameID: String, _ orphan: Orphan) throws {
+        try db.execute(sql: """
+            INSERT INTO orphanRecord (playerId, recordName, gameId, payload) VALUES (?, ?, ?, ?)
+            ON CONFLICT (playerId, recordName) DO UPDATE SET payload = excluded.payload
+            """, arguments: [player, name, gameID, try JSONEncoder().encode(orphan)])
+    }
+
+    private mutating func adoptOrphans() throws {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT o.recordName, o.payload FROM orphanRecord o JOIN game g ON g.id = o.gameId
+            WHERE o.playerId = ? AND g.playerId = ?
+            """, arguments: [player, player])
+        for row in rows {
+            try db.execute(sql: "DELETE FROM orphanRecord WHERE playerId = ? AND recordName = ?", arguments: [player, row["recordName"] as String])
+            guard let orphan = try? JSONDecoder().decode(Orphan.self, from: row["payload"] as Data) else { continue }
+            if let guess = orphan.guess { try apply(guess, orphan.fields) }
+            if let mark = orphan.mark { try apply(mark, orphan.fields) }
+        }
+    }
+
+    // MARK: Helpers
+
+    private func gameExists(_ id: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT 1 FROM game WHERE id = ? AND playerId = ?", arguments: [id, player]) ?? false
+    }
+
+    private func remember(_ name: String, _ zone: RecordName.Zone, _ fields: Data) throws {
+        try RemoteRecordRow(playerId: player, recordName: name, zone: zone.rawValue, systemFields: fields).upsert(db)
+    }
+}
+
+extension GameRecord {
+    init(_ game: SyncGame, player: String) {
+        self.init(id: game.id, playerId: player, packId: game.packID, secret: game.secret, fact: game.fact, rules: game.rules,
+                  maxGuesses: game.maxGuesses, status: game.status, startedAt: game.startedAt, updatedAt: game.updatedAt,
+                  finishedAt: game.status.isFinished ? game.finishedAt ?? game.updatedAt : nil,
+                  startedOn: game.startedOn, lastChangedOn: game.lastChangedOn, remoteRecordName: RecordName.game(game.id))
+    }
+}

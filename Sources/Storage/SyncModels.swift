@@ -1,0 +1,177 @@
+import Foundation
+import QiktionaryCore
+
+/// A game as the cloud holds it. The guesses and marks are records of their own.
+public struct SyncGame: Sendable, Equatable, Codable {
+    public var id: String
+    public var packID: String
+    public var secret: String
+    public var fact: String
+    public var rules: Rules
+    public var maxGuesses: Int
+    public var status: GameStatus
+    public var startedAt: Date
+    public var updatedAt: Date
+    public var finishedAt: Date?
+    public var startedOn: String
+    public var lastChangedOn: String
+
+    public init(id: String, packID: String, secret: String, fact: String, rules: Rules, maxGuesses: Int, status: GameStatus,
+                startedAt: Date, updatedAt: Date, finishedAt: Date?, startedOn: String, lastChangedOn: String) {
+        self.id = id
+        self.packID = packID
+        self.secret = secret
+        self.fact = fact
+        self.rules = rules
+        self.maxGuesses = maxGuesses
+        self.status = status
+        self.startedAt = startedAt
+        self.updatedAt = updatedAt
+        self.finishedAt = finishedAt
+        self.startedOn = startedOn
+        self.lastChangedOn = lastChangedOn
+    }
+}
+
+/// One guess: immutable once played, so it never conflicts.
+public struct SyncGuess: Sendable, Equatable, Codable {
+    public var gameID: String
+    public var word: String
+    public var position: Int
+    public var common: Int?
+    public var inPlace: Int?
+    public var inWord: Int?
+    public var playedAt: Date
+    public var playedOn: String
+
+    public init(gameID: String, word: String, position: Int, feedback: Feedback, playedAt: Date, playedOn: String) {
+        self.gameID = gameID
+        self.word = word
+        self.position = position
+        switch feedback {
+        case .common(let n): common = n
+        case .mastermind(let p, let w): inPlace = p; inWord = w
+        }
+        self.playedAt = playedAt
+        self.playedOn = playedOn
+    }
+
+    public var feedback: Feedback {
+        common.map(Feedback.common) ?? .mastermind(inPlace: inPlace ?? 0, inWord: inWord ?? 0)
+    }
+
+    public var recordName: String { RecordName.guess(gameID: gameID, word: word) }
+}
+
+/// A notepad mark; `state` nil is a cleared mark, kept so the clearing wins by causal order.
+public struct SyncMark: Sendable, Equatable, Codable {
+    public var gameID: String
+    public var letter: String
+    public var state: LetterMark?
+    public var markedAt: Date
+
+    public init(gameID: String, letter: String, state: LetterMark?, markedAt: Date) {
+        self.gameID = gameID
+        self.letter = letter
+        self.state = state
+        self.markedAt = markedAt
+    }
+
+    public var recordName: String { RecordName.mark(gameID: gameID, letter: letter.first ?? "?") }
+}
+
+/// A bookmark; `isBookmarked` false is a removal, kept so it wins or loses by causal order.
+public struct SyncBookmark: Sendable, Equatable, Codable {
+    public var word: String
+    public var packID: String
+    public var fact: String
+    public var addedAt: Date
+    public var isBookmarked: Bool
+
+    public init(word: String, packID: String, fact: String, addedAt: Date, isBookmarked: Bool) {
+        self.word = word
+        self.packID = packID
+        self.fact = fact
+        self.addedAt = addedAt
+        self.isBookmarked = isBookmarked
+    }
+
+    public var recordName: String { RecordName.bookmark(word: word) }
+}
+
+/// Everything this machine has to send, with what is needed to acknowledge it exactly.
+public struct OutgoingChanges: Sendable, Equatable {
+    public struct Game: Sendable, Equatable {
+        public var game: SyncGame
+        /// Never uploaded: every field goes.
+        public var isNew: Bool
+        public var changedFields: Set<String>
+        public var version: Int
+        /// The cloud's system fields as last seen (opaque to storage).
+        public var systemFields: Data?
+    }
+
+    public struct Mark: Sendable, Equatable {
+        public var mark: SyncMark
+        public var version: Int
+    }
+
+    public struct Bookmark: Sendable, Equatable {
+        public var bookmark: SyncBookmark
+        public var version: Int
+    }
+
+    public struct Deletion: Sendable, Equatable {
+        public var recordName: String
+        public var zone: RecordName.Zone
+    }
+
+    public var games: [Game] = []
+    public var guesses: [SyncGuess] = []
+    public var marks: [Mark] = []
+    public var bookmarks: [Bookmark] = []
+    public var deletions: [Deletion] = []
+
+    public init() {}
+
+    public var count: Int { games.count + guesses.count + marks.count + bookmarks.count + deletions.count }
+    public var isEmpty: Bool { count == 0 }
+}
+
+/// What a fetch brought, ready to apply. Each record carries the cloud's system fields.
+public struct IncomingChanges: Sendable {
+    public var games: [(SyncGame, Data)] = []
+    public var guesses: [(SyncGuess, Data)] = []
+    public var marks: [(SyncMark, Data)] = []
+    public var bookmarks: [(SyncBookmark, Data)] = []
+    /// Deleted records by type ("Game", "Guess", "Mark", "Bookmark") and name.
+    public var deletions: [(type: String, name: String)] = []
+    /// Devices whose changes were seen: id → name.
+    public var devices: [String: String] = [:]
+
+    public init() {}
+
+    public var count: Int { games.count + guesses.count + marks.count + bookmarks.count + deletions.count }
+}
+
+/// What applying incoming changes did.
+public struct ApplyReport: Sendable, Equatable {
+    public var applied = 0
+    public var deleted = 0
+    /// Local and cloud versions that disagreed and were merged by the game's rules.
+    public var merged = 0
+    /// Records waiting for a game that has not arrived yet.
+    public var waiting = 0
+
+    public init() {}
+}
+
+/// Where this player's sync stands, for `status` and the interface's header.
+public struct SyncStatus: Sendable, Equatable {
+    public var generation: String?
+    public var lastSyncAt: Date?
+    /// "never", "synced", "offline", "needs-attention".
+    public var state: String
+    public var message: String?
+    public var pendingChanges: Int
+}

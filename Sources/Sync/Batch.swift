@@ -1,0 +1,54 @@
+import CloudStore
+import Foundation
+import Storage
+
+/// One commit's worth of outgoing changes: one zone, one save policy, at most 400 records,
+/// with the part of the queue it carries so exactly that part is acknowledged.
+struct Batch {
+    var zone: RecordName.Zone
+    var policy: SavePolicy
+    var records: [CloudRecord] = []
+    var deletions: [String] = []
+    var changes = OutgoingChanges()
+
+    var count: Int { records.count + deletions.count }
+
+    /// Games go with the changed-keys policy (their conflicts are merged by the game's rules);
+    /// guesses, marks, bookmarks and deletions are last-writer-wins by causal order, and a
+    /// guess's name makes resending it harmless. Games go first, so no guess reaches another
+    /// machine before its game.
+    static func split(_ outgoing: OutgoingChanges, device: String) -> [Batch] {
+        var batches: [Batch] = []
+        func add(_ zone: RecordName.Zone, _ policy: SavePolicy, _ fill: (inout Batch) -> Void) {
+            if batches.last.map({ $0.zone != zone || $0.policy != policy || $0.count >= SyncEngine.batchLimit }) ?? true {
+                batches.append(Batch(zone: zone, policy: policy))
+            }
+            fill(&batches[batches.count - 1])
+        }
+        let decoder = JSONDecoder()
+        for change in outgoing.games {
+            let system = change.systemFields.flatMap { try? decoder.decode(SystemFields.self, from: $0) }
+            let fields: Set<String>? = change.isNew || system == nil ? nil : change.changedFields
+            add(.games, .changedKeys) {
+                $0.records.append(RecordMapping.record(change.game, fields: fields, device: device, systemFields: change.isNew ? nil : system))
+                $0.changes.games.append(change)
+            }
+        }
+        for guess in outgoing.guesses {
+            add(.games, .overwrite) { $0.records.append(RecordMapping.record(guess, device: device)); $0.changes.guesses.append(guess) }
+        }
+        for change in outgoing.marks {
+            add(.games, .overwrite) { $0.records.append(RecordMapping.record(change.mark, device: device)); $0.changes.marks.append(change) }
+        }
+        for deletion in outgoing.deletions {
+            add(deletion.zone, .overwrite) { $0.deletions.append(deletion.recordName); $0.changes.deletions.append(deletion) }
+        }
+        for change in outgoing.bookmarks {
+            add(.readingList, .overwrite) {
+                $0.records.append(RecordMapping.record(change.bookmark, device: device))
+                $0.changes.bookmarks.append(change)
+            }
+        }
+        return batches
+    }
+}

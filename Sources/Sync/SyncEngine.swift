@@ -1,0 +1,242 @@
+import CloudStore
+import Foundation
+import QiktionaryCore
+import Storage
+
+/// One round of SYNC.md's recipe for one player: send what changed here (changed fields only,
+/// at most 400 records a commit), merge conflicts by the game's rules and resend, fetch what
+/// changed elsewhere (changed zones only), and apply it with its token in one transaction.
+/// Blocking; run it off the interface's thread.
+public struct SyncEngine: Sendable {
+    public static let batchLimit = 400
+
+    let database: AppDatabase
+    let cloud: any CloudDatabase
+    let profile: Profile
+    /// How long to wait before a retry; tests pass one that does not sleep.
+    let pause: @Sendable (TimeInterval) -> Void
+    let now: @Sendable () -> Date
+    static let maxAttempts = 5
+
+    public init(database: AppDatabase, cloud: any CloudDatabase, profile: Profile,
+                now: @escaping @Sendable () -> Date = { Date() },
+                pause: @escaping @Sendable (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) }) {
+        self.database = database
+        self.cloud = cloud
+        self.profile = profile
+        self.now = now
+        self.pause = pause
+    }
+
+    /// Opens the player's store in `folder` as this device, at the generation last synced with.
+    public static func openCloud(folder: URL, database: AppDatabase, profile: Profile, options: CloudStoreOptions = .init()) throws(SyncError) -> FolderCloudDatabase {
+        do {
+            let generation = try database.syncRecord(profile: profile).generation.map { name throws(CloudStoreError) in try CloudGeneration(name) }
+            return try FolderCloudDatabase.onDisk(root: folder, player: profile.playerID, device: DeviceID(profile.device.id),
+                                                  generation: generation, options: options)
+        } catch let error as StorageError {
+            throw .storage(error)
+        } catch let error as CloudStoreError {
+            throw .unexpected(error.description)
+        } catch {
+            throw .unexpected("\(error)")
+        }
+    }
+
+    @discardableResult
+    public func sync() throws(SyncError) -> SyncReport {
+        let started = now()
+        var report = SyncReport()
+        do {
+            try send(&report)
+            try fetch(&report)
+            report.durationMs = Int(now().timeIntervalSince(started) * 1000)
+            try database.recordSyncOutcome(state: "synced", message: nil, at: now(), profile: profile)
+            return report
+        } catch {
+            let failure = Self.classify(error)
+            try? database.recordSyncOutcome(state: failure.state, message: failure.description, at: nil, profile: profile)
+            throw failure
+        }
+    }
+
+    // MARK: Resets (CLI.md)
+
+    /// How a machine answers a reset made elsewhere.
+    public enum Adoption: String, Sendable, CaseIterable {
+        /// Keep this machine's games and put them in the new cloud.
+        case upload
+        /// Erase this machine's games and take the new cloud's.
+        case erase
+    }
+
+    /// Erases the player's cloud data and starts a new generation; this machine's games stay
+    /// and are uploaded into it. Other machines are told at their next sync.
+    @discardableResult
+    public func resetCloud() throws(SyncError) -> SyncReport {
+        do {
+            let generation = try cloud.resetCloud()
+            try database.forgetSyncMetadata(profile: profile, newGeneration: generation.name)
+        } catch {
+            throw Self.classify(error)
+        }
+        return try sync()
+    }
+
+    /// Accepts a reset made on another machine, keeping or erasing this machine's games.
+    @discardableResult
+    public func adoptReset(_ adoption: Adoption) throws(SyncError) -> SyncReport {
+        do {
+            let generation = try cloud.adoptCurrentGeneration()
+            switch adoption {
+            case .upload: try database.forgetSyncMetadata(profile: profile, newGeneration: generation.name)
+            case .erase: try database.eraseLocalData(profile: profile, keepingGeneration: generation.name)
+            }
+        } catch {
+            throw Self.classify(error)
+        }
+        return try sync()
+    }
+
+    // MARK: Sending (steps 2 and 3)
+
+    private func send(_ report: inout SyncReport) throws {
+        // A conflict merges the cloud's version into the local game, which queues what the cloud
+        // lacks; the next round sends it with the cloud's change tag. Bounded, in case another
+        // machine keeps winning the race.
+        for _ in 0..<Self.maxAttempts {
+            let outgoing = try database.outgoingChanges(profile: profile)
+            if outgoing.isEmpty { return }
+            var conflicts = false
+            for batch in Batch.split(outgoing, device: profile.device.name) {
+                switch try commit(batch) {
+                case .saved(let result):
+                    try database.acknowledge(batch.changes, saved: try Self.encoded(result.savedRecords),
+                                             deleted: Set(result.deletedRecordNames), profile: profile)
+                    report.uploaded += result.savedRecords.count + result.deletedRecordNames.count
+                case .conflicts(let servers, let deletedElsewhere):
+                    conflicts = true
+                    report.conflictsResolved += servers.count + deletedElsewhere.count
+                    if !servers.isEmpty { try apply(servers, deletions: [], zone: batch.zone, token: nil, report: &report) }
+                    if !deletedElsewhere.isEmpty {
+                        try database.dropDeletedElsewhere(recordNames: deletedElsewhere, sent: batch.changes, profile: profile)
+                    }
+                }
+            }
+            if !conflicts { return }
+        }
+    }
+
+    private enum CommitOutcome {
+        case saved(CommitResult)
+        case conflicts([CloudRecord], deletedElsewhere: Set<String>)
+    }
+
+    private func commit(_ batch: Batch) throws -> CommitOutcome {
+        do {
+            return .saved(try withRetries {
+                do {
+                    return try cloud.modifyRecords(in: batch.zone.cloudZone, saving: batch.records, deleting: batch.deletions, policy: batch.policy)
+                } catch CloudStoreError.zoneNotFound {
+                    try cloud.createZone(batch.zone.cloudZone)
+                    return try cloud.modifyRecords(in: batch.zone.cloudZone, saving: batch.records, deleting: batch.deletions, policy: batch.policy)
+                }
+            })
+        } catch CloudStoreError.partialFailure(let failures) {
+            var servers: [CloudRecord] = [], gone = Set<String>()
+            for (name, failure) in failures {
+                switch failure {
+                case .serverRecordChanged(let server): servers.append(server)
+                case .unknownRecord: gone.insert(name)
+                default: throw CloudStoreError.partialFailure(failures)
+                }
+            }
+            return .conflicts(servers, deletedElsewhere: gone)
+        }
+    }
+
+    // MARK: Fetching (steps 4 to 6)
+
+    private func fetch(_ report: inout SyncReport) throws {
+        let stored = try database.syncRecord(profile: profile)
+        let databaseToken = stored.databaseToken.flatMap { try? ChangeToken(serialized: $0) }
+        var changes: DatabaseChanges
+        do {
+            changes = try withRetries { try cloud.fetchDatabaseChanges(since: databaseToken) }
+        } catch CloudStoreError.changeTokenExpired {
+            changes = try withRetries { try cloud.fetchDatabaseChanges(since: nil) }
+        }
+        var incomplete = stored.incompleteZones
+        let zones = RecordName.Zone.allCases.filter { zone in
+            changes.changedZones.contains(zone.cloudZone) || incomplete.contains(zone.rawValue)
+        }
+        for zone in zones {
+            let token = try database.zoneToken(zone, profile: profile).flatMap { try? ChangeToken(serialized: $0) }
+            var fetched: ZoneChanges
+            do {
+                fetched = try withRetries { try cloud.fetchZoneChanges(zone.cloudZone, since: token) }
+            } catch CloudStoreError.changeTokenExpired {
+                fetched = try withRetries { try cloud.fetchZoneChanges(zone.cloudZone, since: nil) }
+            } catch CloudStoreError.zoneNotFound {
+                continue
+            }
+            try apply(fetched.changedRecords, deletions: fetched.deletedRecords, zone: zone, token: fetched.token.serialized, report: &report)
+            if fetched.isComplete { incomplete.remove(zone.rawValue) } else { incomplete.insert(zone.rawValue) }
+        }
+        try database.saveDatabaseToken(changes.token.serialized, generation: cloud.generation?.name, incompleteZones: incomplete, profile: profile)
+    }
+
+    private func apply(_ records: [CloudRecord], deletions: [DeletedRecord], zone: RecordName.Zone, token: Data?, report: inout SyncReport) throws {
+        var incoming = IncomingChanges()
+        report.skipped += RecordMapping.incoming(records, deletions: deletions, into: &incoming)
+        let applied = try database.applyIncoming(incoming, zone: zone, token: token, profile: profile)
+        report.downloaded += applied.applied
+        report.deleted += applied.deleted
+        report.conflictsResolved += applied.merged
+        report.waiting = applied.waiting
+    }
+
+    // MARK: Errors and retries
+
+    /// Runs a cloud call, waiting and retrying while the cloud says it is busy, honouring its
+    /// retry-after (and backing off when it gives none).
+    private func withRetries<T>(_ body: () throws -> T) throws -> T {
+        var attempt = 0
+        while true {
+            do {
+                return try body()
+            } catch CloudStoreError.rateLimited(let after) where attempt + 1 < Self.maxAttempts {
+                attempt += 1
+                pause(min(30, max(after, 0.05 * Double(1 << attempt))))
+            }
+        }
+    }
+
+    static func classify(_ error: any Error) -> SyncError {
+        switch error {
+        case let error as SyncError: return error
+        case let error as StorageError: return .storage(error)
+        case let error as CloudStoreError:
+            switch error {
+            case .cloudReset: return .cloudReset
+            case .unavailable(let reason): return .offline(reason)
+            case .rateLimited, .partialFailure: return .busy(error.description)
+            default: return .unexpected(error.description)
+            }
+        default: return .unexpected("\(error)")
+        }
+    }
+
+    static func encoded(_ records: [CloudRecord]) throws -> [String: Data] {
+        var out: [String: Data] = [:]
+        let encoder = JSONEncoder()
+        for record in records {
+            if let system = record.systemFields { out[record.recordName] = try encoder.encode(system) }
+        }
+        return out
+    }
+}
+
+extension RecordName.Zone {
+    var cloudZone: ZoneID { ZoneID(validated: rawValue) }
+}

@@ -1,0 +1,59 @@
+import CloudStore
+import Storage
+
+/// Why a sync did not finish, each with the exit code of CLI.md and one line for the player.
+public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Another machine reset the cloud; this one must adopt the reset before syncing again.
+    case cloudReset
+    /// The folder is missing, unmounted or read-only; every change stays queued.
+    case offline(String)
+    /// The cloud stayed busy after every retry.
+    case busy(String)
+    case storage(StorageError)
+    case unexpected(String)
+
+    public var exitCode: Int32 {
+        switch self {
+        case .cloudReset: 65
+        case .offline: 69
+        case .busy: 75
+        case .storage, .unexpected: 1
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .cloudReset:
+            "the cloud was reset on another machine; run 'qiktionary sync --adopt-reset upload' to put this machine's games in the new cloud, or '--adopt-reset erase' to replace them with the cloud's"
+        case .offline(let reason): "offline: \(reason); your changes stay queued and sync when the folder is back"
+        case .busy(let reason): "the cloud folder is busy (\(reason)); try again shortly"
+        case .storage(let error): error.description
+        case .unexpected(let message): "sync failed: \(message)"
+        }
+    }
+
+    /// The state recorded for `status` and the header.
+    var state: String {
+        switch self {
+        case .cloudReset: "needs-attention"
+        case .offline: "offline"
+        case .busy, .storage, .unexpected: "error"
+        }
+    }
+}
+
+/// What one sync did (`sync --json`).
+public struct SyncReport: Sendable, Equatable, Encodable {
+    public var state = "synced"
+    public var uploaded = 0
+    public var downloaded = 0
+    public var deleted = 0
+    public var conflictsResolved = 0
+    public var durationMs = 0
+    /// Records from the cloud that were not valid and were skipped.
+    public var skipped = 0
+    /// Guesses and marks that arrived before their game, kept until it does.
+    public var waiting = 0
+
+    public init() {}
+}

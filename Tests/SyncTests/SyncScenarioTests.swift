@@ -1,0 +1,244 @@
+import CloudStore
+import Foundation
+import QiktionaryCore
+import Storage
+import Testing
+@testable import Sync
+
+/// SYNC.md's scenarios on the engine, with two machines sharing one in-memory cloud folder.
+@Suite struct SyncScenarioTests {
+    let folder = MemoryFolder()
+    let clock = TestClock()
+
+    @Test func aFinishedGameShowsOnTheOtherMachineAndAHalfPlayedOneIsFinishedThere() throws {
+        let a = try Machine("laptop", folder: folder, shared: clock), b = try Machine("desktop", folder: folder, shared: clock)
+        let done = try a.start("tiger")
+        try a.guess("crane", in: done.id)
+        try a.guess("tiger", in: done.id)
+        let half = try a.start("comet")
+        try a.guess("pilot", in: half.id)
+        try a.database.addBookmark(word: "tiger", profile: a.profile)
+        let sent = try a.sync()
+        #expect(sent.uploaded == 6)
+
+        let got = try b.sync()
+        #expect(got.downloaded == 6)
+        #expect(try b.database.history(profile: b.profile).map(\.game.secret) == ["tiger"])
+        #expect(try b.snapshot(done.id) == a.snapshot(done.id))
+        #expect(try b.game(done.id).lastChangedOn == "laptop")
+        let resumed = try #require(try b.database.latestGameInProgress(profile: b.profile))
+        #expect(resumed.id == half.id && resumed.game.guesses.map(\.word) == ["pilot"])
+
+        try b.guess("comet", in: half.id)
+        try b.sync()
+        try a.sync()
+        #expect(try a.game(half.id).game.status == .won)
+        #expect(try a.game(half.id).lastChangedOn == "desktop")
+        #expect(try a.snapshot(half.id) == b.snapshot(half.id))
+        #expect(try a.database.pendingChangeCount(profile: a.profile) == 0)
+        #expect(try b.database.pendingChangeCount(profile: b.profile) == 0)
+    }
+
+    @Test func bookmarksTravelBothWays() throws {
+        let a = try Machine("laptop", folder: folder, shared: clock), b = try Machine("desktop", folder: folder, shared: clock)
+        try a.database.addBookmark(word: "comet", profile: a.profile)
+        try a.sync()
+        try b.sync()
+        #expect(try b.database.readingList(profile: b.profile).map(\.word) == ["comet"])
+        try b.database.removeBookmark(word: "comet", profile: b.profile)
+        try b.sync()
+        try a.sync()
+        #expect(try a.database.readingList(profile: a.profile).isEmpty)
+        // Added again on A later: it comes back on B.
+        try a.database.addBookmark(word: "comet", profile: a.profile)
+        try a.sync()
+        try b.sync()
+        #expect(try b.database.readingList(profile: b.profile).map(\.word) == ["comet"])
+    }
+
+    @Test func aDeletedGameDisappearsFromTheOtherMachineWithItsGuesses() throws {
+        let a = try Machine("laptop", folder: folder, shared: clock), b = try Machine("desktop", folder: folder, shared: clock)
+        let game = try a.start("tiger")
+        try a.guess("crane", in: game.id)
+        try a.guess("tiger", in: game.id)
+        try a.sync()
+        try b.sync()
+        #expect(try b.database.history(profile: b.profile).count == 1)
+        try a.database.deleteGame(id: game.id, profile: a.profile)
+        try a.sync()
+        let report = try b.sync()
+        #expect(report.deleted >= 1)
+        #expect(try b.database.history(profile: b.profile).isEmpty)
+        // A third machine arriving later gets nothing of it, not even orphan guesses.
+        let c = try Machine("tablet", folder: folder, shared: clock)
+        let fresh = try c.sync()
+        #expect(try c.database.history(profile: c.profile).isEmpty)
+        #expect(fresh.waiting == 0 && fresh.downloaded == 0)
+    }
+
+    @Test(arguments: [0.0, 86_400.0])
+    func bothOfflineOnOneGameKeepEveryGuessAndTheHighestStatus(aheadBy offset: TimeInterval) throws {
+        let a = try Machine("laptop", folder: folder, clockOffset: offset, shared: clock)
+        let b = try Machine("desktop", folder: folder, shared: clock)
+        let game = try a.start("tiger")
+        try a.guess("crane", in: game.id)
+        try a.sync()
+        try b.sync()
+        // Offline, both play on: A marks and gives up, B guesses twice and wins.
+        try a.guess("pilot", in: game.id)
+        _ = try a.database.mark("z", as: .out, gameID: game.id, profile: a.profile, now: a.clock.now)
+        _ = try a.database.giveUp(gameID: game.id, profile: a.profile, now: a.clock.now)
+        try b.guess("mound", in: game.id)
+        _ = try b.database.mark("e", as: .in, gameID: game.id, profile: b.profile, now: b.clock.now)
+        try b.guess("tiger", in: game.id)
+        for _ in 0..<2 {
+            try a.sync()
+            try b.sync()
+        }
+        let onA = try a.snapshot(game.id), onB = try b.snapshot(game.id)
+        #expect(onA == onB, "A: \(onA) B: \(onB)")
+        #expect(onA.status == .won)
+        #expect(Set(onA.guesses) == ["crane", "pilot", "mound", "tiger"])
+        #expect(onA.marks == ["z": .out, "e": .in])
+        #expect(try a.database.statistics(profile: a.profile).won == 1)
+    }
+
+    @Test func aLaterEditWinsEvenAgainstAClockADayAhead() throws {
+        let a = try Machine("laptop", folder: folder, clockOffset: 86_400, shared: clock)
+        let b = try Machine("desktop", folder: folder, shared: clock)
+        let game = try a.start("tiger")
+        _ = try a.database.mark("q", as: .out, gameID: game.id, profile: a.profile, now: a.clock.now)
+        try a.sync()
+        try b.sync()
+        // B, with the right time, changes the mark after seeing A's: B's edit is the later one.
+        _ = try b.database.mark("q", as: .in, gameID: game.id, profile: b.profile, now: b.clock.now)
+        try b.sync()
+        try a.sync()
+        #expect(try a.game(game.id).game.marks["q"] == .in)
+    }
+
+    @Test func theSameGuessOnBothMachinesIsOneGuess() throws {
+        let a = try Machine("laptop", folder: folder, shared: clock), b = try Machine("desktop", folder: folder, shared: clock)
+        let game = try a.start("tiger")
+        try a.sync()
+        try b.sync()
+        try a.guess("crane", in: game.id)
+        try b.guess("crane", in: game.id)
+        try a.sync(); try b.sync(); try a.sync()
+        #expect(try a.game(game.id).game.guesses.map(\.word) == ["crane"])
+        #expect(try b.game(game.id).game.guesses.map(\.word) == ["crane"])
+    }
+
+    @Test func anOfflineFolderKeepsEveryChangeQueuedAndCatchesUp() throws {
+        let a = try Machine("laptop", folder: folder, shared: clock), b = try Machine("desktop", folder: folder, shared: clock)
+        let game = try a.start("tiger")
+        try a.guess("crane", in: game.id)
+        a.faults.setUnavailable(true)
+        #expect(throws: SyncError.self) { try a.sync() }
+        let status = try a.database.syncStatus(profile: a.profile)
+        #expect(status.state == "offline")
+        #expect(status.pendingChanges == 2)
+        try a.guess("tiger", in: game.id)
+        a.faults.setUnavailable(false)
+        try a.sync()
+        try b.sync()
+        #expect(try b.snapshot(game.id) == a.snapshot(game.id))
+        #expect(try a.database.syncStatus(profile: a.profile).state == "synced")
+    }
+
+    @Test func commitsHoldAtMost400RecordsAndAChangeMadeInFlightIsKept() throws {
+        let a = try Machine("laptop", folder: folder, shared: clock), b = try Machine("desktop", folder: folder, shared: clock)
+        for word in ["tiger", "zebra", "camel", "horse", "mouse"] {
+            let game = try a.start(word)
+            for guess in Words.fiveLetterGuesses(avoiding: word).prefix(14) { try a.guess(guess, in: game.id) }
+        }
+        for word in Words.packWords.prefix(300) { try a.database.addBookmark(word: word, profile: a.profile) }
+        let watched = WatchedCloud(a.cloud)
+        var changedInFlight = false
+        let game = try #require(try a.database.gamesInProgress(profile: a.profile).first)
+        // While the first commit (the games) is in flight, one of those games is given up.
+        watched.duringCommit = {
+            guard !changedInFlight else { return }
+            changedInFlight = true
+            _ = try? a.database.giveUp(gameID: game.id, profile: a.profile, now: a.clock.now)
+        }
+        let engine = SyncEngine(database: a.database, cloud: watched, profile: a.profile, pause: { _ in })
+        let report = try engine.sync()
+        #expect(watched.commitSizes.allSatisfy { $0 <= 400 })
+        #expect(watched.commitSizes.count >= 2)
+        #expect(watched.commitSizes.reduce(0, +) == report.uploaded)
+        #expect(report.uploaded == 5 + 70 + 300)
+        // Acknowledging the batch did not clear the change made during it: it goes next time.
+        let left = try a.database.outgoingChanges(profile: a.profile)
+        #expect(left.games.map(\.game.id) == [game.id] && left.count == 1, "\(left)")
+        #expect(left.games.first?.changedFields.contains("status") == true)
+        try engine.sync()
+        try b.sync()
+        #expect(try b.game(game.id).game.status == .gaveUp)
+        #expect(try b.database.readingList(profile: b.profile).count == 300)
+    }
+
+    @Test func rateLimitsAreWaitedOutAsTheCloudAsks() throws {
+        let a = try Machine("laptop", folder: folder, shared: clock)
+        let game = try a.start("tiger")
+        try a.guess("crane", in: game.id)
+        a.faults.rateLimit(retryAfter: 2.5, times: 2)
+        let waits = Waits()
+        let engine = SyncEngine(database: a.database, cloud: a.cloud, profile: a.profile, pause: { waits.add($0) })
+        try engine.sync()
+        #expect(waits.all == [2.5, 2.5])
+        #expect(try a.database.pendingChangeCount(profile: a.profile) == 0)
+        a.faults.rateLimit(retryAfter: 1, times: 50)
+        let next = try a.start("zebra")
+        try a.guess("crane", in: next.id)
+        #expect(throws: SyncError.self) { try engine.sync() }
+        #expect(try a.database.pendingChangeCount(profile: a.profile) == 2, "nothing lost when the cloud stays busy")
+    }
+
+    @Test func recordsThatMakeNoSenseAreSkippedNotApplied() throws {
+        let a = try Machine("laptop", folder: folder, shared: clock), b = try Machine("desktop", folder: folder, shared: clock)
+        let game = try a.start("tiger")
+        try a.sync()
+        let zone = try ZoneID("Games")
+        var bad = CloudRecord(recordType: "Guess", recordName: "\(game.id)-zzzzzzzzzz", fields: [
+            "game": .string(game.id), "word": .string("zzzzzzzzzz"), "position": .int(1), "playedAt": .date(Date()), "common": .int(3),
+        ])
+        _ = try a.cloud.modifyRecords(in: zone, saving: [bad], deleting: [], policy: .overwrite)
+        bad = CloudRecord(recordType: "Game", recordName: "../../etc", fields: ["secret": .string("tiger")])
+        _ = try a.cloud.modifyRecords(in: zone, saving: [bad], deleting: [], policy: .overwrite)
+        _ = try a.cloud.modifyRecords(in: zone, saving: [CloudRecord(recordType: "Mystery", recordName: "x")], deleting: [], policy: .overwrite)
+        let report = try b.sync()
+        #expect(report.skipped == 3)
+        #expect(try b.game(game.id).game.guesses.isEmpty)
+        #expect(try b.database.gamesInProgress(profile: b.profile).map(\.id) == [game.id])
+    }
+
+    @Test func playersNeverSeeEachOthersGamesInTheCloud() throws {
+        let ann = try Machine("laptop", folder: folder, player: "ann", shared: clock)
+        let bob = try Machine("desktop", folder: folder, player: "bob", shared: clock)
+        let game = try ann.start("tiger")
+        try ann.guess("crane", in: game.id)
+        try ann.sync()
+        try bob.sync()
+        #expect(try bob.database.gamesInProgress(profile: bob.profile).isEmpty)
+        let annElsewhere = try Machine("desktop", folder: folder, player: "ann", shared: clock)
+        try annElsewhere.sync()
+        #expect(try annElsewhere.database.gamesInProgress(profile: annElsewhere.profile).map(\.id) == [game.id])
+    }
+}
+
+/// Collects the pauses a sync asked for.
+final class Waits: @unchecked Sendable {
+    private let lock = NSLock()
+    private var waits: [TimeInterval] = []
+    func add(_ t: TimeInterval) { lock.withLock { waits.append(t) } }
+    var all: [TimeInterval] { lock.withLock { waits } }
+}
+
+enum Words {
+    static let packWords: [String] = Content.packFiles.flatMap { (try? PackFile.read($0).words.map(\.word)) ?? [] }
+    static func fiveLetterGuesses(avoiding secret: String) -> [String] {
+        ["crane", "pilot", "mound", "ghost", "brick", "flame", "dusty", "wharf", "jumbo", "plank", "sword", "quilt", "vexed", "nymph", "glyph"]
+            .filter { $0 != secret && Set($0).count == 5 }
+    }
+}

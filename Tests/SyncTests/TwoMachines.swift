@@ -1,0 +1,137 @@
+import CloudStore
+import Foundation
+import QiktionaryCore
+import QiktionaryResources
+import Storage
+@testable import Sync
+
+/// Shared by the sync tests: the shipped dictionary and packs, read once.
+enum Content {
+    static let lexicon = try! BundledContent.lexicon()
+    static let packFiles = PackFile.files(in: BundledContent.packsFolder)
+}
+
+/// A wall clock a test moves. Machines share one, each seeing it with its own skew.
+final class TestClock: @unchecked Sendable {
+    private final class Shared: @unchecked Sendable {
+        let lock = NSLock()
+        var current = Date(timeIntervalSince1970: 1_790_000_000)
+    }
+    private let shared: Shared
+    private let offset: TimeInterval
+
+    init() {
+        shared = Shared()
+        offset = 0
+    }
+
+    private init(_ shared: Shared, offset: TimeInterval) {
+        self.shared = shared
+        self.offset = offset
+    }
+
+    func skewed(by offset: TimeInterval) -> TestClock { TestClock(shared, offset: self.offset + offset) }
+    var now: Date { shared.lock.withLock { shared.current } + offset }
+    func advance(_ seconds: TimeInterval) { shared.lock.withLock { shared.current += seconds } }
+}
+
+/// One machine: its own database and device, syncing through a shared cloud folder.
+struct Machine {
+    let name: String
+    let database: AppDatabase
+    let profile: Profile
+    let clock: TestClock
+    var cloud: FolderCloudDatabase
+    let folder: MemoryFolder
+    let faults: CloudFaults
+
+    init(_ name: String, folder: MemoryFolder, player: String = "player", clockOffset: TimeInterval = 0, shared clock: TestClock) throws {
+        self.name = name
+        self.folder = folder
+        database = try AppDatabase.inMemory()
+        _ = try database.importPacks(from: Content.packFiles, lexicon: { Content.lexicon })
+        profile = try database.profile(player: player, device: name, hostName: name)
+        let skewed = clock.skewed(by: clockOffset)
+        self.clock = skewed
+        faults = CloudFaults()
+        cloud = try FolderCloudDatabase.inMemory(folder, player: player, device: DeviceID(profile.device.id),
+                                                 options: CloudStoreOptions(now: { skewed.now }, faults: faults))
+    }
+
+    var engine: SyncEngine {
+        SyncEngine(database: database, cloud: cloud, profile: profile, now: { [clock] in clock.now }, pause: { _ in })
+    }
+
+    @discardableResult
+    func sync() throws -> SyncReport { try engine.sync() }
+
+    /// Reopens the store as a new process would, at the generation the database remembers.
+    mutating func restart() throws {
+        let generation = try database.syncRecord(profile: profile).generation.map { try CloudGeneration($0) }
+        let clock = self.clock
+        cloud = try FolderCloudDatabase.inMemory(folder, player: profile.playerID, device: DeviceID(profile.device.id),
+                                                 generation: generation, options: CloudStoreOptions(now: { clock.now }, faults: faults))
+    }
+
+    // Playing, with this machine's clock.
+
+    func start(_ word: String, rules: Rules? = nil) throws -> SavedGame {
+        clock.advance(1)
+        return try database.startGame(GameRequest(word: word, rules: rules), profile: profile, now: clock.now)
+    }
+
+    @discardableResult
+    func guess(_ word: String, in game: String) throws -> PlayedGuess {
+        clock.advance(1)
+        return try database.submitGuess(word, gameID: game, lexicon: Content.lexicon, profile: profile, now: clock.now)
+    }
+
+    func game(_ id: String) throws -> SavedGame { try database.game(id: id, profile: profile) }
+
+    /// The comparable part of a game: everything but this machine's own bookkeeping.
+    func snapshot(_ id: String) throws -> GameSnapshot { GameSnapshot(try game(id)) }
+}
+
+struct GameSnapshot: Equatable, CustomStringConvertible {
+    var status: GameStatus
+    var guesses: [String]
+    var marks: [Character: LetterMark]
+    var finishedAt: Date?
+
+    init(_ saved: SavedGame) {
+        status = saved.game.status
+        guesses = saved.game.guesses.map(\.word)
+        marks = saved.game.marks
+        finishedAt = saved.finishedAt
+    }
+
+    var description: String { "\(status.rawValue) \(guesses) \(marks) \(String(describing: finishedAt))" }
+}
+
+/// Forwards to a real store, counting commits and letting a test act while a commit is in flight.
+final class WatchedCloud: CloudDatabase, @unchecked Sendable {
+    let inner: FolderCloudDatabase
+    private(set) var commitSizes: [Int] = []
+    var duringCommit: (() -> Void)?
+
+    init(_ inner: FolderCloudDatabase) { self.inner = inner }
+
+    var device: DeviceID { inner.device }
+    var generation: CloudGeneration? { inner.generation }
+    func currentGeneration() throws(CloudStoreError) -> CloudGeneration { try inner.currentGeneration() }
+    func adoptCurrentGeneration() throws(CloudStoreError) -> CloudGeneration { try inner.adoptCurrentGeneration() }
+    func resetCloud() throws(CloudStoreError) -> CloudGeneration { try inner.resetCloud() }
+    func createZone(_ zone: ZoneID) throws(CloudStoreError) { try inner.createZone(zone) }
+    func zones() throws(CloudStoreError) -> [ZoneID] { try inner.zones() }
+    func fetchDatabaseChanges(since token: ChangeToken?) throws(CloudStoreError) -> DatabaseChanges { try inner.fetchDatabaseChanges(since: token) }
+    func fetchZoneChanges(_ zone: ZoneID, since token: ChangeToken?) throws(CloudStoreError) -> ZoneChanges { try inner.fetchZoneChanges(zone, since: token) }
+    func fetchRecords(in zone: ZoneID, named names: [String]) throws(CloudStoreError) -> [String: CloudRecord] { try inner.fetchRecords(in: zone, named: names) }
+    func compact(_ zone: ZoneID, keepingRecent: Int) throws(CloudStoreError) -> CompactionReport { try inner.compact(zone, keepingRecent: keepingRecent) }
+
+    func modifyRecords(in zone: ZoneID, saving: [CloudRecord], deleting: [String], policy: SavePolicy) throws(CloudStoreError) -> CommitResult {
+        let result = try inner.modifyRecords(in: zone, saving: saving, deleting: deleting, policy: policy)
+        commitSizes.append(saving.count + deleting.count)
+        duringCommit?()
+        return result
+    }
+}
