@@ -7,8 +7,8 @@ extension AppDatabase {
 
     /// Starts a new game for the player. The word is the one asked for, or one drawn from the
     /// pack (seeded when a seed is given), preferring words the player has not had yet.
-    public func startGame(_ request: GameRequest, profile: Profile, now: Date = Date()) throws(StorageError) -> SavedGame {
-        let now = Self.stamp(now)
+    public func startGame(_ request: GameRequest, profile: Profile, now: Date? = nil) throws(StorageError) -> SavedGame {
+        let now = Self.stamp(now ?? clock())
         return try write { db in
             let (pack, entry) = try Self.chooseSecret(request, playerID: profile.playerID, db)
             let rules = request.rules ?? pack.rules
@@ -45,8 +45,8 @@ extension AppDatabase {
 
     /// Checks a guess against the rules and saves it with its feedback in one transaction,
     /// so the guess is on disk before anyone is told how it scored.
-    public func submitGuess(_ input: String, gameID: String, lexicon: Lexicon, profile: Profile, now: Date = Date()) throws(StorageError) -> PlayedGuess {
-        let now = Self.stamp(now)
+    public func submitGuess(_ input: String, gameID: String, lexicon: Lexicon, profile: Profile, now: Date? = nil) throws(StorageError) -> PlayedGuess {
+        let now = Self.stamp(now ?? clock())
         return try write { db in
             var record = try Self.gameRecord(gameID, profile, db)
             var game = try Self.savedGame(record, db).game
@@ -60,8 +60,8 @@ extension AppDatabase {
         }
     }
 
-    public func giveUp(gameID: String, profile: Profile, now: Date = Date()) throws(StorageError) -> SavedGame {
-        let now = Self.stamp(now)
+    public func giveUp(gameID: String, profile: Profile, now: Date? = nil) throws(StorageError) -> SavedGame {
+        let now = Self.stamp(now ?? clock())
         return try write { db in
             var record = try Self.gameRecord(gameID, profile, db)
             var game = try Self.savedGame(record, db).game
@@ -72,8 +72,8 @@ extension AppDatabase {
     }
 
     /// Sets or clears (nil) the player's mark on one letter of the notepad.
-    public func mark(_ letter: Character, as mark: LetterMark?, gameID: String, profile: Profile, now: Date = Date()) throws(StorageError) -> SavedGame {
-        let now = Self.stamp(now)
+    public func mark(_ letter: Character, as mark: LetterMark?, gameID: String, profile: Profile, now: Date? = nil) throws(StorageError) -> SavedGame {
+        let now = Self.stamp(now ?? clock())
         return try write { db in
             var record = try Self.gameRecord(gameID, profile, db)
             let key = String(letter).lowercased()

@@ -6,8 +6,8 @@ extension AppDatabase {
     /// Bookmarks the fact of a word. The fact comes from the player's finished game on that word,
     /// else from a pack. A word already on the list keeps its first date.
     @discardableResult
-    public func addBookmark(word input: String, profile: Profile, now: Date = Date()) throws(StorageError) -> Bookmark {
-        let word = input.lowercased(), now = Self.stamp(now)
+    public func addBookmark(word input: String, profile: Profile, now: Date? = nil) throws(StorageError) -> Bookmark {
+        let word = input.lowercased(), now = Self.stamp(now ?? clock())
         return try write { db in
             if let existing = try BookmarkRecord.fetchOne(db, key: ["playerId": profile.playerID, "word": word]) {
                 return Bookmark(existing)
@@ -30,7 +30,7 @@ extension AppDatabase {
 
     /// Bookmarks the word of a finished game; a game in progress keeps its word secret.
     @discardableResult
-    public func bookmarkGame(id: String, profile: Profile, now: Date = Date()) throws(StorageError) -> Bookmark {
+    public func bookmarkGame(id: String, profile: Profile, now: Date? = nil) throws(StorageError) -> Bookmark {
         let game = try self.game(id: id, profile: profile)
         guard game.game.isFinished else { throw .gameNotFinished }
         return try addBookmark(word: game.game.secret, profile: profile, now: now)

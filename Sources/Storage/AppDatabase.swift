@@ -6,10 +6,13 @@ import QiktionaryCore
 /// transaction, so a crash leaves either the old state or the new one.
 public struct AppDatabase: Sendable {
     let writer: any DatabaseWriter
+    /// The wall clock every write is stamped with; tests and the skew hook move it.
+    let clock: @Sendable () -> Date
 
     /// Takes a connection (a pool on disk, or a queue in memory for tests) and migrates it.
-    public init(_ writer: any DatabaseWriter) throws {
+    public init(_ writer: any DatabaseWriter, clock: @escaping @Sendable () -> Date = { Date() }) throws {
         self.writer = writer
+        self.clock = clock
         try Migrations.migrator.migrate(writer)
     }
 
@@ -17,7 +20,7 @@ public struct AppDatabase: Sendable {
 
     /// Opens (creating if needed) the database in `dataDir`. WAL lets another process read
     /// while this one writes; the busy timeout lets two writers take turns instead of failing.
-    public static func open(dataDir: URL) throws(StorageError) -> AppDatabase {
+    public static func open(dataDir: URL, clock: @escaping @Sendable () -> Date = { Date() }) throws(StorageError) -> AppDatabase {
         let path = dataDir.appendingPathComponent(fileName).path
         do {
             try FileManager.default.createDirectory(at: dataDir, withIntermediateDirectories: true)
@@ -28,15 +31,15 @@ public struct AppDatabase: Sendable {
             throw .dataDirUnusable(dataDir.path, reason: "it is not writable")
         }
         do {
-            return try AppDatabase(DatabasePool(path: path, configuration: makeConfiguration()))
+            return try AppDatabase(DatabasePool(path: path, configuration: makeConfiguration()), clock: clock)
         } catch {
             throw .dataDirUnusable(dataDir.path, reason: StorageError.describe(error))
         }
     }
 
     /// An empty database in memory, for tests and previews.
-    public static func inMemory() throws -> AppDatabase {
-        try AppDatabase(DatabaseQueue(configuration: makeConfiguration()))
+    public static func inMemory(clock: @escaping @Sendable () -> Date = { Date() }) throws -> AppDatabase {
+        try AppDatabase(DatabaseQueue(configuration: makeConfiguration()), clock: clock)
     }
 
     static func makeConfiguration() -> Configuration {

@@ -34,9 +34,10 @@ extension AppDatabase {
 
     /// The player and this device, from the names given now or the ones remembered.
     /// A name given now is remembered for the next runs.
-    public func profile(player: String?, device: String?, hostName: String, now: Date = Date()) throws(StorageError) -> Profile {
+    public func profile(player: String?, device: String?, hostName: String, now: Date? = nil) throws(StorageError) -> Profile {
         if let player, !Self.isValidPlayerName(player) { throw .badPlayerName(player) }
         if let device, !Self.isValidDeviceName(device) { throw .badDeviceName(device) }
+        let now = Self.stamp(now ?? clock())
         return try write { db in
             let remembered = try SettingRecord.fetchOne(db, key: Setting.player.rawValue)?.value
             let playerID = player ?? remembered ?? Self.defaultPlayer
@@ -56,10 +57,13 @@ extension AppDatabase {
         }
     }
 
+    /// The cloud folder uses the name as a path component, so it is held to the same allow-list:
+    /// ASCII letters and digits, '_' and '-', starting with a letter or digit.
     public static func isValidPlayerName(_ name: String) -> Bool {
-        (1...32).contains(name.count) && name.unicodeScalars.allSatisfy {
-            ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || "._-".unicodeScalars.contains($0)
-        }
+        let bytes = Array(name.utf8)
+        func alphanumeric(_ b: UInt8) -> Bool { (48...57).contains(b) || (65...90).contains(b) || (97...122).contains(b) }
+        guard let first = bytes.first, (1...32).contains(bytes.count), alphanumeric(first) else { return false }
+        return bytes.allSatisfy { alphanumeric($0) || $0 == 95 || $0 == 45 }
     }
 
     public static func isValidDeviceName(_ name: String) -> Bool {

@@ -36,7 +36,7 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notBookmarked(let word): "'\(word)' is not on the reading list"
         case .noFact(let word): "no fact known for '\(word)': it is not a word of any pack or game"
         case .badPlayerName(let name):
-            "player name '\(name)' must be 1 to 32 of letters, digits, '.', '_' and '-'"
+            "player name '\(name)' must be 1 to 32 of letters, digits, '_' and '-', starting with a letter or digit"
         case .badDeviceName(let name): "device name '\(name)' must be 1 to 64 printable characters"
         case .rejected(let rejection): rejection.reason
         case .database(let message): "database error: \(message)"

@@ -51,11 +51,14 @@ enum RecordMapping {
 
     // MARK: From the cloud
 
-    /// Sorts fetched records into the game's kinds; returns how many were skipped as invalid.
-    static func incoming(_ records: [CloudRecord], deletions: [DeletedRecord], into changes: inout IncomingChanges) -> Int {
-        var skipped = 0
+    /// Sorts fetched records into the game's kinds. Returns how many were skipped as invalid,
+    /// and how many were this device's own (a full fetch returns those too).
+    static func incoming(_ records: [CloudRecord], deletions: [DeletedRecord], device: DeviceID,
+                         into changes: inout IncomingChanges) -> (skipped: Int, own: Int) {
+        var skipped = 0, own = 0
         for record in records {
             guard let system = record.systemFields, let encoded = try? JSONEncoder().encode(system) else { skipped += 1; continue }
+            if system.modifiedBy == device { own += 1 }
             if case .string(let name)? = record["device"], !name.isEmpty, name.count <= 64 {
                 changes.devices[system.modifiedBy.name] = name
             }
@@ -68,7 +71,7 @@ enum RecordMapping {
             }
         }
         changes.deletions += deletions.map { ($0.recordType, $0.recordName) }
-        return skipped
+        return (skipped, own)
     }
 
     static func syncGame(_ r: CloudRecord) -> SyncGame? {

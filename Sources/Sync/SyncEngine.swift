@@ -188,9 +188,10 @@ public struct SyncEngine: Sendable {
 
     private func apply(_ records: [CloudRecord], deletions: [DeletedRecord], zone: RecordName.Zone, token: Data?, report: inout SyncReport) throws {
         var incoming = IncomingChanges()
-        report.skipped += RecordMapping.incoming(records, deletions: deletions, into: &incoming)
+        let sorted = RecordMapping.incoming(records, deletions: deletions, device: cloud.device, into: &incoming)
+        report.skipped += sorted.skipped
         let applied = try database.applyIncoming(incoming, zone: zone, token: token, profile: profile)
-        report.downloaded += applied.applied
+        report.downloaded += max(0, applied.applied - sorted.own)
         report.deleted += applied.deleted
         report.conflictsResolved += applied.merged
         report.waiting = applied.waiting

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Storage
+import Sync
 
 @main
 struct Qiktionary: ParsableCommand {
@@ -12,16 +13,19 @@ struct Qiktionary: ParsableCommand {
             dir (see --data-dir). Every command takes --json for scripts.
             """,
         version: "0.1.0",
-        subcommands: [Play.self, Games.self, History.self, ReadingList.self, Packs.self, Stats.self, Status.self],
+        subcommands: [Play.self, SyncCommand.self, Games.self, History.self, ReadingList.self, Packs.self, Stats.self, Status.self],
         defaultSubcommand: Play.self
     )
 
     @OptionGroup var shared: SharedOptions
+    @OptionGroup var resets: ResetOptions
 
     /// Parses and runs, turning every failure into one line on stderr and a sysexits code.
     static func main() {
         do {
-            var command = try parseAsRoot()
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            // A reset flag makes the whole command line a reset: do it and exit.
+            var command: any ParsableCommand = Reset.wanted(arguments) ? try Reset.parse(arguments) : try parseAsRoot(arguments)
             try command.run()
         } catch {
             exit(reporting: error)
@@ -33,6 +37,7 @@ struct Qiktionary: ParsableCommand {
         switch error {
         case let error as Failure: failure = error
         case let error as StorageError: failure = Failure(error)
+        case let error as SyncError: failure = Failure(error.description, code: error.exitCode)
         default:
             let code = exitCode(for: error)
             if code == .success {
@@ -48,7 +53,7 @@ struct Qiktionary: ParsableCommand {
 }
 
 /// A failure the user can act on: one line of text and a sysexits code (CLI.md).
-struct Failure: Error {
+struct Failure: Error, CustomStringConvertible {
     static let usage: Int32 = 64
     static let unexpected: Int32 = 1
 
@@ -59,6 +64,8 @@ struct Failure: Error {
         self.message = message
         self.code = code
     }
+
+    var description: String { message }
 
     init(_ error: StorageError) {
         switch error {

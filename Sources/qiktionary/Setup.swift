@@ -1,7 +1,9 @@
+import CloudStore
 import Foundation
 import QiktionaryCore
 import QiktionaryResources
 import Storage
+import Sync
 
 /// What a command needs before it can do anything: the database with the packs loaded,
 /// the player and device, and the dictionary when a guess needs checking.
@@ -11,20 +13,67 @@ struct Setup {
     let database: AppDatabase
     let profile: Profile
     let lexicon: () -> Lexicon
+    let noSync: Bool
+    let clock: @Sendable () -> Date
 
     static func open(_ options: SharedOptions, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Setup {
         let dataDir = options.resolvedDataDir(environment: environment)
         let given = try givenCloudDir(options, environment: environment)
         if let given { try refuseNesting(dataDir: dataDir, cloudDir: given) }
-        let database = try AppDatabase.open(dataDir: dataDir)
+        let clock = Self.clock(environment: environment)
+        let database = try AppDatabase.open(dataDir: dataDir, clock: clock)
         if options.cloudDir != nil { try database.remember(.cloudDir, given?.path) }
         let cloudDir = try given ?? database.setting(.cloudDir).map { URL(fileURLWithPath: $0) }
         let lexicon = LoadedLexicon()
-        let files = PackFile.files(in: BundledContent.packsFolder) + PackFile.files(in: dataDir.appendingPathComponent("packs"))
-        let report = try database.importPacks(from: files, lexicon: lexicon.get)
+        let report = try database.importPacks(from: packFiles(dataDir: dataDir), lexicon: lexicon.get)
         for problem in report.refused { warn("\(problem); it was skipped") }
         let profile = try database.profile(player: options.player, device: options.device, hostName: ProcessInfo.processInfo.hostName)
-        return Setup(dataDir: dataDir, cloudDir: cloudDir, database: database, profile: profile, lexicon: lexicon.get)
+        return Setup(dataDir: dataDir, cloudDir: cloudDir, database: database, profile: profile, lexicon: lexicon.get,
+                     noSync: options.noSync, clock: clock)
+    }
+
+    /// The shipped packs, then the player's own in the data dir.
+    static func packFiles(dataDir: URL) -> [URL] {
+        PackFile.files(in: BundledContent.packsFolder) + PackFile.files(in: dataDir.appendingPathComponent("packs"))
+    }
+
+    /// The wall clock, moved by `QIKTIONARY_CLOCK_OFFSET` seconds: how the tests play a machine
+    /// whose clock is wrong.
+    static func clock(environment: [String: String]) -> @Sendable () -> Date {
+        let offset = environment["QIKTIONARY_CLOCK_OFFSET"].flatMap(TimeInterval.init) ?? 0
+        return { Date().addingTimeInterval(offset) }
+    }
+
+    /// Whether this run may touch the cloud folder.
+    var syncEnabled: Bool { cloudDir != nil && !noSync }
+
+    /// The sync engine for this player and device, or a failure saying why sync is off.
+    func syncEngine() throws -> SyncEngine {
+        guard let cloudDir else {
+            throw Failure("sync is off: give the shared folder once with --cloud-dir DIR (it is remembered)")
+        }
+        if noSync { throw Failure("--no-sync forbids touching the cloud folder in this run") }
+        let warnings: CloudWarningSink = { warning in Setup.warnOnce(warning.description) }
+        let clock = self.clock
+        let cloud = try SyncEngine.openCloud(folder: cloudDir, database: database, profile: profile,
+                                             options: CloudStoreOptions(now: clock, warnings: warnings))
+        return SyncEngine(database: database, cloud: cloud, profile: profile, now: clock)
+    }
+
+    /// Syncs quietly when sync is on; a failure is a warning, never the end of the command.
+    func syncInPassing() {
+        guard syncEnabled else { return }
+        do {
+            try syncEngine().sync()
+        } catch {
+            warn("sync: \(error)")
+        }
+    }
+
+    private static let warned = WarnedOnce()
+
+    static func warnOnce(_ message: String) {
+        if warned.first(message) { warn(message) }
     }
 
     /// The cloud folder named by the option or the environment; the remembered one is read later.
@@ -68,5 +117,15 @@ final class LoadedLexicon: @unchecked Sendable {
         } catch {
             Qiktionary.exit(reporting: Failure("the dictionary is missing or unreadable (\(BundledContent.dictionaryURL.path)); reinstall the game", code: Failure.unexpected))
         }
+    }
+}
+
+/// Remembers which warnings were printed, so a bad file in the cloud folder is named once.
+final class WarnedOnce: @unchecked Sendable {
+    private var seen = Set<String>()
+    private let lock = NSLock()
+
+    func first(_ message: String) -> Bool {
+        lock.withLock { seen.insert(message).inserted }
     }
 }

@@ -25,17 +25,18 @@ struct Status: ParsableCommand {
     func run() throws {
         let setup = try Setup.open(shared)
         let database = setup.database, profile = setup.profile
+        let sync = try database.syncStatus(profile: profile)
         let report = Report(
             player: profile.playerID,
             device: .init(id: profile.device.id, name: profile.device.name),
             dataDir: setup.dataDir.path,
             cloudDir: setup.cloudDir?.path,
-            // This version does not sync yet; the cloud folder is only remembered.
-            sync: .init(enabled: false, state: "off", lastSyncAt: nil, pendingChanges: 0),
+            sync: .init(enabled: setup.syncEnabled, state: setup.syncEnabled ? sync.state : "off",
+                        lastSyncAt: sync.lastSyncAt, pendingChanges: sync.pendingChanges),
             games: .init(inProgress: try database.gamesInProgress(profile: profile).count,
                          finished: try database.statistics(profile: profile).played),
             readingList: try database.readingList(profile: profile).count,
-            devices: []
+            devices: try database.devicesSeen().map(\.name)
         )
         if json { return printJSON(report) }
         print(columns([
@@ -43,9 +44,18 @@ struct Status: ParsableCommand {
             ["Device", "\(report.device.name) (\(report.device.id))"],
             ["Data dir", report.dataDir],
             ["Cloud dir", report.cloudDir ?? "none (sync is off)"],
-            ["Sync", "off: this version plays on one machine"],
+            ["Sync", Self.describe(report.sync, message: sync.message)],
+            ["Other devices", report.devices.isEmpty ? "none seen yet" : report.devices.joined(separator: ", ")],
             ["Games", "\(report.games.inProgress) in progress, \(report.games.finished) finished"],
-            ["Reading list", "\(report.readingList) facts"],
+            ["Reading list", report.readingList == 1 ? "1 fact" : "\(report.readingList) facts"],
         ]))
+    }
+
+    static func describe(_ sync: Report.Sync, message: String?) -> String {
+        guard sync.enabled else { return "off (turn it on with --cloud-dir DIR)" }
+        let last = sync.lastSyncAt.map { "last synced \(shortDate($0)) UTC" } ?? "never synced"
+        let pending = sync.pendingChanges == 1 ? "1 change waiting" : "\(sync.pendingChanges) changes waiting"
+        let note = (sync.state == "synced" || sync.state == "never") ? "" : ": \(message ?? sync.state)"
+        return "\(sync.state)\(note); \(last); \(pending)"
     }
 }

@@ -1,0 +1,128 @@
+import ArgumentParser
+import CloudStore
+import Foundation
+import PlainMode
+import Storage
+import Sync
+
+extension SyncEngine.Adoption: ExpressibleByArgument {}
+
+struct SyncCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Sync games, history and the reading list through the cloud folder.",
+        discussion: """
+            Give the shared folder once with --cloud-dir; it is remembered. Exit codes: 65 the cloud was \
+            reset on another machine (answer with --adopt-reset), 69 the folder is unavailable (changes \
+            stay queued), 75 the folder stayed busy.
+            """
+    )
+
+    @OptionGroup var shared: SharedOptions
+
+    @Flag(help: "Print a JSON summary (with --watch: one per sync).")
+    var json = false
+
+    @Flag(help: "Keep syncing as either side changes, until interrupted.")
+    var watch = false
+
+    @Option(name: .customLong("adopt-reset"), help: ArgumentHelp(
+        "After a reset on another machine: 'upload' this machine's games into the new cloud, or 'erase' them and take the cloud's.",
+        valueName: "upload|erase"))
+    var adoptReset: SyncEngine.Adoption?
+
+    func validate() throws {
+        if watch && adoptReset != nil { throw ValidationError("--adopt-reset is a one-off; run it without --watch") }
+    }
+
+    func run() throws {
+        let setup = try Setup.open(shared)
+        let engine = try setup.syncEngine()
+        if watch { return try Watch(setup: setup, engine: engine, json: json).run() }
+        let report = try adoptReset.map { try engine.adoptReset($0) } ?? engine.sync()
+        print(json ? JSONLine.encode(report) : Self.sentence(report))
+    }
+
+    static func sentence(_ report: SyncReport) -> String {
+        var parts = ["Synced: \(report.uploaded) sent, \(report.downloaded) received"]
+        if report.deleted > 0 { parts.append("\(report.deleted) deleted") }
+        if report.conflictsResolved > 0 { parts.append("\(report.conflictsResolved) merged") }
+        if report.skipped > 0 { parts.append("\(report.skipped) unreadable records skipped") }
+        if report.waiting > 0 { parts.append("\(report.waiting) waiting for their game") }
+        return parts.joined(separator: ", ") + " (\(report.durationMs) ms)."
+    }
+}
+
+/// `sync --watch`: syncs when the cloud folder changes (inotify, and polling for file systems
+/// that send no events) and when this machine has changes queued, until SIGINT or SIGTERM.
+struct Watch {
+    let setup: Setup
+    let engine: SyncEngine
+    let json: Bool
+
+    func run() throws {
+        let wake = DispatchSemaphore(value: 0)
+        let stop = StopFlag()
+        let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { stop.set(); wake.signal() }
+            source.resume()
+            return source
+        }
+        defer { signals.forEach { $0.cancel() } }
+        guard let cloudDir = setup.cloudDir else { return }
+        let fingerprint = FingerprintSource(folder: cloudDir, player: setup.profile.playerID)
+        let watcher = CombinedChangeWatcher(root: cloudDir, pollInterval: 2, fingerprint: { fingerprint.current() })
+        let polling = PollingChangeWatcher(interval: 2, fingerprint: { fingerprint.current() })
+        do {
+            try watcher.start { wake.signal() }
+        } catch {
+            warn("cannot watch \(cloudDir.path) for changes (\(error)); checking it every 2 s instead")
+            try? polling.start { wake.signal() }
+        }
+        defer { watcher.stop(); polling.stop() }
+
+        var failures = 0
+        var due = true
+        while !stop.isSet {
+            let queued = (try? setup.database.pendingChangeCount(profile: setup.profile)) ?? 0
+            if due || queued > 0 {
+                do {
+                    let report = try engine.sync()
+                    failures = 0
+                    if json { print(JSONLine.encode(report)) } else if report.uploaded + report.downloaded + report.deleted > 0 {
+                        print(SyncCommand.sentence(report))
+                    }
+                } catch .cloudReset {
+                    throw SyncError.cloudReset
+                } catch {
+                    failures += 1
+                    warn("\(error)")
+                }
+            }
+            // After a failure wait longer each time (up to half a minute); otherwise a second,
+            // so changes queued by players on this machine go out promptly.
+            let wait = failures == 0 ? 1.0 : min(30, pow(2, Double(failures)))
+            due = wake.wait(timeout: .now() + wait) == .success
+        }
+    }
+}
+
+/// Cheap summary of the cloud folder for the polling watcher: the heads and generations.
+final class FingerprintSource: @unchecked Sendable {
+    private let store: FolderCloudDatabase?
+
+    init(folder: URL, player: String) {
+        store = try? FolderCloudDatabase.onDisk(root: folder, player: player, device: DeviceID(validated: "watcher"))
+    }
+
+    func current() -> String { store?.changeFingerprint() ?? "" }
+}
+
+final class StopFlag: @unchecked Sendable {
+    private var stopped = false
+    private let lock = NSLock()
+    func set() { lock.withLock { stopped = true } }
+    var isSet: Bool { lock.withLock { stopped } }
+}

@@ -1,0 +1,272 @@
+import Foundation
+import Testing
+
+/// One machine of a pair: its own data dir and device, a cloud folder it shares.
+struct Peer {
+    let dataDir: URL
+    let cloudDir: URL
+    let device: String
+    var environment: [String: String] = [:]
+
+    init(_ device: String, cloud: URL, root: URL) {
+        self.device = device
+        cloudDir = cloud
+        dataDir = root.appendingPathComponent("data-\(device)")
+    }
+
+    var options: [String] { ["--data-dir", dataDir.path, "--cloud-dir", cloudDir.path, "--device", device] }
+
+    @discardableResult
+    func run(_ arguments: [String], input: String = "") throws -> Binary.Result {
+        try Binary.run(arguments + options, input: input, environment: environment)
+    }
+
+    /// Plays plain mode (which syncs before and after) and returns its events.
+    func play(_ extra: [String] = [], _ lines: [String]) throws -> [[String: Any]] {
+        let result = try run(["play", "--plain", "--json"] + extra, input: lines.map { $0 + "\n" }.joined())
+        precondition(result.status == 0, "play failed on \(device): \(result.stderr)")
+        return result.events
+    }
+
+    @discardableResult
+    func sync(expect status: Int32 = 0, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
+        let result = try run(["sync", "--json"])
+        #expect(result.status == status, "sync on \(device): \(result.stderr)", sourceLocation: sourceLocation)
+        return (result.json as? [String: Any]) ?? [:]
+    }
+
+    func list(_ command: String) throws -> [[String: Any]] {
+        (try run([command, "--json", "--no-sync"]).json as? [[String: Any]]) ?? []
+    }
+
+    func words(_ command: String) throws -> [String] { try list(command).compactMap { $0["word"] as? String } }
+
+    func status() throws -> [String: Any] { (try run(["status", "--json"]).json as? [String: Any]) ?? [:] }
+}
+
+/// A temporary root with a cloud folder and any number of machines.
+struct Pair {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("qk-pair-\(UUID().uuidString)")
+    var cloud: URL { root.appendingPathComponent("cloud") }
+
+    init() throws {
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("cloud"), withIntermediateDirectories: true)
+    }
+
+    func peer(_ device: String, cloud: URL? = nil) -> Peer { Peer(device, cloud: cloud ?? self.cloud, root: root) }
+    func remove() { try? FileManager.default.removeItem(at: root) }
+}
+
+func gameID(_ events: [[String: Any]]) -> String? {
+    (events.first { $0["event"] as? String == "started" }?["game"] as? [String: Any])?["id"] as? String
+}
+
+/// SYNC.md's scenarios with the real binary: two data dirs, one cloud folder.
+@Suite(.serialized) struct TwoMachineTests {
+    @Test func scenario1_finishedOnAShowsOnB_andAHalfGameIsFinishedOnB() throws {
+        let pair = try Pair()
+        defer { pair.remove() }
+        let a = pair.peer("laptop"), b = pair.peer("desktop")
+        _ = try a.play(["--word", "tiger"], ["crane", "tiger"])
+        let half = try a.play(["--word", "comet"], ["pilot"])
+        try b.sync()
+        #expect(try b.words("history") == ["tiger"])
+        #expect(try b.list("history").first?["device"] as? String == "laptop")
+        // Plain mode on B resumes the game started on A and finishes it.
+        let resumed = try b.play([], ["comet"])
+        #expect(gameID(resumed) == gameID(half))
+        #expect(resumed.first?["resumed"] as? Bool == true)
+        #expect(resumed.last?["result"] as? String == "won")
+        try a.sync()
+        let history = try a.list("history")
+        #expect(history.compactMap { $0["word"] as? String } == ["comet", "tiger"])
+        #expect(history.first?["device"] as? String == "desktop")
+        #expect(history.first?["guesses"] as? Int == 2)
+        #expect(try a.list("games").isEmpty)
+    }
+
+    @Test func scenario2_bookmarksTravelBothWays() throws {
+        let pair = try Pair()
+        defer { pair.remove() }
+        let a = pair.peer("laptop"), b = pair.peer("desktop")
+        _ = try a.play(["--word", "tiger"], ["give-up", "bookmark"])
+        try b.sync()
+        #expect(try b.words("reading-list") == ["tiger"])
+        #expect(try b.run(["reading-list", "remove", "tiger"]).status == 0)
+        try b.sync()
+        try a.sync()
+        #expect(try a.words("reading-list").isEmpty)
+    }
+
+    @Test func scenario3_aGameDeletedOnADisappearsFromB() throws {
+        let pair = try Pair()
+        defer { pair.remove() }
+        let a = pair.peer("laptop"), b = pair.peer("desktop")
+        let events = try a.play(["--word", "tiger"], ["crane", "give-up"])
+        try b.sync()
+        #expect(try b.words("history") == ["tiger"])
+        #expect(try a.run(["history", "delete", try #require(gameID(events)), "--yes"]).status == 0)
+        try a.sync()
+        let report = try b.sync()
+        #expect(report["deleted"] as? Int ?? 0 >= 1)
+        #expect(try b.words("history").isEmpty)
+    }
+
+    @Test(arguments: ["0", "86400"])
+    func scenario4_bothOfflineOnOneGameKeepEveryGuessAndTheHighestStatus(clockOffset: String) throws {
+        let pair = try Pair()
+        defer { pair.remove() }
+        var a = pair.peer("laptop")
+        a.environment = ["QIKTIONARY_CLOCK_OFFSET": clockOffset]
+        let b = pair.peer("desktop")
+        let id = try #require(gameID(try a.play(["--word", "tiger"], ["crane"])))
+        try b.sync()
+        // Offline: each plays on without the cloud.
+        _ = try a.play(["--no-sync"], ["pilot", "mark z out", "give-up"])
+        _ = try b.play(["--no-sync"], ["mound", "mark e in", "tiger"])
+        for _ in 0..<2 {
+            try a.sync()
+            try b.sync()
+        }
+        let onA = try #require(try a.list("history").first), onB = try #require(try b.list("history").first)
+        #expect(onA["id"] as? String == id && onB["id"] as? String == id)
+        #expect(onA["result"] as? String == "won" && onB["result"] as? String == "won")
+        #expect(onA["guesses"] as? Int == 4 && onB["guesses"] as? Int == 4)
+        #expect(onA["finishedAt"] as? String == onB["finishedAt"] as? String)
+        let boardA = try a.play(["--no-sync"], ["resume \(id)"]), boardB = try b.play(["--no-sync"], ["resume \(id)"])
+        #expect(boardA.isEmpty == false && boardB.isEmpty == false)
+        #expect(try a.run(["stats", "--json"]).stdout == b.run(["stats", "--json"]).stdout)
+    }
+
+    @Test func scenario5_killedAtAnyMomentOfASyncLosesNothingAndDuplicatesNothing() throws {
+        let pair = try Pair()
+        defer { pair.remove() }
+        let a = pair.peer("laptop"), b = pair.peer("desktop")
+        var rng = SystemRandomNumberGenerator()
+        var expected: [String: Int] = [:]
+        let secrets = ["tiger", "zebra", "camel", "horse", "mouse", "snake"]
+        for (round, secret) in secrets.enumerated() {
+            let guesses = Words.distinct(3 + round % 3, length: 5, avoiding: secret)
+            let events = try a.play(["--word", secret, "--no-sync"], guesses + ["give-up"])
+            expected[try #require(gameID(events))] = guesses.count
+            for _ in 0..<3 {
+                let process = Binary.process(["sync"] + a.options)
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                try process.run()
+                usleep(UInt32.random(in: 0...60_000, using: &rng))
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
+        }
+        try a.sync()
+        try b.sync()
+        for peer in [a, b] {
+            let history = try peer.list("history")
+            #expect(history.count == secrets.count, "\(peer.device): \(history.count) games")
+            for entry in history {
+                #expect(expected[entry["id"] as? String ?? ""] == entry["guesses"] as? Int, "\(peer.device): \(entry)")
+            }
+            #expect((try peer.status()["sync"] as? [String: Any])?["pendingChanges"] as? Int == 0)
+        }
+    }
+
+    @Test func scenario7_aMissingFolderMeansOfflineWithChangesQueuedUntilItReturns() throws {
+        let pair = try Pair()
+        defer { pair.remove() }
+        let a = pair.peer("laptop"), b = pair.peer("desktop")
+        try a.sync()
+        let away = pair.root.appendingPathComponent("unmounted")
+        try FileManager.default.moveItem(at: pair.cloud, to: away)
+        // Play goes on; plain mode warns and keeps going.
+        let played = try a.run(["play", "--plain", "--json", "--word", "tiger"], input: "crane\ntiger\n")
+        #expect(played.status == 0)
+        #expect(played.events.last?["result"] as? String == "won")
+        #expect(played.stderr.contains("offline"))
+        let failed = try a.run(["sync"])
+        #expect(failed.status == 69)
+        #expect(failed.stderr.split(separator: "\n").count == 1 && failed.stderr.contains("offline"))
+        let status = try a.status()
+        #expect((status["sync"] as? [String: Any])?["state"] as? String == "offline")
+        #expect((status["sync"] as? [String: Any])?["pendingChanges"] as? Int == 3)
+        try FileManager.default.moveItem(at: away, to: pair.cloud)
+        try a.sync()
+        try b.sync()
+        #expect(try b.words("history") == ["tiger"])
+    }
+
+    @Test func scenario8_threeProcessesPerMachineSyncingAtOnceConverge() async throws {
+        let pair = try Pair()
+        defer { pair.remove() }
+        let machines = [pair.peer("laptop"), pair.peer("desktop")]
+        for machine in machines { try machine.sync() }
+        let words = ["tiger", "zebra", "camel"]
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for machine in machines {
+                for (index, word) in words.enumerated() {
+                    group.addTask {
+                        let secret = machine.device == "laptop" ? word : ["mouse", "horse", "snake"][index]
+                        _ = try machine.play(["--word", secret], Words.distinct(4, length: 5, avoiding: secret) + [secret])
+                        for _ in 0..<3 { try machine.run(["sync"]) }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        for machine in machines { try machine.sync() }
+        for machine in machines { try machine.sync() }
+        let a = Set(try machines[0].words("history")), b = Set(try machines[1].words("history"))
+        #expect(a == ["tiger", "zebra", "camel", "mouse", "horse", "snake"])
+        #expect(a == b)
+        #expect(try machines[0].list("history").allSatisfy { $0["guesses"] as? Int == 5 })
+    }
+
+    @Test func scenario10_resetFlags() throws {
+        let pair = try Pair()
+        defer { pair.remove() }
+        let a = pair.peer("laptop"), b = pair.peer("desktop")
+        _ = try a.play(["--word", "tiger"], ["crane", "tiger", "bookmark"])
+        _ = try b.play(["--word", "comet"], ["pilot", "give-up", "bookmark"])
+        try a.sync()
+        let before = try a.run(["history", "--json", "--no-sync"]).stdout
+
+        // --reset-sync: a full reconciliation, nothing duplicated or lost.
+        #expect(try a.run(["--reset-sync"]).status == 0)
+        try a.sync()
+        try b.sync()
+        #expect(try a.run(["history", "--json", "--no-sync"]).stdout == before)
+        #expect(try b.list("history").count == 2)
+
+        // --reset-local refuses without a terminal or --yes, then erases; sync brings it all back.
+        let refused = try a.run(["--reset-local"])
+        #expect(refused.status == 64)
+        #expect(try a.list("history").count == 2)
+        #expect(try a.run(["--reset-local", "--yes"]).status == 0)
+        #expect(try a.list("history").isEmpty)
+        #expect(try a.words("reading-list").isEmpty)
+        try a.sync()
+        #expect(try a.run(["history", "--json", "--no-sync"]).stdout == before)
+        #expect(Set(try a.words("reading-list")) == ["tiger", "comet"])
+
+        // --reset-cloud on A: B's next sync exits 65 until it adopts the reset either way.
+        #expect(try a.run(["--reset-cloud"]).status == 64)
+        #expect(try a.run(["--reset-cloud", "--yes"]).status == 0)
+        _ = try a.play(["--word", "zebra"], ["give-up"])
+        let blocked = try b.run(["sync"])
+        #expect(blocked.status == 65)
+        #expect(blocked.stderr.contains("--adopt-reset") && blocked.stderr.split(separator: "\n").count == 1)
+        #expect(try b.run(["sync"]).status == 65, "still blocked until adopted")
+        #expect((try b.status()["sync"] as? [String: Any])?["state"] as? String == "needs-attention")
+        #expect(try b.run(["sync", "--adopt-reset", "upload"]).status == 0)
+        try a.sync()
+        #expect(Set(try a.words("history")) == ["tiger", "comet", "zebra"])
+        #expect(Set(try b.words("history")) == ["tiger", "comet", "zebra"])
+
+        // A second reset, answered by erasing: B ends with exactly the cloud's games.
+        #expect(try a.run(["history", "delete", try #require(a.list("history").first { $0["word"] as? String == "comet" }?["id"] as? String), "--yes"]).status == 0)
+        #expect(try a.run(["--reset-cloud", "--yes"]).status == 0)
+        #expect(try b.run(["sync"]).status == 65)
+        #expect(try b.run(["sync", "--adopt-reset", "erase"]).status == 0)
+        #expect(Set(try b.words("history")) == ["tiger", "zebra"])
+    }
+}
