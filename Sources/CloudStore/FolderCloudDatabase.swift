@@ -139,8 +139,11 @@ public final class FolderCloudDatabase: CloudDatabase {
                     }
                     // Existence only (no record is read); a reader never counts past a missing file.
                     while folder.fileExists(layout.segment(generation, other, zone, seq + 1)) { seq += 1 }
-                    positions[key] = seq
                     if old == nil || seq > old! { changed.insert(zone) }
+                    // A file beyond what the head announces may exist yet be half-arrived, and this
+                    // fetch cannot tell without reading it: the token keeps to what the head
+                    // announces, so such a file is looked at again until the zone fetch has it.
+                    positions[key] = max(old ?? 0, min(seq, log.seq))
                 }
             }
             return DatabaseChanges(changedZones: changed.sorted(), token: ChangeToken(generation: generation, scope: ChangeToken.databaseScope, positions: positions))

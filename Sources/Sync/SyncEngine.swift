@@ -49,7 +49,10 @@ public struct SyncEngine: Sendable {
         var report = SyncReport()
         do {
             try send(&report)
+            let mergedBefore = report.conflictsResolved
             try fetch(&report)
+            // A merge that kept something the cloud lacks queued it: send it now, not next time.
+            if report.conflictsResolved > mergedBefore { try send(&report) }
             report.durationMs = Int(now().timeIntervalSince(started) * 1000)
             try database.recordSyncOutcome(state: "synced", message: nil, at: now(), profile: profile)
             return report

@@ -141,6 +141,44 @@ import Testing
     }
 }
 
+extension ReplicatedFolderTests {
+    /// Found by the two-machine test: an old head, with a half-arrived segment beyond it. The
+    /// database fetch sees that a file exists but cannot tell it is half there; its token must
+    /// not move past it, or the zone is never fetched again once the file is whole.
+    @Test func aHalfArrivedFileBeyondAnOldHeadIsFetchedOnceWhole() throws {
+        let rootA = temporaryDirectory(), rootB = temporaryDirectory()
+        let a = try FolderCloudDatabase.onDisk(root: rootA, player: "alice", device: DeviceID("A"))
+        let b = try FolderCloudDatabase.onDisk(root: rootB, player: "alice", device: DeviceID("B"))
+        try a.createZone(games)
+        try a.save([record("first", 1)])
+        let device = "players/alice/g0/devices/A/", zone = device + "zones/Games/"
+        func copy(_ path: String, half: Bool = false) throws {
+            let target = rootB.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let data = try Data(contentsOf: rootA.appendingPathComponent(path))
+            try (half ? data.prefix(data.count / 2) : data).write(to: target)
+        }
+        try copy(device + "head")
+        try copy(zone + "000000000001.seg")
+        try a.save([record("second", 2)])
+        try a.save([record("third", 3)])
+        // The new segments arrive before the new head, the first of them only half.
+        try copy(zone + "000000000002.seg", half: true)
+        try copy(zone + "000000000003.seg")
+
+        var replica = Replica()
+        let first = try b.fetchDatabaseChanges(since: nil)
+        try replica.pull(from: b)
+        #expect(replica.values == ["first": .int(1)])
+
+        try copy(zone + "000000000002.seg")
+        let second = try b.fetchDatabaseChanges(since: first.token)
+        #expect(second.changedZones == [games])
+        try replica.pull(from: b)
+        #expect(replica.values == ["first": .int(1), "second": .int(2), "third": .int(3)])
+    }
+}
+
 /// A small deterministic generator (SplitMix64), so a failing seed can be replayed.
 struct SeededGenerator: RandomNumberGenerator {
     var state: UInt64
