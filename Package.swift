@@ -47,6 +47,12 @@ let package = Package(
         .executableTarget(name: "cloudstore-probe", dependencies: ["CloudStore"], path: "Sources/CloudStoreProbe"),
         // Timings of the cloud store at 10,000 records (a benchmark, not a test).
         .executableTarget(name: "cloudstore-bench", dependencies: ["CloudStore"], path: "Sources/CloudStoreBench"),
+        // Timings of sync at 1,000 to 100,000 finished games (a benchmark, not a test).
+        .executableTarget(
+            name: "qiktionary-bench",
+            dependencies: ["QiktionaryCore", "Storage", "Sync", "CloudStore", "QiktionaryResources"],
+            path: "Sources/QiktionaryBench"
+        ),
         // The command line: argument parsing and wiring, kept thin.
         .executableTarget(
             name: "qiktionary",

@@ -26,6 +26,13 @@ static inline void qk_install_signal_handlers(void) {
     sigaction(SIGINT, &action, NULL);
     sigaction(SIGTERM, &action, NULL);
     sigaction(SIGHUP, &action, NULL);
+    // A parent may have started us with these blocked; they must reach the handler.
+    sigset_t wanted;
+    sigemptyset(&wanted);
+    sigaddset(&wanted, SIGINT);
+    sigaddset(&wanted, SIGTERM);
+    sigaddset(&wanted, SIGHUP);
+    sigprocmask(SIG_UNBLOCK, &wanted, NULL);
 }
 static inline int qk_take_signal(void) { int n = qk_signal; qk_signal = 0; return n; }
 

@@ -1,3 +1,4 @@
+import Foundation
 import QiktionaryCore
 import Screen
 import Storage
@@ -28,11 +29,14 @@ public enum Pane: Int, Sendable, CaseIterable {
 public enum Confirmation: Sendable, Equatable {
     case giveUp(gameID: String)
     case deleteGame(id: String, word: String)
+    /// Not y/n: u keeps this machine's games (uploads them), e erases them.
+    case cloudReset
 
     var question: String {
         switch self {
         case .giveUp: "Give up this game and see the word? (y/n)"
         case .deleteGame(_, let word): "Delete the game on \(word.uppercased()) from your history? (y/n)"
+        case .cloudReset: "The cloud was reset on another machine. u: upload this machine's games to it, e: erase them and take the cloud's"
         }
     }
 }
@@ -55,8 +59,9 @@ public struct AppState: Sendable, Equatable {
     public static let notepadColumns = 7
 
     public var glyphs: Glyphs
-    /// Shown in the header; "sync off" until sync lands.
-    public var syncText = "sync off"
+    public var sync: SyncState = .off
+    /// The wall clock as last told (by `.tick`), so the header can say how long ago sync ran.
+    public var now: Date?
     public var pane: Pane = .guess
     public var helpOpen = false
     public var helpScroll = 0
@@ -87,6 +92,22 @@ public struct AppState: Sendable, Equatable {
 
     public init(glyphs: Glyphs = .unicode) {
         self.glyphs = glyphs
+    }
+
+    /// The header's word for sync: synced N s ago, syncing, offline, off, needs attention.
+    public var syncText: String {
+        switch sync {
+        case .off: return "sync off"
+        case .syncing: return "syncing" + glyphs.ellipsis
+        case .offline: return "offline"
+        case .needsAttention: return "needs attention"
+        case .failed: return "sync error"
+        case .synced(let at):
+            let seconds = max(0, Int((now ?? at).timeIntervalSince(at)))
+            if seconds < 60 { return "synced \(seconds) s ago" }
+            if seconds < 3600 { return "synced \(seconds / 60) min ago" }
+            return "synced \(seconds / 3600) h ago"
+        }
     }
 
     /// The pack of the game on the board, once packs are loaded.

@@ -1,3 +1,4 @@
+import Foundation
 import QiktionaryCore
 import Screen
 import Storage
@@ -21,7 +22,38 @@ public enum Effect: Sendable, Equatable {
     case removeBookmark(word: String)
     case deleteGame(id: String)
     case load(ListKind)
+    /// One sync round now (F5), in the background; answered by `.syncUpdate`.
+    case syncNow
+    /// Answers a reset made on another machine: keep this machine's games (upload) or not.
+    case adoptReset(keepLocal: Bool)
     case quit
+}
+
+/// Where sync stands, for the header.
+public enum SyncState: Sendable, Equatable {
+    case off
+    case syncing
+    case synced(at: Date)
+    case offline
+    case needsAttention
+    case failed
+}
+
+/// News from the background sync.
+public struct SyncNews: Sendable, Equatable {
+    public var state: SyncState
+    /// A line for the status bar, when the player should hear of it.
+    public var note: String?
+    public var isError: Bool
+    /// Something arrived from another machine: what is on screen is reloaded.
+    public var changedHere: Bool
+
+    public init(state: SyncState, note: String? = nil, isError: Bool = false, changedHere: Bool = false) {
+        self.state = state
+        self.note = note
+        self.isError = isError
+        self.changedHere = changedHere
+    }
 }
 
 /// Something that happened: a key, or the outcome of an effect.
@@ -37,5 +69,11 @@ public enum Message: Sendable, Equatable {
     case statsLoaded(Statistics)
     case bookmarkChanged(word: String, bookmarked: Bool)
     case gameDeleted(id: String)
+    /// The background sync started, ended or failed.
+    case syncUpdate(SyncNews)
+    /// Another machine reset the cloud: the player chooses what to do with this machine's games.
+    case cloudWasReset
+    /// The wall clock, about once a second, for "synced 5 s ago".
+    case tick(Date)
     case failed(String)
 }

@@ -12,7 +12,7 @@ extension Canvas {
     /// line and the newest guess are placed first, so they are never the ones that do not fit.
     mutating func drawGame(_ area: Rect) {
         guard let saved = state.game else {
-            drawEmpty(area, state.waitingForGame ? "Getting your game ready…" : "No game on the board: Enter starts one, 2 chooses a pack.")
+            drawEmpty(area, state.waitingForGame ? "Getting your game ready" + glyphs.ellipsis : "No game on the board: Enter starts one, 2 chooses a pack.")
             return
         }
         let (inputRect, board) = area.sliceBottom(area.height >= 10 ? 3 : 1)

@@ -18,7 +18,7 @@ public enum HelpKeys {
             HelpEntry(keys: "F1, ?", action: "this help"),
             HelpEntry(keys: "F5, Ctrl-R", action: "sync now"),
             HelpEntry(keys: "Esc", action: "back to the game"),
-            HelpEntry(keys: "q", action: "quit (not while typing)"),
+            HelpEntry(keys: "q", action: "quit when not typing"),
             HelpEntry(keys: "Ctrl-C", action: "quit"),
         ]),
         HelpSection(title: "Game", entries: [
@@ -29,7 +29,7 @@ public enum HelpKeys {
             HelpEntry(keys: "Ctrl-G", action: "give up (asks first)"),
             HelpEntry(keys: "Ctrl-N", action: "start another game"),
             HelpEntry(keys: "n, Enter", action: "next game, once over"),
-            HelpEntry(keys: "b", action: "bookmark fact, once over"),
+            HelpEntry(keys: "b", action: "bookmark, once over"),
         ]),
         HelpSection(title: "Notepad (Tab from the guess)", entries: [
             HelpEntry(keys: "arrows", action: "move between letters"),
@@ -45,7 +45,7 @@ public enum HelpKeys {
             HelpEntry(keys: "Home/End", action: "first / last"),
             HelpEntry(keys: "Enter", action: "play, resume, open"),
             HelpEntry(keys: "b", action: "bookmark (history)"),
-            HelpEntry(keys: "d", action: "delete game/remove fact"),
+            HelpEntry(keys: "d", action: "delete (asks) / remove"),
             HelpEntry(keys: "y / n", action: "answer a question"),
         ]),
     ]

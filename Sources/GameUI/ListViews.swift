@@ -49,7 +49,7 @@ extension Canvas {
         let titleWidth = min(24, titles.map(\.columns).max() ?? 0)
         let rows = zip(games, titles).map { saved, title in
             let game = saved.game
-            let here = saved.id == state.game?.id ? "  (on the board)" : ""
+            let here = saved.id == state.game?.id ? "  (current)" : ""
             return [Text.pad(title, to: titleWidth), Text.pad(game.rules.rawValue, to: 10),
                     Text.pad("\(game.guesses.count)/\(game.maxGuesses) guesses", to: 13),
                     shortDate(saved.updatedAt), "on " + saved.lastChangedOn + here].joined(separator: "  ")
@@ -83,21 +83,24 @@ extension Canvas {
         let selected = games.indices.contains(state.historySelection) ? games[state.historySelection] : nil
         if state.historyOpen, let selected {
             let rest = drawFactCard(selected, in: area, actions: false)
-            let when = "\(shortDate(selected.finishedAt)) on \(selected.lastChangedOn)"
-            drawGuesses(selected.game, box(rest, "\(packTitle(selected.game.packID)), \(selected.game.rules.rawValue), \(when)"))
+            let title = [packTitle(selected.game.packID), selected.game.rules.rawValue,
+                         "finished \(shortDate(selected.finishedAt)) on \(selected.lastChangedOn)"]
+            drawGuesses(selected.game, box(rest, title.joined(separator: glyphs.separator)))
             return
         }
         let wordWidth = games.map(\.game.length).max() ?? 0
         let rows = games.map { saved in
             let game = saved.game
             return [(saved.bookmarked ? String(glyphs.star) : " ") + " " + Text.pad(game.secret.uppercased(), to: wordWidth),
-                    Text.pad(game.status.rawValue, to: 7), Text.pad("\(game.guesses.count) guesses", to: 10),
+                    Text.pad(game.status.rawValue, to: 7), Text.pad(guessCount(game.guesses.count), to: 10),
                     shortDate(saved.finishedAt), saved.lastChangedOn].joined(separator: "  ")
         }
         drawListScreen(area, title: "History", rows: rows, selected: state.historySelection,
                        empty: "No finished games yet.",
                        detailTitle: selected.map { "The fact of \($0.game.secret.uppercased())" }, detail: selected?.fact)
     }
+
+    func guessCount(_ n: Int) -> String { n == 1 ? "1 guess" : "\(n) guesses" }
 
     /// A pack's title when packs are loaded, else its id.
     func packTitle(_ id: String) -> String {

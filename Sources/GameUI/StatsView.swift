@@ -6,7 +6,7 @@ extension Canvas {
     mutating func drawStats(_ area: Rect) {
         let inner = box(area, "Statistics")
         guard let stats = state.stats else {
-            drawEmpty(inner, "Counting your games…")
+            drawEmpty(inner, "Counting your games" + glyphs.ellipsis)
             return
         }
         guard stats.played > 0 else {
@@ -16,7 +16,7 @@ extension Canvas {
         let percent = Int((stats.winRate * 100).rounded())
         let average = (stats.averageGuesses * 10).rounded() / 10
         let figures = [("Played", "\(stats.played)"), ("Won", "\(stats.won)"), ("Win %", "\(percent)"),
-                       ("Streak", "\(stats.currentStreak)"), ("Best streak", "\(stats.maxStreak)"),
+                       ("Streak", "\(stats.currentStreak)"), ("Max streak", "\(stats.maxStreak)"),
                        ("Avg guesses", stats.won == 0 ? "-" : "\(average)")]
         let cell = max(8, min(14, (inner.width - 2) / figures.count))
         var y = inner.y
@@ -30,7 +30,7 @@ extension Canvas {
         y += 1
         let longest = max(6, stats.distribution.keys.max() ?? 0)
         let top = stats.distribution.values.max() ?? 0
-        let barWidth = max(1, inner.width - 12)
+        let barWidth = max(1, min(50, inner.width - 12))
         for guesses in 1...longest where y < inner.maxY {
             let count = stats.distribution[guesses] ?? 0
             let label = guesses < 10 ? " \(guesses)" : "\(guesses)"

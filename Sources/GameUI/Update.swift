@@ -8,9 +8,11 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
     case .key(let key):
         return handle(key, &state)
     case .gameLoaded(let game):
+        // The same game reloaded (a sync brought a move from the other machine) keeps what
+        // the player is typing.
+        if state.game?.id != game.id { state.input = "" }
         state.game = game
         state.waitingForGame = false
-        state.input = ""
         if game.game.isFinished { state.status = StatusMessage(endLine(game)) }
         return []
     case .guessPlayed(let played):
@@ -52,6 +54,20 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
         if state.history.isEmpty { state.historyOpen = false }
         state.status = StatusMessage("Game deleted.")
         return [.load(.stats)]
+    case .syncUpdate(let news):
+        state.sync = news.state
+        if let note = news.note { state.status = StatusMessage(note, isError: news.isError) }
+        guard news.changedHere else { return [] }
+        // What the other machine changed shows at once: the game on the board and the lists.
+        var reload: [Effect] = [.load(.packs)]
+        if let game = state.game, !game.game.isFinished { reload.append(.resume(gameID: game.id)) }
+        if let list = listShown(state.pane) { reload.append(.load(list)) }
+        return reload
+    case .cloudWasReset:
+        state.sync = .needsAttention
+        state.confirmation = .cloudReset
+    case .tick(let now):
+        state.now = now
     case .failed(let text):
         state.waitingForGame = false
         state.status = StatusMessage(text, isError: true)
@@ -79,6 +95,20 @@ private func clamp(_ index: Int, _ count: Int) -> Int { max(0, min(index, count 
 private func handle(_ key: Key, _ state: inout AppState) -> [Effect] {
     if key == .control("c") { return quit(&state) }
     state.status = nil
+    if state.confirmation == .cloudReset {
+        state.confirmation = nil
+        switch key {
+        case .character("u"), .character("U"):
+            state.status = StatusMessage("Uploading this machine's games to the new cloud" + state.glyphs.ellipsis)
+            return [.adoptReset(keepLocal: true)]
+        case .character("e"), .character("E"):
+            state.status = StatusMessage("Taking the new cloud's games" + state.glyphs.ellipsis)
+            return [.adoptReset(keepLocal: false)]
+        default:
+            state.status = StatusMessage("Sync is paused until you choose: press F5 to be asked again.")
+            return []
+        }
+    }
     if let confirmation = state.confirmation {
         state.confirmation = nil
         guard key == .character("y") || key == .character("Y") else {
@@ -88,6 +118,7 @@ private func handle(_ key: Key, _ state: inout AppState) -> [Effect] {
         switch confirmation {
         case .giveUp(let id): return [.giveUp(gameID: id)]
         case .deleteGame(let id, _): return [.deleteGame(id: id)]
+        case .cloudReset: return []
         }
     }
     if state.helpOpen { return handleHelp(key, &state) }
@@ -112,8 +143,8 @@ private func handleGlobal(_ key: Key, _ state: inout AppState) -> [Effect]? {
         state.helpScroll = 0
         return []
     case .function(5), .control("r"):
-        state.status = StatusMessage("Sync is off: this version plays on one machine.")
-        return []
+        state.status = StatusMessage("Syncing" + state.glyphs.ellipsis)
+        return [.syncNow]
     case .tab:
         return go(to: Pane.allCases[(state.pane.rawValue + 1) % Pane.allCases.count], &state)
     case .backTab:
@@ -147,13 +178,18 @@ private func acceptsLetters(_ state: AppState) -> Bool {
 private func go(to pane: Pane, _ state: inout AppState) -> [Effect] {
     state.pane = pane
     state.historyOpen = false
+    return listShown(pane).map { [.load($0)] } ?? []
+}
+
+/// The list a pane shows, if it shows one.
+private func listShown(_ pane: Pane) -> ListKind? {
     switch pane {
-    case .guess, .notepad: return []
-    case .packs: return [.load(.packs)]
-    case .inProgress: return [.load(.inProgress)]
-    case .readingList: return [.load(.readingList)]
-    case .history: return [.load(.history)]
-    case .stats: return [.load(.stats)]
+    case .guess, .notepad: nil
+    case .packs: .packs
+    case .inProgress: .inProgress
+    case .readingList: .readingList
+    case .history: .history
+    case .stats: .stats
     }
 }
 

@@ -8,7 +8,7 @@ import Storage
 public func view(_ state: AppState, size: Size) -> ScreenBuffer {
     var buffer = ScreenBuffer(size: size)
     guard size.fits(AppState.minimumSize) else {
-        drawTooSmall(size, &buffer)
+        drawTooSmall(size, glyphs: state.glyphs, &buffer)
         return buffer
     }
     var canvas = Canvas(buffer: buffer, state: state)
@@ -39,10 +39,11 @@ public func view(_ state: AppState, size: Size) -> ScreenBuffer {
     return canvas.buffer
 }
 
-private func drawTooSmall(_ size: Size, _ buffer: inout ScreenBuffer) {
+private func drawTooSmall(_ size: Size, glyphs: Glyphs, _ buffer: inout ScreenBuffer) {
     let minimum = AppState.minimumSize
-    let lines = Text.wrap("terminal too small (needs \(minimum.width)×\(minimum.height))", width: size.width)
-        + Text.wrap("now \(size.width)×\(size.height): enlarge the window, or Ctrl-C to quit", width: size.width)
+    let times = glyphs == .ascii ? "x" : "×"
+    let lines = Text.wrap("terminal too small (needs \(minimum.width)\(times)\(minimum.height))", width: size.width)
+        + Text.wrap("now \(size.width)\(times)\(size.height): enlarge the window, or Ctrl-C to quit", width: size.width)
     let top = max(0, (size.height - lines.count) / 2)
     for (i, line) in lines.enumerated() {
         buffer.write(line, in: Rect(x: 0, y: top + i, width: size.width, height: 1), style: i == 0 ? .bold : .plain, align: .center)
@@ -60,31 +61,27 @@ struct Canvas {
         buffer.drawBox(rect, title: title, glyphs: glyphs)
     }
 
-    /// The top line: the game, its pack and rules on the left; sync and last device on the right.
+    /// The top line: the game, its pack and rules on the left; sync and the device that last
+    /// changed the game on the right. When it does not fit, the least useful parts go first.
     mutating func drawHeader(_ rect: Rect) {
         buffer.fill(rect, style: .reverse)
-        var left = [" qiktionary"]
-        var right: [String] = []
+        // (text, rank): a higher rank is dropped sooner.
+        var left: [(String, Int)] = [("qiktionary", 3)]
+        var right: [(String, Int)] = [(state.syncText, 0)]
         if let saved = state.game {
             let game = saved.game
-            if let pack = state.currentPack {
-                left.append("\(pack.title) \(pack.solved)/\(pack.words) solved")
-            } else {
-                left.append(game.packID)
-            }
-            left.append("\(game.rules.rawValue), \(game.length) letters")
-            right.append("last change: \(saved.lastChangedOn)")
+            let pack = state.currentPack.map { "\($0.title) \($0.solved)/\($0.words) solved" } ?? game.packID
+            left += [(pack, 1), ("\(game.rules.rawValue), \(game.length) letters", 2)]
+            right.append(("last change: \(saved.lastChangedOn)", 2))
         }
-        right.insert(state.syncText, at: 0)
         let separator = glyphs.separator
-        // Drop the least useful parts first until the line fits.
-        while (left.joined(separator: separator) + right.joined(separator: separator)).columns + 2 > rect.width {
-            if right.count > 1 { right.removeLast() } else if left.count > 1 { left.removeLast() } else { break }
+        func width() -> Int { (left + right).map(\.0.columns).reduce(0, +) + separator.columns * (left.count + right.count - 2) + 4 }
+        while width() > rect.width, let rank = (left + right).map(\.1).filter({ $0 > 0 }).max() {
+            if let i = left.lastIndex(where: { $0.1 == rank }) { left.remove(at: i) } else if let i = right.lastIndex(where: { $0.1 == rank }) { right.remove(at: i) }
         }
-        let rightText = right.joined(separator: separator) + " "
-        let end = buffer.write(left[0], x: rect.x, y: rect.y, style: Style(bold: true, reverse: true))
-        buffer.write(left.dropFirst().map { separator + $0 }.joined(), x: end, y: rect.y, style: .reverse,
-                     limit: rect.width - end - rightText.columns)
+        let rightText = right.map(\.0).joined(separator: separator) + " "
+        let leftText = " " + left.map(\.0).joined(separator: separator)
+        buffer.write(leftText, x: rect.x, y: rect.y, style: Style(bold: true, reverse: true), limit: rect.width - rightText.columns - 1)
         buffer.write(rightText, x: rect.maxX - rightText.columns, y: rect.y, style: .reverse)
     }
 
@@ -112,6 +109,7 @@ struct Canvas {
     }
 
     var footerKeys: [(String, String)] {
+        if state.confirmation == .cloudReset { return [("u", "upload"), ("e", "erase"), ("Esc", "later")] }
         if state.confirmation != nil { return [("y", "yes"), ("n", "no")] }
         if state.helpOpen { return [("Esc", "close"), (arrows, "scroll"), ("^C", "quit")] }
         let common: [(String, String)] = [("Tab", "next"), ("F1", "help"), ("^C", "quit")]

@@ -16,10 +16,14 @@ extension AppDatabase {
                                              arguments: [player]).map {
                 OutgoingChanges.Deletion(recordName: $0["recordName"], zone: RecordName.Zone(rawValue: $0["zone"]) ?? .games)
             }
+            // Both halves use a small table or a partial index, so an empty queue costs the same
+            // whatever the number of games.
             let games = try GameRecord.fetchAll(db, sql: """
-                SELECT g.* FROM game g LEFT JOIN gameChange c ON c.gameId = g.id
-                WHERE g.playerId = ? AND (g.remoteRecordName IS NULL OR c.gameId IS NOT NULL) ORDER BY g.startedAt, g.id
-                """, arguments: [player])
+                SELECT * FROM (
+                  SELECT g.* FROM game g INDEXED BY game_unsynced WHERE g.playerId = ? AND g.remoteRecordName IS NULL
+                  UNION SELECT g.* FROM gameChange c CROSS JOIN game g ON g.id = c.gameId WHERE g.playerId = ?
+                ) ORDER BY startedAt, id
+                """, arguments: [player, player])
             for game in games {
                 let change = try GameChangeRecord.fetchOne(db, key: game.id)
                 out.games.append(.init(
@@ -30,12 +34,12 @@ extension AppDatabase {
                 ))
             }
             out.guesses = try GuessRecord.fetchAll(db, sql: """
-                SELECT u.* FROM guess u JOIN game g ON g.id = u.gameId
-                WHERE g.playerId = ? AND u.remoteRecordName IS NULL ORDER BY g.startedAt, u.gameId, u.position
+                SELECT u.* FROM guess u INDEXED BY guess_unsynced CROSS JOIN game g ON g.id = u.gameId
+                WHERE u.remoteRecordName IS NULL AND g.playerId = ? ORDER BY g.startedAt, u.gameId, u.playedAt
                 """, arguments: [player]).map(SyncGuess.init)
             out.marks = try Row.fetchAll(db, sql: """
                 SELECT c.gameId, c.letter, c.version, m.state, m.markedAt FROM markChange c
-                JOIN game g ON g.id = c.gameId LEFT JOIN mark m ON m.gameId = c.gameId AND m.letter = c.letter
+                CROSS JOIN game g ON g.id = c.gameId LEFT JOIN mark m ON m.gameId = c.gameId AND m.letter = c.letter
                 WHERE g.playerId = ? ORDER BY c.gameId, c.letter
                 """, arguments: [player]).map { row in
                 OutgoingChanges.Mark(
@@ -63,10 +67,12 @@ extension AppDatabase {
         try read { db in
             try Int.fetchOne(db, sql: """
                 SELECT (SELECT count(*) FROM recordDeletion WHERE playerId = :p)
-                  + (SELECT count(*) FROM game g LEFT JOIN gameChange c ON c.gameId = g.id
-                     WHERE g.playerId = :p AND (g.remoteRecordName IS NULL OR c.gameId IS NOT NULL))
-                  + (SELECT count(*) FROM guess u JOIN game g ON g.id = u.gameId WHERE g.playerId = :p AND u.remoteRecordName IS NULL)
-                  + (SELECT count(*) FROM markChange c JOIN game g ON g.id = c.gameId WHERE g.playerId = :p)
+                  + (SELECT count(*) FROM (
+                       SELECT g.id FROM game g INDEXED BY game_unsynced WHERE g.playerId = :p AND g.remoteRecordName IS NULL
+                       UNION SELECT g.id FROM gameChange c CROSS JOIN game g ON g.id = c.gameId WHERE g.playerId = :p))
+                  + (SELECT count(*) FROM guess u INDEXED BY guess_unsynced CROSS JOIN game g ON g.id = u.gameId
+                     WHERE u.remoteRecordName IS NULL AND g.playerId = :p)
+                  + (SELECT count(*) FROM markChange c CROSS JOIN game g ON g.id = c.gameId WHERE g.playerId = :p)
                   + (SELECT count(*) FROM bookmarkChange WHERE playerId = :p)
                 """, arguments: ["p": profile.playerID]) ?? 0
         }
@@ -126,7 +132,7 @@ extension AppDatabase {
     @discardableResult
     public func applyIncoming(_ changes: IncomingChanges, zone: RecordName.Zone, token: Data?, profile: Profile) throws(StorageError) -> ApplyReport {
         try write { db in
-            var apply = IncomingApplication(db: db, player: profile.playerID)
+            var apply = try IncomingApplication(db: db, player: profile.playerID)
             try apply.run(changes)
             if let token {
                 try db.execute(sql: """

@@ -11,10 +11,13 @@ struct IncomingApplication {
     var report = ApplyReport()
     /// Games whose guesses or status may need settling once everything is in.
     private var touched = Set<String>()
+    /// The player's games, read once: most records name one.
+    private var games: Set<String>
 
-    init(db: Database, player: String) {
+    init(db: Database, player: String) throws {
         self.db = db
         self.player = player
+        games = try Set(String.fetchAll(db, sql: "SELECT id FROM game WHERE playerId = ?", arguments: [player]))
     }
 
     mutating func run(_ changes: IncomingChanges) throws {
@@ -34,8 +37,10 @@ struct IncomingApplication {
         try remember(RecordName.game(remote.id), .games, fields)
         report.applied += 1
         touched.insert(remote.id)
-        guard var local = try GameRecord.fetchOne(db, key: remote.id) else {
+        guard games.contains(remote.id), var local = try GameRecord.fetchOne(db, key: remote.id) else {
+            guard try !Bool.fetchOne(db, sql: "SELECT 1 FROM game WHERE id = ?", arguments: [remote.id]).isTrue else { return }
             try GameRecord(remote, player: player).insert(db)
+            games.insert(remote.id)
             return
         }
         guard local.playerId == player else { return }
@@ -75,14 +80,13 @@ struct IncomingApplication {
         try remember(remote.recordName, .games, fields)
         report.applied += 1
         touched.insert(remote.gameID)
-        if try GuessRecord.filter(Column("gameId") == remote.gameID && Column("word") == remote.word).fetchOne(db) != nil {
-            try db.execute(sql: "UPDATE guess SET remoteRecordName = ? WHERE gameId = ? AND word = ?",
-                           arguments: [remote.recordName, remote.gameID, remote.word])
-        } else {
-            try GuessRecord(id: remote.recordName, gameId: remote.gameID, position: remote.position,
-                            guess: Guess(word: remote.word, feedback: remote.feedback), playedAt: remote.playedAt,
-                            playedOn: remote.playedOn, remoteRecordName: remote.recordName).insert(db)
-        }
+        // The same guess made here already is the same record: it only learns its cloud name.
+        try db.cachedStatement(sql: """
+            INSERT INTO guess (id, gameId, position, word, common, inPlace, inWord, playedAt, playedOn, remoteRecordName)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (gameId, word) DO UPDATE SET remoteRecordName = excluded.remoteRecordName
+            """).execute(arguments: [remote.recordName, remote.gameID, remote.position, remote.word, remote.common,
+                                     remote.inPlace, remote.inWord, remote.playedAt, remote.playedOn, remote.recordName])
     }
 
     private mutating func apply(_ remote: SyncMark, _ fields: Data) throws {
@@ -121,6 +125,7 @@ struct IncomingApplication {
             try db.execute(sql: "DELETE FROM orphanRecord WHERE playerId = ? AND gameId = ?", arguments: [player, name])
             try db.execute(sql: "DELETE FROM game WHERE id = ? AND playerId = ?", arguments: [name, player])
             removed = db.changesCount
+            games.remove(name)
         case "Guess":
             try db.execute(sql: "DELETE FROM guess WHERE remoteRecordName = ? AND gameId IN (SELECT id FROM game WHERE playerId = ?)",
                            arguments: [name, player])
@@ -140,7 +145,7 @@ struct IncomingApplication {
     /// After a merge the game's status is what its guesses prove (a guess of the secret wins;
     /// a full board loses), never lower than it was: the same on every machine.
     private func settle(_ gameID: String) throws {
-        guard var game = try GameRecord.fetchOne(db, key: gameID) else { return }
+        guard var game = try GameRecord.fetchOne(db, key: gameID), game.status != .won else { return }
         let guesses = try GuessRecord.filter(Column("gameId") == gameID).order(Column("playedAt"), Column("word")).fetchAll(db)
         var proven = game.status, finish = game.finishedAt
         if let winning = guesses.first(where: { $0.word == game.secret }) {
@@ -186,12 +191,13 @@ struct IncomingApplication {
 
     // MARK: Helpers
 
-    private func gameExists(_ id: String) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT 1 FROM game WHERE id = ? AND playerId = ?", arguments: [id, player]) ?? false
-    }
+    private func gameExists(_ id: String) throws -> Bool { games.contains(id) }
 
     private func remember(_ name: String, _ zone: RecordName.Zone, _ fields: Data) throws {
-        try RemoteRecordRow(playerId: player, recordName: name, zone: zone.rawValue, systemFields: fields).upsert(db)
+        try db.cachedStatement(sql: """
+            INSERT INTO remoteRecord (playerId, recordName, zone, systemFields) VALUES (?, ?, ?, ?)
+            ON CONFLICT (playerId, recordName) DO UPDATE SET systemFields = excluded.systemFields
+            """).execute(arguments: [player, name, zone.rawValue, fields])
     }
 }
 
@@ -202,4 +208,8 @@ extension GameRecord {
                   finishedAt: game.status.isFinished ? game.finishedAt ?? game.updatedAt : nil,
                   startedOn: game.startedOn, lastChangedOn: game.lastChangedOn, remoteRecordName: RecordName.game(game.id))
     }
+}
+
+extension Optional where Wrapped == Bool {
+    var isTrue: Bool { self ?? false }
 }

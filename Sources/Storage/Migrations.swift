@@ -111,6 +111,7 @@ enum Migrations {
         );
         ALTER TABLE game ADD COLUMN remoteRecordName TEXT;
         ALTER TABLE guess ADD COLUMN remoteRecordName TEXT;
+        CREATE INDEX game_unsynced ON game(playerId) WHERE remoteRecordName IS NULL;
         CREATE INDEX guess_unsynced ON guess(gameId) WHERE remoteRecordName IS NULL;
         CREATE TABLE gameChange (
           gameId TEXT PRIMARY KEY NOT NULL REFERENCES game(id) ON DELETE CASCADE,

@@ -56,8 +56,9 @@ enum RecordMapping {
     static func incoming(_ records: [CloudRecord], deletions: [DeletedRecord], device: DeviceID,
                          into changes: inout IncomingChanges) -> (skipped: Int, own: Int) {
         var skipped = 0, own = 0
+        let encoder = JSONEncoder()
         for record in records {
-            guard let system = record.systemFields, let encoded = try? JSONEncoder().encode(system) else { skipped += 1; continue }
+            guard let system = record.systemFields, let encoded = try? encoder.encode(system) else { skipped += 1; continue }
             if system.modifiedBy == device { own += 1 }
             if case .string(let name)? = record["device"], !name.isEmpty, name.count <= 64 {
                 changes.devices[system.modifiedBy.name] = name

@@ -186,7 +186,11 @@ public struct SyncEngine: Sendable {
             try apply(fetched.changedRecords, deletions: fetched.deletedRecords, zone: zone, token: fetched.token.serialized, report: &report)
             if fetched.isComplete { incomplete.remove(zone.rawValue) } else { incomplete.insert(zone.rawValue) }
         }
-        try database.saveDatabaseToken(changes.token.serialized, generation: cloud.generation?.name, incompleteZones: incomplete, profile: profile)
+        // Nothing new: the stored token is already right, and writing it again would cost a commit.
+        let token = changes.token.serialized
+        if token != stored.databaseToken || incomplete != stored.incompleteZones || cloud.generation?.name != stored.generation {
+            try database.saveDatabaseToken(token, generation: cloud.generation?.name, incompleteZones: incomplete, profile: profile)
+        }
     }
 
     private func apply(_ records: [CloudRecord], deletions: [DeletedRecord], zone: RecordName.Zone, token: Data?, report: inout SyncReport) throws {

@@ -1,8 +1,10 @@
+import CloudStore
 import Foundation
 import GameUI
 import QiktionaryCore
 import Screen
 import Storage
+import Sync
 import TerminalUI
 
 /// The full-screen game: the curses terminal, the event loop, and the effects run against the
@@ -13,8 +15,137 @@ enum FullScreen {
         do { terminal = try CursesTerminal() } catch { throw Failure(error.description) }
         defer { terminal.restore() }
         var state = AppState(glyphs: terminal.capabilities.glyphs)
-        let effects = Effects(database: setup.database, profile: setup.profile, lexicon: setup.lexicon)
-        EventLoop.run(terminal: terminal, state: &state, initial: [.begin(request), .load(.packs)], perform: effects.perform)
+        let inbox = Inbox()
+        let background = setup.syncEnabled ? BackgroundSync(setup: setup, inbox: inbox) : nil
+        let effects = Effects(database: setup.database, profile: setup.profile, lexicon: setup.lexicon, background: background)
+        // The game is on screen before the first sync, which then brings in the other machine's
+        // moves; from then on the folder is watched and every change here is sent at once.
+        background?.start()
+        defer { background?.stop() }
+        var lastTick = Date.distantPast
+        EventLoop.run(terminal: terminal, state: &state, initial: [.begin(request), .load(.packs)], inbox: {
+            var messages = inbox.take()
+            if Date().timeIntervalSince(lastTick) >= 1 {
+                lastTick = Date()
+                messages.append(.tick(setup.clock()))
+            }
+            return messages
+        }, perform: effects.perform)
+        terminal.restore()
+        background?.stop()
+        // Hand this session's moves to the other machine on the way out, like plain mode.
+        setup.syncInPassing()
+    }
+}
+
+/// Messages posted from other threads for the event loop to pick up.
+final class Inbox: @unchecked Sendable {
+    private var messages: [Message] = []
+    private let lock = NSLock()
+
+    func post(_ message: Message) { lock.withLock { messages.append(message) } }
+    func take() -> [Message] { lock.withLock { defer { messages = [] }; return messages } }
+}
+
+/// Sync off the interface's thread: one round at a time on a queue of its own, asked for by F5,
+/// by every change made here, and by the folder watcher when another machine writes; requests
+/// that come while a round runs fold into one more round. Results go to the inbox.
+final class BackgroundSync: @unchecked Sendable {
+    private let setup: Setup
+    private let inbox: Inbox
+    private let queue = DispatchQueue(label: "qiktionary.sync")
+    private let lock = NSLock()
+    private var engine: SyncEngine?
+    private var pending = false
+    private var manual = false
+    private var watcher: CombinedChangeWatcher?
+    private var stopped = false
+
+    init(setup: Setup, inbox: Inbox) {
+        self.setup = setup
+        self.inbox = inbox
+    }
+
+    func start() {
+        request(manual: false)
+        guard let folder = setup.cloudDir else { return }
+        let fingerprint = FingerprintSource(folder: folder, player: setup.profile.playerID)
+        let watcher = CombinedChangeWatcher(root: folder, pollInterval: 2, fingerprint: { fingerprint.current() })
+        do {
+            try watcher.start { [weak self] in self?.request(manual: false) }
+            self.watcher = watcher
+        } catch {
+            // No inotify: the loop below still asks every few seconds.
+            let polling = PollingChangeWatcher(interval: 2, fingerprint: { fingerprint.current() })
+            try? polling.start { [weak self] in self?.request(manual: false) }
+        }
+    }
+
+    func stop() {
+        lock.withLock { stopped = true }
+        watcher?.stop()
+        queue.sync {}
+    }
+
+    /// Asks for a round; a round already waiting absorbs the request.
+    func request(manual: Bool) {
+        let schedule: Bool = lock.withLock {
+            if stopped { return false }
+            self.manual = self.manual || manual
+            if pending { return false }
+            pending = true
+            return true
+        }
+        if schedule { queue.async { self.round() } }
+    }
+
+    func adoptReset(keepLocal: Bool) {
+        queue.async {
+            self.inbox.post(.syncUpdate(SyncNews(state: .syncing)))
+            do {
+                let report = try self.openEngine().adoptReset(keepLocal ? .upload : .erase)
+                self.inbox.post(.syncUpdate(SyncNews(state: .synced(at: self.setup.clock()),
+                                                     note: "Joined the new cloud: \(report.uploaded) sent, \(report.downloaded) received.",
+                                                     changedHere: true)))
+            } catch {
+                self.report(error, manual: true)
+            }
+        }
+    }
+
+    private func round() {
+        let manual: Bool = lock.withLock {
+            pending = false
+            defer { self.manual = false }
+            return self.manual
+        }
+        inbox.post(.syncUpdate(SyncNews(state: .syncing)))
+        do {
+            let report = try openEngine().sync()
+            let arrived = report.downloaded + report.deleted > 0
+            let note: String? = manual ? SyncCommand.sentence(report) : arrived ? "Changes from another machine arrived." : nil
+            inbox.post(.syncUpdate(SyncNews(state: .synced(at: setup.clock()), note: note, changedHere: arrived)))
+        } catch {
+            report(error, manual: manual)
+        }
+    }
+
+    private func report(_ error: any Error, manual: Bool) {
+        switch error {
+        case SyncError.cloudReset:
+            inbox.post(.cloudWasReset)
+        case SyncError.offline(let reason):
+            inbox.post(.syncUpdate(SyncNews(state: .offline, note: manual ? "Offline: \(reason). Your moves are kept and sent later." : nil, isError: manual)))
+        default:
+            inbox.post(.syncUpdate(SyncNews(state: .failed, note: "\(error)", isError: true)))
+        }
+    }
+
+    private func openEngine() throws -> SyncEngine {
+        if let engine { return engine }
+        let opened = try setup.syncEngine()
+        engine = opened
+        return opened
     }
 }
 
@@ -24,8 +155,19 @@ struct Effects {
     let database: AppDatabase
     let profile: Profile
     let lexicon: () -> Lexicon
+    let background: BackgroundSync?
 
     func perform(_ effect: Effect) -> [Message] {
+        let messages = outcome(of: effect)
+        // Every change made here goes to the other machine at once, in the background.
+        switch effect {
+        case .guess, .mark, .giveUp, .bookmark, .removeBookmark, .deleteGame, .begin, .newGame: background?.request(manual: false)
+        default: break
+        }
+        return messages
+    }
+
+    private func outcome(of effect: Effect) -> [Message] {
         do {
             return try messages(for: effect)
         } catch .rejected(let rejection) {
@@ -67,6 +209,15 @@ struct Effects {
         case .load(.readingList): return [.readingListLoaded(try database.readingList(profile: profile))]
         case .load(.history): return [.historyLoaded(try database.history(profile: profile))]
         case .load(.stats): return [.statsLoaded(try database.statistics(profile: profile))]
+        case .syncNow:
+            guard let background else {
+                return [.syncUpdate(SyncNews(state: .off, note: "Sync is off: give the shared folder once with --cloud-dir DIR.", isError: true))]
+            }
+            background.request(manual: true)
+            return []
+        case .adoptReset(let keepLocal):
+            background?.adoptReset(keepLocal: keepLocal)
+            return []
         case .quit: return []
         }
     }

@@ -51,8 +51,11 @@ struct Play: ParsableCommand {
             database: setup.database, profile: setup.profile, lexicon: setup.lexicon,
             rules: rules, seed: seed, json: json, write: writeLine
         )
+        // Sync before (to resume a game from the other machine) and after (to hand this one over).
+        setup.syncInPassing()
         try session.begin(pack: pack, word: word)
         session.run(readLine: { Swift.readLine() })
+        setup.syncInPassing()
     }
 }
 

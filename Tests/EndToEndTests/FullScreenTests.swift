@@ -40,7 +40,7 @@ import Testing
         for (width, height) in [(60, 20), (100, 30)] {
             session.resize(width: width, height: height)
             try session.waitFor("the layout at \(width)x\(height)") { screen in
-                let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+                let lines = screen.dropLast().split(separator: "\n", omittingEmptySubsequences: false)
                 return lines.count == height && lines.allSatisfy { $0.count <= width }
                     && screen.contains("> _ _ _ _ _") && screen.contains("1  CRANE")
             }
@@ -56,43 +56,96 @@ import Testing
     }
 }
 
+extension FullScreenTests {
+    @Test(.enabled(if: tmux != nil, "tmux is not installed; the full-screen end-to-end test needs it (CI installs it)"))
+    func sigtermRestoresTheTerminal() throws {
+        let session = try TmuxSession(width: 80, height: 24)
+        defer { session.close() }
+        try session.waitFor("the board") { $0.contains("> _ _ _ _ _") }
+        try session.signal(SIGTERM)
+        #expect(try session.waitForExit() == 0)
+        #expect(session.alternateScreenIsOff())
+        #expect(session.terminalSettingsBefore() == session.terminalSettingsAfter(), "stty settings restored")
+    }
+
+    @Test(.enabled(if: tmux != nil, "tmux is not installed; the full-screen end-to-end test needs it (CI installs it)"))
+    func belowTheMinimumSizeItSaysSoAndRecovers() throws {
+        let session = try TmuxSession(width: 80, height: 24)
+        defer { session.close() }
+        try session.waitFor("the board") { $0.contains("> _ _ _ _ _") }
+        session.resize(width: 30, height: 10)
+        try session.waitFor("the too-small note") { $0.contains("terminal too small") && $0.contains("40×12") }
+        session.resize(width: 80, height: 24)
+        try session.waitFor("the board again") { $0.contains("> _ _ _ _ _") }
+        session.send(["C-c"])
+        #expect(try session.waitForExit() == 0)
+    }
+}
+
 /// One tmux server on a private socket, running the game in a throwaway data dir.
 struct TmuxSession {
     let socket = "qk-e2e-\(UUID().uuidString.prefix(8))"
     let folder: URL
 
-    init(width: Int, height: Int) throws {
+    /// Starts `qiktionary play` in a new tmux session; by default on a fresh data dir with the
+    /// word TIGER, or with the arguments given.
+    init(width: Int, height: Int, arguments: [String]? = nil) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("qk-tmux-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let data = folder.appendingPathComponent("data").path
         let binary = Binary.url.path
+        let playArguments = (arguments ?? ["--data-dir", data, "--word", "tiger", "--device", "tmux"])
+            .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
         // Record the terminal settings before and after, and the exit status, in files.
         let script = """
             stty -a > '\(folder.path)/stty-before'
-            '\(binary)' play --data-dir '\(data)' --word tiger --device tmux
+            sh -c 'echo $$ > "$1"; shift; exec "$@"' sh '\(folder.path)/game.pid' '\(binary)' play \(playArguments)
             echo $? > '\(folder.path)/status.tmp' && mv '\(folder.path)/status.tmp' '\(folder.path)/status'
             stty -a > '\(folder.path)/stty-after'
             echo 'game over, shell back'
-            sleep 600
             """
         try script.write(to: folder.appendingPathComponent("run.sh"), atomically: true, encoding: .utf8)
         _ = try run(["new-session", "-d", "-s", "game", "-x", "\(width)", "-y", "\(height)",
                      "env", "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "TERM=tmux-256color", "HOME=\(folder.path)",
                      "sh", folder.appendingPathComponent("run.sh").path])
+        // Keep the pane after the script ends, to read the restored screen.
+        _ = try run(["set-option", "-w", "-t", "game", "remain-on-exit", "on"])
     }
 
+    /// Runs a tmux command, its output through a file. Spawned by hand rather than with
+    /// `Process`: the server the first command forks must not inherit the test runner's blocked
+    /// signals (it could never be stopped) nor its pipes (waiting on them would never end).
     @discardableResult
     func run(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: FullScreenTests.tmux!)
-        process.arguments = ["-L", socket, "-f", "/dev/null"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        let output = folder.appendingPathComponent("tmux-out-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let argv = [FullScreenTests.tmux!, "-L", socket, "-f", "/dev/null"] + arguments
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), handled = sigset_t()
+        sigemptyset(&none)
+        sigemptyset(&handled)
+        for number in [SIGHUP, SIGINT, SIGTERM, SIGCHLD, SIGPIPE] { sigaddset(&handled, number) }
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &handled)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for fd in open.compactMap(Int32.init) where fd > 2 { posix_spawn_file_actions_addclose(&actions, fd) }
+        var cArguments = argv.map { strdup($0) } + [nil]
+        defer { cArguments.forEach { free($0) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, argv[0], &actions, &attributes, &cArguments, environ)
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
     }
 
     func send(_ keys: [String]) { _ = try? run(["send-keys", "-t", "game"] + keys) }
@@ -120,15 +173,32 @@ struct TmuxSession {
         return (try? String(contentsOf: file, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
 
+    /// Sends a signal to the game process itself.
+    func signal(_ number: Int32) throws {
+        let file = folder.appendingPathComponent("game.pid")
+        let pid = try String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        kill(pid_t(pid)!, number)
+    }
+
     func alternateScreenIsOff() -> Bool {
         (try? run(["display-message", "-p", "-t", "game", "#{alternate_on}"]))?.trimmingCharacters(in: .whitespacesAndNewlines) == "0"
     }
 
-    func terminalSettingsBefore() -> String? { try? String(contentsOf: folder.appendingPathComponent("stty-before"), encoding: .utf8) }
-    func terminalSettingsAfter() -> String? { try? String(contentsOf: folder.appendingPathComponent("stty-after"), encoding: .utf8) }
+    /// `stty -a` as the shell saw it before and after the game, without its first line (speed
+    /// and window size, which the test changes on purpose).
+    func terminalSettingsBefore() -> String? { settings("stty-before") }
+    func terminalSettingsAfter() -> String? { settings("stty-after") }
+
+    private func settings(_ name: String) -> String? {
+        (try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8))
+            .map { $0.split(separator: "\n").dropFirst().joined(separator: "\n") }
+    }
 
     func close() {
+        try? signal(SIGKILL)
+        let socketPath = (try? run(["display-message", "-p", "#{socket_path}"]))?.trimmingCharacters(in: .whitespacesAndNewlines)
         _ = try? run(["kill-server"])
+        if let socketPath, !socketPath.isEmpty { try? FileManager.default.removeItem(atPath: socketPath) }
         try? FileManager.default.removeItem(at: folder)
     }
 }

@@ -270,3 +270,37 @@ func gameID(_ events: [[String: Any]]) -> String? {
         #expect(Set(try b.words("history")) == ["tiger", "zebra"])
     }
 }
+
+/// SYNC.md scenario 9: the full-screen game on B shows A's new guess and bookmark by itself.
+@Suite(.serialized) struct LiveUpdateTests {
+    @Test(.enabled(if: FullScreenTests.tmux != nil, "tmux is not installed (CI installs it)"))
+    func scenario9_anOpenGameShowsTheOtherMachinesMovesWithinThreeSeconds() throws {
+        let pair = try Pair()
+        defer { pair.remove() }
+        let a = pair.peer("laptop"), b = pair.peer("desktop")
+        let id = try #require(gameID(try a.play(["--word", "tiger"], ["crane"])))
+        try b.sync()
+        let session = try TmuxSession(width: 100, height: 30, arguments: b.options)
+        defer { session.close() }
+        try session.waitFor("B's board with A's first guess") { $0.contains("CRANE") && $0.contains("synced") }
+
+        // A plays a guess (plain mode syncs when it ends); B's screen shows it unprompted.
+        _ = try a.play(["--no-sync"], ["resume \(id)", "pilot"])
+        let played = Date()
+        try a.sync()
+        try session.waitFor("A's guess on B's screen") { $0.contains("PILOT") }
+        #expect(Date().timeIntervalSince(played) < 3, "the guess showed after \(Date().timeIntervalSince(played)) s")
+
+        // A bookmark made on A shows on B's reading list screen by itself too.
+        session.send(["4"])
+        try session.waitFor("the reading list") { $0.contains("Reading list") }
+        #expect(try a.run(["reading-list", "add", "comet"]).status == 0)
+        let bookmarked = Date()
+        try a.sync()
+        try session.waitFor("A's bookmark on B's reading list") { $0.contains("COMET") || $0.contains("comet") }
+        #expect(Date().timeIntervalSince(bookmarked) < 3)
+
+        session.send(["C-c"])
+        #expect(try session.waitForExit() == 0)
+    }
+}

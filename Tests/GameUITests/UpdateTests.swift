@@ -1,0 +1,363 @@
+import Foundation
+import QiktionaryCore
+import Screen
+import Testing
+@testable import GameUI
+@testable import Storage
+
+/// Presses keys in order and returns the state after them and the effects of the last one.
+func press(_ keys: [Key], on start: AppState) -> (AppState, [Effect]) {
+    var state = start
+    var effects: [Effect] = []
+    for key in keys { effects = update(&state, .key(key)) }
+    return (state, effects)
+}
+
+func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key], on: start) }
+
+/// One test per key the help screen lists; `covered` names them, and a test checks that the
+/// help screen lists no key without a test here.
+@Suite struct HelpKeyTests {
+    static let covered: Set<String> = [
+        "Everywhere/Tab, S-Tab", "Everywhere/1 to 6", "Everywhere/F1, ?", "Everywhere/F5, Ctrl-R", "Everywhere/Esc",
+        "Everywhere/q", "Everywhere/Ctrl-C",
+        "Game/a to z", "Game/Enter", "Game/Backspace", "Game/Ctrl-U", "Game/Ctrl-G", "Game/Ctrl-N", "Game/n, Enter", "Game/b",
+        "Notepad (Tab from the guess)/arrows", "Notepad (Tab from the guess)/a to z", "Notepad (Tab from the guess)/Space",
+        "Notepad (Tab from the guess)/- / +", "Notepad (Tab from the guess)/Backspace", "Notepad (Tab from the guess)/Enter",
+        "Lists/Up/Down, j/k", "Lists/PgUp/PgDn", "Lists/Home/End", "Lists/Enter", "Lists/b", "Lists/d", "Lists/y / n",
+    ]
+
+    @Test func everyKeyOnTheHelpScreenHasATest() {
+        let listed = Set(HelpKeys.sections.flatMap { section in section.entries.map { "\(section.title)/\($0.keys)" } })
+        #expect(listed == Self.covered)
+    }
+
+    // MARK: Everywhere
+
+    @Test func tabAndShiftTabWalkThePanesInARing() {
+        var state = Fixtures.state(.guess)
+        var order: [Pane] = []
+        for _ in Pane.allCases { _ = update(&state, .key(.tab)); order.append(state.pane) }
+        #expect(order == [.notepad, .packs, .inProgress, .readingList, .history, .stats, .guess])
+        let (back, effects) = press(.backTab, on: Fixtures.state(.guess))
+        #expect(back.pane == .stats)
+        #expect(effects == [.load(.stats)])
+        #expect(press(.tab, on: Fixtures.state(.notepad)).1 == [.load(.packs)])
+    }
+
+    @Test func numberKeysJumpToTheScreensAndLoadThem() {
+        let expected: [(Character, Pane, [Effect])] = [
+            ("1", .guess, []), ("2", .packs, [.load(.packs)]), ("3", .inProgress, [.load(.inProgress)]),
+            ("4", .readingList, [.load(.readingList)]), ("5", .history, [.load(.history)]), ("6", .stats, [.load(.stats)]),
+        ]
+        for (digit, pane, effects) in expected {
+            let (state, got) = press(.character(digit), on: Fixtures.state(.stats))
+            #expect(state.pane == pane)
+            #expect(got == effects)
+        }
+    }
+
+    @Test func f1AndQuestionMarkOpenHelpAndAnyKeyClosesIt() {
+        for key in [Key.function(1), .character("?")] {
+            let (state, effects) = press(key, on: Fixtures.state(.packs))
+            #expect(state.helpOpen && effects.isEmpty)
+            #expect(!press(.escape, on: state).0.helpOpen)
+            #expect(press(.down, on: state).0.helpScroll == 1, "arrows scroll the help")
+        }
+        #expect(press(.character("?"), on: Fixtures.state(.guess)).0.helpOpen, "? is not a letter, so it opens help from the guess too")
+    }
+
+    @Test func f5AndCtrlRSyncNowAndTheOutcomeReachesTheHeader() {
+        for key in [Key.function(5), .control("r")] {
+            let (state, effects) = press(key, on: Fixtures.state(.guess))
+            #expect(effects == [.syncNow])
+            #expect(state.status?.text == "Syncing…")
+        }
+        var off = Fixtures.state(.history)
+        let none = update(&off, .syncUpdate(SyncNews(state: .off, note: "Sync is off: give the shared folder once with --cloud-dir DIR.", isError: true)))
+        #expect(none.isEmpty && off.syncText == "sync off" && off.status?.isError == true)
+        var synced = Fixtures.state(.history)
+        let at = Date(timeIntervalSince1970: 1_800_000_000)
+        let reload = update(&synced, .syncUpdate(SyncNews(state: .synced(at: at), note: "Synced: 1 sent, 2 received.", changedHere: true)))
+        #expect(reload == [.load(.packs), .resume(gameID: "g1"), .load(.history)], "the other machine's moves show at once")
+        _ = update(&synced, .tick(at.addingTimeInterval(12)))
+        #expect(view(synced, size: Size(width: 100, height: 30)).line(0).contains("synced 12 s ago"))
+        // A round that brought nothing reloads nothing and leaves the status line alone.
+        var quiet = Fixtures.state(.guess)
+        quiet.status = StatusMessage("CRANE: 2 common.")
+        #expect(update(&quiet, .syncUpdate(SyncNews(state: .synced(at: at)))).isEmpty)
+        #expect(quiet.status?.text == "CRANE: 2 common.")
+        var syncing = Fixtures.state(.guess)
+        _ = update(&syncing, .syncUpdate(SyncNews(state: .syncing)))
+        #expect(view(syncing, size: Size(width: 100, height: 30)).line(0).contains("syncing…"))
+    }
+
+    @Test func aMoveFromTheOtherMachineKeepsWhatThePlayerIsTyping() {
+        var state = Fixtures.state(.guess)
+        state.input = "cra"
+        let reloaded = try! #require(state.game)
+        _ = update(&state, .gameLoaded(reloaded))
+        #expect(state.input == "cra")
+    }
+
+    @Test func aResetElsewhereAsksWhatToDoWithThisMachinesGames() {
+        var state = Fixtures.state(.guess)
+        _ = update(&state, .cloudWasReset)
+        #expect(state.syncText == "needs attention")
+        #expect(state.confirmation == .cloudReset)
+        let screen = view(state, size: Size(width: 120, height: 40))
+        #expect(screen.text.contains("The cloud was reset on another machine"))
+        #expect(screen.text.contains("u upload") && screen.text.contains("e erase"))
+        #expect(press(.character("u"), on: state).1 == [.adoptReset(keepLocal: true)])
+        #expect(press(.character("e"), on: state).1 == [.adoptReset(keepLocal: false)])
+        let (later, none) = press(.escape, on: state)
+        #expect(none.isEmpty && later.confirmation == nil && later.status?.text.contains("F5") == true)
+    }
+
+    @Test func escapeGoesBackToTheGameAndClosesAnOpenHistoryEntry() {
+        #expect(press(.escape, on: Fixtures.state(.stats)).0.pane == .guess)
+        var open = Fixtures.state(.history)
+        open.historyOpen = true
+        let (closed, _) = press(.escape, on: open)
+        #expect(closed.pane == .history && !closed.historyOpen)
+        var typing = Fixtures.state(.guess)
+        typing.input = "cra"
+        #expect(press(.escape, on: typing).0.input == "")
+    }
+
+    @Test func qQuitsOutsideTheGuessButTypesInIt() {
+        for pane in [Pane.packs, .inProgress, .readingList, .history, .stats] {
+            let (state, effects) = press(.character("q"), on: Fixtures.state(pane))
+            #expect(effects == [.quit] && state.quitting)
+        }
+        let (typing, effects) = press(.character("q"), on: Fixtures.state(.guess))
+        #expect(effects.isEmpty && typing.input == "q")
+        #expect(press(.character("q"), on: Fixtures.state(.guess, game: Fixtures.won)).1 == [.quit], "a finished game takes no letters")
+    }
+
+    @Test func ctrlCQuitsFromAnywhereEvenMidQuestionOrInHelp() {
+        var asking = Fixtures.state(.guess)
+        asking.confirmation = .giveUp(gameID: "g1")
+        var help = Fixtures.state(.notepad)
+        help.helpOpen = true
+        for state in [Fixtures.state(.guess), Fixtures.state(.notepad), Fixtures.state(.stats), asking, help] {
+            #expect(press(.control("c"), on: state).1 == [.quit])
+        }
+    }
+
+    // MARK: Game
+
+    @Test func lettersTypeLowercaseUpToTheWordLength() {
+        let (state, effects) = press("CraNEs".map { Key.character($0) }, on: Fixtures.state(.guess))
+        #expect(state.input == "crane")
+        #expect(effects.isEmpty)
+        #expect(state.status?.text.contains("5 letters") == true)
+        let (digit, _) = press(.character("3"), on: Fixtures.state(.guess))
+        #expect(digit.pane == .inProgress && digit.input == "", "digits are screen keys, never typed")
+        #expect(press(.character("!"), on: Fixtures.state(.guess)).0.status?.isError == true)
+    }
+
+    @Test func enterSubmitsTheGuessOrAsksForOne() {
+        var state = Fixtures.state(.guess)
+        state.input = "tiger"
+        #expect(press(.enter, on: state).1 == [.guess("tiger", gameID: "g1")])
+        let (empty, effects) = press(.enter, on: Fixtures.state(.guess))
+        #expect(effects.isEmpty && empty.status?.text == "Type a 5-letter word, then Enter.")
+    }
+
+    @Test func backspaceDeletesTheLastLetterAndCtrlUClearsTheLine() {
+        var state = Fixtures.state(.guess)
+        state.input = "cran"
+        #expect(press(.backspace, on: state).0.input == "cra")
+        #expect(press(.control("u"), on: state).0.input == "")
+        #expect(press(.backspace, on: Fixtures.state(.guess)).0.input == "")
+    }
+
+    @Test func ctrlGAsksBeforeGivingUp() {
+        let (asking, effects) = press(.control("g"), on: Fixtures.state(.guess))
+        #expect(effects.isEmpty && asking.confirmation == .giveUp(gameID: "g1"))
+        #expect(view(asking, size: Size(width: 80, height: 24)).text.contains("Give up this game and see the word? (y/n)"))
+        #expect(press(.character("y"), on: asking).1 == [.giveUp(gameID: "g1")])
+        let (cancelled, none) = press(.character("n"), on: asking)
+        #expect(none.isEmpty && cancelled.confirmation == nil && cancelled.status?.text == "Cancelled.")
+    }
+
+    @Test func ctrlNStartsAnotherGameFromTheSamePack() {
+        #expect(press(.control("n"), on: Fixtures.state(.guess)).1 == [.newGame(packID: "animals")])
+    }
+
+    @Test func nOrEnterStartTheNextGameOnceOver() {
+        let over = Fixtures.state(.guess, game: Fixtures.won)
+        #expect(press(.character("n"), on: over).1 == [.newGame(packID: "animals")])
+        #expect(press(.enter, on: over).1 == [.newGame(packID: "animals")])
+    }
+
+    @Test func bBookmarksTheFactOnceOverAndAgainRemovesIt() {
+        let over = Fixtures.state(.guess, game: Fixtures.won)
+        #expect(press(.character("b"), on: over).1 == [.bookmark(gameID: "g2")])
+        var marked = Fixtures.won
+        marked.bookmarked = true
+        #expect(press(.character("b"), on: Fixtures.state(.guess, game: marked)).1 == [.removeBookmark(word: "tiger")])
+        let (typing, _) = press(.character("b"), on: Fixtures.state(.guess))
+        #expect(typing.input == "b", "in play, b is a letter")
+    }
+
+    // MARK: Notepad
+
+    @Test func arrowsMoveAroundTheAlphabet() {
+        var state = Fixtures.state(.notepad)
+        state.notepadCursor = 0
+        #expect(press(.right, on: state).0.notepadCursor == 1)
+        #expect(press(.left, on: state).0.notepadCursor == 25, "left from A wraps to Z")
+        #expect(press(.down, on: state).0.notepadCursor == 7, "down is one row of seven")
+        #expect(press([.down, .up], on: state).0.notepadCursor == 0)
+    }
+
+    @Test func lettersJumpToThatLetterInTheNotepad() {
+        let (state, effects) = press(.character("T"), on: Fixtures.state(.notepad))
+        #expect(state.notepadCursor == 19 && effects.isEmpty && state.input.isEmpty)
+    }
+
+    @Test func spaceCyclesUnknownOutIn() {
+        // a has no mark, c is marked out, e is marked in.
+        #expect(press([.character("a"), .character(" ")], on: Fixtures.state(.notepad)).1 == [.mark("a", .out, gameID: "g1")])
+        #expect(press([.character("c"), .character(" ")], on: Fixtures.state(.notepad)).1 == [.mark("c", .in, gameID: "g1")])
+        #expect(press([.character("e"), .character(" ")], on: Fixtures.state(.notepad)).1 == [.mark("e", nil, gameID: "g1")])
+    }
+
+    @Test func minusAndPlusMarkOutAndIn() {
+        #expect(press([.character("k"), .character("-")], on: Fixtures.state(.notepad)).1 == [.mark("k", .out, gameID: "g1")])
+        #expect(press([.character("k"), .character("+")], on: Fixtures.state(.notepad)).1 == [.mark("k", .in, gameID: "g1")])
+    }
+
+    @Test func backspaceClearsTheMark() {
+        #expect(press([.character("c"), .backspace], on: Fixtures.state(.notepad)).1 == [.mark("c", nil, gameID: "g1")])
+    }
+
+    @Test func enterGoesBackToTheGuess() {
+        #expect(press(.enter, on: Fixtures.state(.notepad)).0.pane == .guess)
+    }
+
+    // MARK: Lists
+
+    @Test func upDownJAndKChooseWithinTheList() {
+        #expect(press(.down, on: Fixtures.state(.packs)).0.packSelection == 1)
+        #expect(press([.character("j"), .character("j"), .character("k")], on: Fixtures.state(.packs)).0.packSelection == 1)
+        #expect(press(.up, on: Fixtures.state(.packs)).0.packSelection == 0, "stops at the top")
+        #expect(press([.down, .down, .down], on: Fixtures.state(.history)).0.historySelection == 2, "stops at the end")
+        #expect(press(.down, on: Fixtures.state(.readingList)).0.readingSelection == 1)
+        #expect(press(.down, on: Fixtures.state(.inProgress)).0.inProgressSelection == 1)
+    }
+
+    @Test func pageKeysMoveByAPageAndHomeEndToTheEnds() {
+        #expect(press(.pageDown, on: Fixtures.state(.packs)).0.packSelection == 3)
+        #expect(press([.end, .pageUp], on: Fixtures.state(.packs)).0.packSelection == 0)
+        #expect(press(.end, on: Fixtures.state(.packs)).0.packSelection == 3)
+        #expect(press([.end, .home], on: Fixtures.state(.packs)).0.packSelection == 0)
+    }
+
+    @Test func enterPlaysThePackResumesTheGameOrOpensTheHistoryEntry() {
+        let (playing, effects) = press([.down, .enter], on: Fixtures.state(.packs))
+        #expect(effects == [.newGame(packID: "animals")] && playing.pane == .guess)
+        let (resumed, resume) = press([.down, .enter], on: Fixtures.state(.inProgress))
+        #expect(resume == [.resume(gameID: "g3")] && resumed.pane == .guess)
+        let (open, _) = press(.enter, on: Fixtures.state(.history))
+        #expect(open.historyOpen)
+        #expect(view(open, size: Size(width: 80, height: 24)).text.contains("You found TIGER in 5 guesses"))
+    }
+
+    @Test func bTogglesTheBookmarkOfTheChosenHistoryGame() {
+        #expect(press(.character("b"), on: Fixtures.state(.history)).1 == [.bookmark(gameID: "g2")])
+        #expect(press([.down, .character("b")], on: Fixtures.state(.history)).1 == [.removeBookmark(word: "zebra")])
+    }
+
+    @Test func dDeletesAHistoryGameAfterAskingAndRemovesAReadingListFact() {
+        let (asking, none) = press(.character("d"), on: Fixtures.state(.history))
+        #expect(none.isEmpty && asking.confirmation == .deleteGame(id: "g2", word: "tiger"))
+        #expect(press(.character("d"), on: Fixtures.state(.readingList)).1 == [.removeBookmark(word: "zebra")])
+    }
+
+    @Test func yConfirmsAndAnyOtherKeyCancels() {
+        let (asking, _) = press(.character("d"), on: Fixtures.state(.history))
+        #expect(press(.character("y"), on: asking).1 == [.deleteGame(id: "g2")])
+        for key in [Key.character("n"), .escape, .enter] {
+            let (state, effects) = press(key, on: asking)
+            #expect(effects.isEmpty && state.confirmation == nil && state.pane == .history)
+        }
+    }
+}
+
+/// What the interface does with the outcomes of its effects.
+@Suite struct MessageTests {
+    @Test func aPlayedGuessClearsTheInputAndSaysHowItScored() {
+        var state = Fixtures.state(.guess)
+        state.input = "tiger"
+        var game = Fixtures.inPlay
+        game.game = Game(id: "g1", packID: "animals", secret: "tiger", rules: .classic,
+                         guesses: game.game.guesses + [Guess(word: "bread", feedback: .common(2))])
+        let effects = update(&state, .guessPlayed(PlayedGuess(guess: Guess(word: "bread", feedback: .common(2)), number: 5, game: game)))
+        #expect(effects.isEmpty && state.input == "" && state.status?.text == "BREAD: 2 common.")
+    }
+
+    @Test func aWinningGuessShowsTheEndAndRefreshesPackProgress() {
+        var state = Fixtures.state(.guess)
+        let effects = update(&state, .guessPlayed(PlayedGuess(guess: Guess(word: "tiger", feedback: .common(5)), number: 5, game: Fixtures.won)))
+        #expect(effects == [.load(.packs)])
+        #expect(state.status?.text == "You found TIGER in 5 guesses. Score 11.")
+    }
+
+    @Test func aRefusedGuessKeepsTheInputToFix() {
+        var state = Fixtures.state(.guess)
+        state.input = "xqzzy"
+        _ = update(&state, .guessRefused(input: "xqzzy", reason: "not in the dictionary"))
+        #expect(state.input == "xqzzy" && state.status == StatusMessage("XQZZY refused: not in the dictionary.", isError: true))
+    }
+
+    @Test func bookmarkChangesReachTheBoardAndTheHistory() {
+        var state = Fixtures.state(.guess, game: Fixtures.won)
+        let effects = update(&state, .bookmarkChanged(word: "tiger", bookmarked: true))
+        #expect(effects == [.load(.readingList)])
+        #expect(state.game?.bookmarked == true && state.history[0].bookmarked)
+    }
+
+    @Test func aDeletedGameLeavesTheHistory() {
+        var state = Fixtures.state(.history)
+        state.historySelection = 2
+        _ = update(&state, .gameDeleted(id: "g5"))
+        #expect(state.history.map(\.id) == ["g2", "g4"] && state.historySelection == 1)
+    }
+
+    @Test func aFailureBeforeAnyGameSaysHowToStartOne() {
+        var state = AppState()
+        _ = update(&state, .failed("no pack called 'nope'"))
+        let text = view(state, size: Size(width: 80, height: 24)).text
+        #expect(text.contains("no pack called 'nope'") && text.contains("Enter starts one"))
+    }
+}
+
+/// The loop with a scripted terminal and stub effects.
+@Suite struct EventLoopTests {
+    @Test func drawsFirstThenRunsEffectsAndQuitsOnCtrlC() {
+        let terminal = ScriptedTerminal(size: Size(width: 80, height: 24), events: [
+            .key(.character("t")), .resize(Size(width: 60, height: 20)), .key(.control("c")), .key(.character("x")),
+        ])
+        var state = AppState()
+        var performed: [Effect] = []
+        EventLoop.run(terminal: terminal, state: &state, initial: [.begin(GameRequest())]) { effect in
+            performed.append(effect)
+            return effect == .begin(GameRequest()) ? [.gameLoaded(Fixtures.inPlay)] : []
+        }
+        #expect(terminal.drawn.first?.text.contains("Getting your game ready") == true, "the first screen comes before any effect")
+        #expect(performed == [.begin(GameRequest())])
+        #expect(state.input == "t" && state.quitting)
+        #expect(terminal.drawn.last?.size == Size(width: 60, height: 20), "redrawn at once at the new size")
+        #expect(terminal.drawn.last?.text.contains("> T _ _ _ _") == true)
+    }
+
+    @Test func anInterruptEndsTheLoop() {
+        let terminal = ScriptedTerminal(size: Size(width: 80, height: 24), events: [.interrupted, .key(.character("t"))])
+        var state = Fixtures.state(.guess)
+        EventLoop.run(terminal: terminal, state: &state, initial: []) { _ in [] }
+        #expect(state.input == "")
+    }
+}
