@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+import QiktionaryCore
+@testable import Storage
+
+/// SYNC.md step 1: every local change is queued in its own transaction, and acknowledging a
+/// send clears exactly what was sent.
+@Suite struct ChangeTrackingTests {
+    let fields = Data("system fields".utf8)
+
+    @Test func newGamesAndGuessesAreQueuedUntilAcknowledged() throws {
+        let (db, profile) = try Fixtures.database()
+        let game = try db.startGame(GameRequest(word: "amber"), profile: profile)
+        _ = try db.submitGuess("flint", gameID: game.id, lexicon: Fixtures.lexicon, profile: profile)
+        let out = try db.outgoingChanges(profile: profile)
+        #expect(out.games.map(\.game.id) == [game.id] && out.games.first?.isNew == true)
+        #expect(out.guesses.map(\.word) == ["flint"])
+        #expect(try db.pendingChangeCount(profile: profile) == 2)
+        try db.acknowledge(out, saved: [RecordName.game(game.id): fields, RecordName.guess(gameID: game.id, word: "flint"): fields],
+                           deleted: [], profile: profile)
+        #expect(try db.outgoingChanges(profile: profile).isEmpty)
+        #expect(try db.pendingChangeCount(profile: profile) == 0)
+    }
+
+    @Test func fieldsChangedBySavesMergeAndAChangeInFlightSurvivesItsAcknowledgement() throws {
+        let (db, profile) = try Fixtures.database()
+        let game = try db.startGame(GameRequest(word: "amber"), profile: profile)
+        try db.acknowledge(try db.outgoingChanges(profile: profile), saved: [RecordName.game(game.id): fields], deleted: [], profile: profile)
+        _ = try db.mark("z", as: .out, gameID: game.id, profile: profile)
+        let sent = try db.outgoingChanges(profile: profile)
+        #expect(sent.games.first?.changedFields == ["updatedAt"], "the same device: lastChangedOn did not change")
+        #expect(sent.games.first?.isNew == false && sent.games.first?.systemFields == fields)
+        #expect(sent.marks.map(\.mark.letter) == ["z"])
+        // While that is in flight the player gives up: the game's change grows and its version moves on.
+        _ = try db.giveUp(gameID: game.id, profile: profile)
+        try db.acknowledge(sent, saved: [RecordName.game(game.id): fields, RecordName.mark(gameID: game.id, letter: "z"): fields],
+                           deleted: [], profile: profile)
+        let left = try db.outgoingChanges(profile: profile)
+        #expect(left.marks.isEmpty, "the mark went and was acknowledged")
+        #expect(left.games.first?.changedFields == ["finishedAt", "status", "updatedAt"])
+    }
+
+    @Test func deletingASyncedGameQueuesItsRecordsAndBookmarksAreQueuedBothWays() throws {
+        let (db, profile) = try Fixtures.database()
+        let game = try db.startGame(GameRequest(word: "amber"), profile: profile)
+        _ = try db.submitGuess("flint", gameID: game.id, lexicon: Fixtures.lexicon, profile: profile)
+        _ = try db.mark("q", as: .in, gameID: game.id, profile: profile)
+        _ = try db.giveUp(gameID: game.id, profile: profile)
+        let out = try db.outgoingChanges(profile: profile)
+        let names = [RecordName.game(game.id), RecordName.guess(gameID: game.id, word: "flint"), RecordName.mark(gameID: game.id, letter: "q")]
+        try db.acknowledge(out, saved: Dictionary(uniqueKeysWithValues: names.map { ($0, fields) }), deleted: [], profile: profile)
+        try db.deleteGame(id: game.id, profile: profile)
+        #expect(Set(try db.outgoingChanges(profile: profile).deletions.map(\.recordName)) == Set(names))
+
+        try db.addBookmark(word: "amber", profile: profile)
+        try db.removeBookmark(word: "amber", profile: profile)
+        let bookmarks = try db.outgoingChanges(profile: profile).bookmarks
+        #expect(bookmarks.map(\.bookmark.word) == ["amber"] && bookmarks.first?.bookmark.isBookmarked == false)
+    }
+
+    @Test func whatComesFromTheCloudIsNotQueuedBack() throws {
+        let (db, profile) = try Fixtures.database()
+        var incoming = IncomingChanges()
+        let id = UUID().uuidString.lowercased()
+        let now = AppDatabase.stamp(Date())
+        incoming.games = [(SyncGame(id: id, packID: "stones", secret: "amber", fact: "Fact.", rules: .classic, maxGuesses: 15,
+                                    status: .inProgress, startedAt: now, updatedAt: now, finishedAt: nil, startedOn: "desk", lastChangedOn: "desk"), fields)]
+        incoming.guesses = [(SyncGuess(gameID: id, word: "flint", position: 1, feedback: .common(1), playedAt: now, playedOn: "desk"), fields)]
+        incoming.bookmarks = [(SyncBookmark(word: "crisp", packID: "stones", fact: "Crisp fact.", addedAt: now, isBookmarked: true), fields)]
+        let report = try db.applyIncoming(incoming, zone: .games, token: Data("token".utf8), profile: profile)
+        #expect(report.applied == 3)
+        #expect(try db.outgoingChanges(profile: profile).isEmpty)
+        #expect(try db.game(id: id, profile: profile).game.guesses.map(\.word) == ["flint"])
+        #expect(try db.zoneToken(.games, profile: profile) == Data("token".utf8))
+    }
+}
