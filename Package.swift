@@ -68,6 +68,6 @@ let package = Package(
         .testTarget(name: "GameUITests", dependencies: ["GameUI", "Screen", "Storage", "QiktionaryCore"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "Storage", "CloudStore", "QiktionaryCore", "QiktionaryResources"]),
         .testTarget(name: "CloudStoreTests", dependencies: ["CloudStore", "cloudstore-probe"], exclude: ["Fixtures"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["qiktionary"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["qiktionary", "QiktionaryCore"]),
     ]
 )

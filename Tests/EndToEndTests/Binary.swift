@@ -47,8 +47,9 @@ struct Binary {
     }
 
     @discardableResult
-    static func run(_ arguments: [String], input: String = "", environment extra: [String: String] = [:]) throws -> Result {
+    static func run(_ arguments: [String], input: String = "", environment extra: [String: String] = [:], executable: URL? = nil) throws -> Result {
         let process = process(arguments)
+        if let executable { process.executableURL = executable }
         process.environment = environment.merging(extra) { $1 }
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
         process.standardInput = stdin

@@ -195,30 +195,83 @@ func gameID(_ events: [[String: Any]]) -> String? {
         #expect(try b.words("history") == ["tiger"])
     }
 
-    @Test func scenario8_threeProcessesPerMachineSyncingAtOnceConverge() async throws {
+    /// Root ignores file permissions, so the machine that meets a read-only folder runs as
+    /// the unprivileged user `nobody` (through setpriv), as a player would.
+    static let setpriv: String? = getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") ? "/usr/bin/setpriv" : nil
+
+    @Test(.enabled(if: setpriv != nil, "needs root and setpriv to play a user without write access"))
+    func scenario7_aReadOnlyFolderMeansOfflineWithChangesQueuedUntilItIsWritable() throws {
+        let pair = try Pair()
+        defer { pair.remove() }
+        let a = pair.peer("laptop")
+        let b = pair.peer("desktop")
+        _ = try a.play(["--word", "comet"], ["give-up"])
+        try FileManager.default.createDirectory(at: b.dataDir, withIntermediateDirectories: true)
+        chown(b.dataDir.path, 65534, 65534)
+        chmod(pair.root.path, 0o755)
+        func asNobody(_ arguments: [String], input: String = "") throws -> Binary.Result {
+            try Binary.run(["--reuid=65534", "--regid=65534", "--clear-groups", Binary.url.path] + arguments + b.options,
+                           input: input, environment: ["HOME": b.dataDir.path], executable: URL(fileURLWithPath: Self.setpriv!))
+        }
+        // The folder belongs to root and is not writable by B's user: B reads but cannot write.
+        let played = try asNobody(["play", "--plain", "--json", "--word", "tiger"], input: "crane\ntiger\n")
+        #expect(played.status == 0, "\(played.stderr)")
+        #expect(played.events.last?["result"] as? String == "won")
+        let failed = try asNobody(["sync"])
+        #expect(failed.status == 69, "\(failed.stderr)")
+        #expect(failed.stderr.split(separator: "\n").count == 1 && failed.stderr.contains("offline"))
+        #expect(Set(((try asNobody(["history", "--json", "--no-sync"]).json as? [[String: Any]]) ?? []).compactMap { $0["word"] as? String }) == ["tiger", "comet"])
+        // Writable again: everything queued goes, and A gets it.
+        let writable = Process()
+        writable.executableURL = URL(fileURLWithPath: "/bin/chmod")
+        writable.arguments = ["-R", "a+rwX", pair.cloud.path]
+        try writable.run()
+        writable.waitUntilExit()
+        #expect(try asNobody(["sync"]).status == 0)
+        try a.sync()
+        #expect(Set(try a.words("history")) == ["tiger", "comet"])
+    }
+
+    /// Three processes per machine, each playing whole games and syncing in a loop against the
+    /// one folder for a minute (QIKTIONARY_SCENARIO8_SECONDS to change it), then both converge.
+    @Test func scenario8_threeProcessesPerMachineSyncingAtOnceForAMinuteConverge() async throws {
         let pair = try Pair()
         defer { pair.remove() }
         let machines = [pair.peer("laptop"), pair.peer("desktop")]
         for machine in machines { try machine.sync() }
-        let words = ["tiger", "zebra", "camel"]
-        try await withThrowingTaskGroup(of: Void.self) { group in
+        let seconds = ProcessInfo.processInfo.environment["QIKTIONARY_SCENARIO8_SECONDS"].flatMap(Double.init) ?? 60
+        let deadline = Date().addingTimeInterval(seconds)
+        let secrets = ["tiger", "zebra", "camel", "horse", "mouse", "snake", "comet", "orbit", "lunar", "solar"]
+        let played = try await withThrowingTaskGroup(of: [String: Int].self) { group in
             for machine in machines {
-                for (index, word) in words.enumerated() {
+                for worker in 0..<3 {
                     group.addTask {
-                        let secret = machine.device == "laptop" ? word : ["mouse", "horse", "snake"][index]
-                        _ = try machine.play(["--word", secret], Words.distinct(4, length: 5, avoiding: secret) + [secret])
-                        for _ in 0..<3 { try machine.run(["sync"]) }
+                        var games: [String: Int] = [:]
+                        var round = 0
+                        while Date() < deadline {
+                            let secret = secrets[(worker * 3 + round) % secrets.count]
+                            let guesses = Words.distinct(2 + round % 4, length: 5, avoiding: secret)
+                            let events = try machine.play(["--word", secret], guesses + [secret])
+                            if let id = gameID(events) { games[id] = guesses.count + 1 }
+                            try machine.run(["sync"])
+                            round += 1
+                        }
+                        return games
                     }
                 }
             }
-            try await group.waitForAll()
+            return try await group.reduce(into: [String: Int]()) { $0.merge($1) { a, _ in a } }
         }
-        for machine in machines { try machine.sync() }
-        for machine in machines { try machine.sync() }
-        let a = Set(try machines[0].words("history")), b = Set(try machines[1].words("history"))
-        #expect(a == ["tiger", "zebra", "camel", "mouse", "horse", "snake"])
-        #expect(a == b)
-        #expect(try machines[0].list("history").allSatisfy { $0["guesses"] as? Int == 5 })
+        for _ in 0..<2 { for machine in machines { try machine.sync() } }
+        let histories = try machines.map { try $0.run(["history", "--json", "--no-sync"]).stdout }
+        #expect(histories[0] == histories[1])
+        let history = try machines[0].list("history")
+        #expect(history.count == played.count, "every game, once")
+        for entry in history {
+            #expect(played[entry["id"] as? String ?? ""] == entry["guesses"] as? Int, "\(entry)")
+            #expect(entry["result"] as? String == "won")
+        }
+        #expect(played.count >= 6)
     }
 
     @Test func scenario10_resetFlags() throws {

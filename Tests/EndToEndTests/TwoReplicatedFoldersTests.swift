@@ -1,11 +1,12 @@
 import Foundation
+import QiktionaryCore
 import Testing
 
 /// A stand-in for Syncthing or Dropbox between two cloud folders: it copies each device's files
 /// from its owner's folder to the other one, late (a random part each round), out of order,
 /// sometimes half-written first, sometimes twice, leaving conflict copies and junk behind.
 struct Copier {
-    var rng: SeededRandom
+    var rng: SeededGenerator
 
     /// Copies the files below `devices/<owner>/` (and generation markers) from `source` to `target`.
     mutating func round(from source: URL, to target: URL, owner: String, everything: Bool = false) throws {
@@ -39,16 +40,7 @@ struct Copier {
     }
 }
 
-/// A small seeded generator, so a failing run can be repeated exactly.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+extension SeededGenerator {
     mutating func chance(_ p: Double) -> Bool { Double(next() % 10_000) / 10_000 < p }
 }
 
@@ -64,7 +56,7 @@ struct SeededRandom: RandomNumberGenerator {
         let a = pair.peer("laptop"), b = pair.peer("desktop", cloud: cloudB)
         let idA = try #require((try a.status()["device"] as? [String: Any])?["id"] as? String)
         let idB = try #require((try b.status()["device"] as? [String: Any])?["id"] as? String)
-        var copier = Copier(rng: SeededRandom(state: seed))
+        var copier = Copier(rng: SeededGenerator(seed: seed))
 
         let shared = try #require(gameID(try a.play(["--word", "tiger"], ["crane"])))
         _ = try a.play(["--word", "zebra"], ["pilot", "give-up", "bookmark"])
