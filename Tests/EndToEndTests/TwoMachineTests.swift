@@ -274,6 +274,39 @@ func gameID(_ events: [[String: Any]]) -> String? {
         #expect(played.count >= 6)
     }
 
+    @Test func syncWatchKeepsAMachineInStepUntilInterrupted() throws {
+        let pair = try Pair()
+        defer { pair.remove() }
+        let a = pair.peer("laptop"), b = pair.peer("desktop")
+        try b.sync()
+        let watch = Binary.process(["sync", "--watch", "--json"] + b.options)
+        let output = Pipe()
+        watch.standardOutput = output
+        watch.standardError = FileHandle.nullDevice
+        try watch.run()
+        let lines = ReadAll(output.fileHandleForReading)
+        defer { if watch.isRunning { kill(watch.processIdentifier, SIGKILL) } }
+        // A's finished game reaches B's database with no command run on B.
+        _ = try a.play(["--word", "tiger"], ["crane", "tiger"])
+        let deadline = Date().addingTimeInterval(10)
+        while try b.words("history").isEmpty && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(try b.words("history") == ["tiger"])
+        // A change made on B by another process goes out without a sync command either.
+        #expect(try b.run(["reading-list", "add", "comet", "--no-sync"]).status == 0)
+        let sent = Date().addingTimeInterval(10)
+        repeat {
+            Thread.sleep(forTimeInterval: 0.2)
+            try a.sync()
+        } while try a.words("reading-list").isEmpty && Date() < sent
+        #expect(try a.words("reading-list") == ["comet"])
+        kill(watch.processIdentifier, SIGINT)
+        watch.waitUntilExit()
+        #expect(watch.terminationStatus == 0)
+        let reports = lines.text().split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(reports.contains { ($0["downloaded"] as? Int ?? 0) > 0 })
+        #expect(reports.contains { ($0["uploaded"] as? Int ?? 0) > 0 })
+    }
+
     @Test func scenario10_resetFlags() throws {
         let pair = try Pair()
         defer { pair.remove() }
