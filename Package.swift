@@ -67,6 +67,10 @@ let package = Package(
         .testTarget(name: "ScreenTests", dependencies: ["Screen"]),
         .testTarget(name: "GameUITests", dependencies: ["GameUI", "Screen", "Storage", "QiktionaryCore"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "Storage", "CloudStore", "QiktionaryCore", "QiktionaryResources"]),
+        // Seeded generated bad input against every way in: plain mode, arguments, pack and cloud files.
+        .testTarget(name: "FuzzTests", dependencies: [
+            "qiktionary", "PlainMode", "Storage", "QiktionaryCore", "QiktionaryResources", "CloudStore", "Sync",
+        ]),
         .testTarget(name: "CloudStoreTests", dependencies: ["CloudStore", "cloudstore-probe"], exclude: ["Fixtures"]),
         .testTarget(name: "EndToEndTests", dependencies: ["qiktionary", "QiktionaryCore"]),
     ]
