@@ -74,6 +74,8 @@ public struct HistoryEntryJSON: Encodable, Equatable {
     public var rules: Rules
     public var result: GameStatus
     public var guesses: Int
+    /// The words guessed, in the order they were played.
+    public var guessed: [String]
     public var score: Int
     public var finishedAt: Date?
     public var device: String
@@ -87,6 +89,7 @@ public struct HistoryEntryJSON: Encodable, Equatable {
         rules = saved.game.rules
         result = saved.game.status
         guesses = saved.game.guesses.count
+        guessed = saved.game.guesses.map(\.word)
         score = saved.game.score
         finishedAt = saved.finishedAt
         device = saved.lastChangedOn

@@ -62,6 +62,11 @@ extension AppDatabase {
         }
     }
 
+    /// Whether the cloud has acknowledged any record of the player's (so it is not empty).
+    public func knowsRemoteRecords(profile: Profile) throws(StorageError) -> Bool {
+        try read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM remoteRecord WHERE playerId = ? LIMIT 1", arguments: [profile.playerID]) ?? false }
+    }
+
     /// How many changes wait to be sent.
     public func pendingChangeCount(profile: Profile) throws(StorageError) -> Int {
         try read { db in

@@ -107,9 +107,10 @@ public struct SyncEngine: Sendable {
         // A conflict merges the cloud's version into the local game, which queues what the cloud
         // lacks; the next round sends it with the cloud's change tag. Bounded, in case another
         // machine keeps winning the race.
-        for _ in 0..<Self.maxAttempts {
+        for attempt in 0..<Self.maxAttempts {
             let outgoing = try database.outgoingChanges(profile: profile)
             if outgoing.isEmpty { return }
+            if attempt == 0 { try refuseAnEmptiedFolder() }
             var conflicts = false
             for batch in Batch.split(outgoing, device: profile.device.name) {
                 switch try commit(batch) {
@@ -155,6 +156,18 @@ public struct SyncEngine: Sendable {
                 }
             }
             return .conflicts(servers, deletedElsewhere: gone)
+        }
+    }
+
+    /// A mount point whose file system is not mounted is an empty folder that looks usable:
+    /// what is written there is hidden when the file system comes back, and would be lost.
+    /// A machine that has synced before therefore never writes into a folder with no store
+    /// in it; it stays offline until the folder is back (or the player starts the cloud anew).
+    private func refuseAnEmptiedFolder() throws {
+        // Records the cloud acknowledged mean the cloud had data; none, and it may be empty.
+        guard try database.knowsRemoteRecords(profile: profile) else { return }
+        if try cloud.zones().isEmpty {
+            throw SyncError.offline("the cloud folder is empty though this machine has synced with it before (if it is a mount, is it mounted?); if it was emptied on purpose, run 'qiktionary --reset-cloud'")
         }
     }
 

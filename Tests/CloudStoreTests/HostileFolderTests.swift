@@ -105,3 +105,67 @@ import Testing
         #expect(try writer.liveValues().keys.sorted() == ["r1"])
     }
 }
+
+/// A folder whose files vanish the moment they are read (a replicator removing a file, a user
+/// tidying up): the reader must take it as a file not there yet, never crash or skip past it.
+final class VanishingFolder: CloudFolder, @unchecked Sendable {
+    let inner: DiskFolder
+    let root: URL
+    private let lock = NSLock()
+    private var vanished: [String: Data] = [:]
+    var armed = true
+
+    init(root: URL) {
+        self.root = root
+        inner = DiskFolder(root: root)
+    }
+
+    func checkAvailable() throws(CloudStoreError) { try inner.checkAvailable() }
+    func list(_ directory: FolderPath) throws(CloudStoreError) -> [FolderEntry] { try inner.list(directory) }
+    func fileExists(_ file: FolderPath) -> Bool { inner.fileExists(file) }
+    func write(_ data: Data, to file: FolderPath, mode: WriteMode, step: WriteStepHook) throws(CloudStoreError) -> Bool {
+        try inner.write(data, to: file, mode: mode, step: step)
+    }
+    func remove(_ path: FolderPath) { inner.remove(path) }
+    func withExclusiveLock<T>(_ directory: FolderPath, _ body: () throws(CloudStoreError) -> T) throws(CloudStoreError) -> T {
+        try inner.withExclusiveLock(directory, body)
+    }
+    var statistics: FolderStatistics { inner.statistics }
+
+    /// Every segment vanishes just before it is read, once.
+    func read(_ file: FolderPath, limit: Int) -> FileRead {
+        let url = root.appendingPathComponent(file.components.joined(separator: "/"))
+        let vanish: Bool = lock.withLock { armed && (file.components.last ?? "").hasSuffix(".seg") && vanished[url.path] == nil }
+        if vanish, let data = try? Data(contentsOf: url) {
+            lock.withLock { vanished[url.path] = data }
+            try? FileManager.default.removeItem(at: url)
+        }
+        return inner.read(file, limit: limit)
+    }
+
+    /// Puts every vanished file back, as a replicator would deliver it again.
+    func restore() {
+        lock.withLock {
+            armed = false
+            for (path, data) in vanished { try? data.write(to: URL(fileURLWithPath: path)) }
+        }
+    }
+}
+
+extension HostileFolderTests {
+    @Test func aFileThatVanishesWhileReadIsWaitedForNotSkipped() throws {
+        let root = temporaryDirectory()
+        let writer = try FolderCloudDatabase.onDisk(root: root, player: "alice", device: DeviceID("A"))
+        try writer.createZone(games)
+        try writer.save([record("r1", 1)])
+        try writer.save([record("r2", 2)])
+        let folder = VanishingFolder(root: root)
+        let reader = try FolderCloudDatabase(folder: folder, player: "alice", device: DeviceID("B"))
+        var replica = Replica()
+        try replica.pull(from: reader)
+        #expect(replica.records.isEmpty, "nothing half-read")
+        folder.restore()
+        try replica.pull(from: reader)
+        #expect(replica.values == ["r1": .int(1), "r2": .int(2)])
+    }
+}
