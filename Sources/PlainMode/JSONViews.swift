@@ -13,15 +13,10 @@ public struct GuessJSON: Encodable, Equatable {
 
     public init(_ guess: Guess) {
         word = guess.word
-        switch guess.feedback {
-        case .common(let n): common = n
-        case .mastermind(let p, let w): inPlace = p; inWord = w
-        }
+        (common, inPlace, inWord) = guess.feedback.counts
     }
 
-    public var feedback: Feedback {
-        common.map(Feedback.common) ?? .mastermind(inPlace: inPlace ?? 0, inWord: inWord ?? 0)
-    }
+    public var feedback: Feedback { Feedback(common: common, inPlace: inPlace, inWord: inWord) }
 }
 
 public struct GameJSON: Encodable, Equatable {

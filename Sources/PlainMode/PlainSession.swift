@@ -53,7 +53,10 @@ public final class PlainSession {
         do {
             return try run(command, line: line)
         } catch .rejected(let rejection) {
-            emit(.rejected(input: line.trimmingCharacters(in: .whitespaces), reason: rejection.reason, code: rejection.code))
+            // The words as parsed, one space apart: a carriage return, form feed or line
+            // separator in the line must not break the one-line answer.
+            let input = line.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            emit(.rejected(input: input, reason: rejection.reason, code: rejection.code))
         } catch {
             emit(.error(error.description))
         }

@@ -13,6 +13,20 @@ public enum Feedback: Sendable, Hashable {
         }
     }
 
+    /// The feedback as the separate counts it is stored and sent as: `common` for classic,
+    /// `inPlace` and `inWord` for mastermind, the others nil.
+    public var counts: (common: Int?, inPlace: Int?, inWord: Int?) {
+        switch self {
+        case .common(let n): (n, nil, nil)
+        case .mastermind(let p, let w): (nil, p, w)
+        }
+    }
+
+    /// Feedback from stored counts: `common` when present, else the mastermind pair.
+    public init(common: Int?, inPlace: Int?, inWord: Int?) {
+        self = common.map(Feedback.common) ?? .mastermind(inPlace: inPlace ?? 0, inWord: inWord ?? 0)
+    }
+
     /// A short phrase for the board, e.g. "2 common" or "1 in place, 2 in word".
     public var summary: String {
         switch self {

@@ -9,7 +9,14 @@ public enum PackFile {
     public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
         public var file: String
         public var reason: String
-        public var description: String { "pack file \(file) is unusable: \(reason)" }
+        /// One line whatever the file's name or content: control characters and line breaks
+        /// (a hostile file name, a word with a form feed) are shown as '?'.
+        public var description: String {
+            let text = "pack file \(file) is unusable: \(reason)"
+            return String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
+                scalar.properties.generalCategory == .control || ["\u{2028}", "\u{2029}"].contains(scalar) ? "?" : scalar
+            }))
+        }
     }
 
     /// Decodes one pack file. Content checks that need the dictionary come later, at import.

@@ -76,23 +76,14 @@ struct GuessRecord: Codable, FetchableRecord, PersistableRecord {
     /// Set once the cloud has the guess; nil marks a guess never uploaded.
     var remoteRecordName: String?
 
-    var feedback: Feedback {
-        if let common { return .common(common) }
-        return .mastermind(inPlace: inPlace ?? 0, inWord: inWord ?? 0)
-    }
+    var feedback: Feedback { Feedback(common: common, inPlace: inPlace, inWord: inWord) }
 
     init(id: String, gameId: String, position: Int, guess: Guess, playedAt: Date, playedOn: String, remoteRecordName: String? = nil) {
         self.id = id
         self.gameId = gameId
         self.position = position
         self.word = guess.word
-        switch guess.feedback {
-        case .common(let n):
-            common = n
-        case .mastermind(let p, let w):
-            inPlace = p
-            inWord = w
-        }
+        (common, inPlace, inWord) = guess.feedback.counts
         self.playedAt = playedAt
         self.playedOn = playedOn
         self.remoteRecordName = remoteRecordName

@@ -48,17 +48,12 @@ public struct SyncGuess: Sendable, Equatable, Codable {
         self.gameID = gameID
         self.word = word
         self.position = position
-        switch feedback {
-        case .common(let n): common = n
-        case .mastermind(let p, let w): inPlace = p; inWord = w
-        }
+        (common, inPlace, inWord) = feedback.counts
         self.playedAt = playedAt
         self.playedOn = playedOn
     }
 
-    public var feedback: Feedback {
-        common.map(Feedback.common) ?? .mastermind(inPlace: inPlace ?? 0, inWord: inWord ?? 0)
-    }
+    public var feedback: Feedback { Feedback(common: common, inPlace: inPlace, inWord: inWord) }
 
     public var recordName: String { RecordName.guess(gameID: gameID, word: word) }
 }

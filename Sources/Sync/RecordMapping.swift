@@ -28,10 +28,9 @@ enum RecordMapping {
             "game": .string(guess.gameID), "word": .string(guess.word), "position": .int(Int64(guess.position)),
             "playedAt": .date(guess.playedAt), "playedOn": .string(guess.playedOn), "device": .string(device),
         ]
-        switch guess.feedback {
-        case .common(let n): fields["common"] = .int(Int64(n))
-        case .mastermind(let p, let w): fields["inPlace"] = .int(Int64(p)); fields["inWord"] = .int(Int64(w))
-        }
+        fields["common"] = guess.common.map { .int(Int64($0)) }
+        fields["inPlace"] = guess.inPlace.map { .int(Int64($0)) }
+        fields["inWord"] = guess.inWord.map { .int(Int64($0)) }
         return CloudRecord(recordType: Self.guess, recordName: guess.recordName, fields: fields)
     }
 

@@ -85,6 +85,7 @@ func reportedGuesses(_ output: String) -> [String: Set<String>] {
         }
         for _ in 0..<2 { for machine in machines { try machine.sync() } }
         #expect(outcome.failures.isEmpty, "\(outcome.failures.prefix(3))")
+        print("soak: \(Int(seconds)) s, 2 machines x 3 processes, \(outcome.guesses.count) games, \(outcome.guesses.values.map(\.count).reduce(0, +)) guesses reported, \(outcome.failures.count) failed processes")
         #expect(outcome.guesses.count >= 4, "the soak played games")
         try expectConverged(machines, reported: outcome.guesses)
     }
@@ -131,6 +132,7 @@ func reportedGuesses(_ output: String) -> [String: Set<String>] {
         // Recovery: each machine syncs until nothing is left to send, then once more.
         for _ in 0..<3 { for machine in machines { try machine.sync() } }
         #expect(killed == kills, "\(killed) processes killed in \(round) rounds")
+        print("chaos: \(killed) kill -9 in \(round) runs of play and sync, \(reported.count) games, \(reported.values.map(\.count).reduce(0, +)) guesses reported before the kills")
         #expect(!reported.isEmpty)
         try expectConverged(machines, reported: reported)
     }
