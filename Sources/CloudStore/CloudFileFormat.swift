@@ -34,7 +34,9 @@ enum CloudFileFormat {
               let length = Int(parts[4]), length >= 0
         else { return .failure(.init("bad header")) }
         let body = data[data.index(after: newline)...]
-        guard body.count == length else { return .failure(.init("\(body.count) of \(length) bytes (incomplete or too long)")) }
+        guard body.count == length else {
+            return .failure(.init("\(body.count) of \(length) bytes (incomplete or too long)", incomplete: body.count < length))
+        }
         guard CRC32.checksum(Data(body)) == checksum else { return .failure(.init("checksum mismatch")) }
         do {
             return .success(try JSONDecoder().decode(Body.self, from: Data(body)))
@@ -46,7 +48,12 @@ enum CloudFileFormat {
 
 struct FormatProblem: Error, Equatable {
     let reason: String
-    init(_ reason: String) { self.reason = reason }
+    /// A whole header over a short body: the start of a valid file whose rest may still arrive.
+    let incomplete: Bool
+    init(_ reason: String, incomplete: Bool = false) {
+        self.reason = reason
+        self.incomplete = incomplete
+    }
 }
 
 /// One version of one record, as kept in segments and snapshots.

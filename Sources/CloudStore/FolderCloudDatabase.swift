@@ -54,8 +54,16 @@ public final class FolderCloudDatabase: CloudDatabase {
     }
 
     /// The generation to work in; throws `cloudReset` when the folder moved on without us.
+    /// The generation to work in. A marker newer than the current one that has not arrived
+    /// whole (a replicated folder delivers it late or in pieces) is waited for: it is not a
+    /// reset back to an older generation, and a new device does not settle on the older one.
     private func requireGeneration(_ state: inout State) throws(CloudStoreError) -> CloudGeneration {
-        let current = try readCurrentGeneration(&state).generation
+        let (body, arriving) = try readGenerations(&state)
+        let current = body.generation
+        if let adopted = state.generation, adopted == current || arriving.contains(adopted) { return adopted }
+        if let newer = arriving.max() {
+            throw .unavailable(reason: "the marker of cloud generation \(newer.name) has not fully arrived yet")
+        }
         guard let adopted = state.generation else {
             state.generation = current
             return current
@@ -70,7 +78,11 @@ public final class FolderCloudDatabase: CloudDatabase {
 
     public func adoptCurrentGeneration() throws(CloudStoreError) -> CloudGeneration {
         try operation { (state: inout State) throws(CloudStoreError) in
-            let current = try readCurrentGeneration(&state).generation
+            let (body, arriving) = try readGenerations(&state)
+            if let newer = arriving.max() {
+                throw .unavailable(reason: "the marker of cloud generation \(newer.name) has not fully arrived yet")
+            }
+            let current = body.generation
             if let old = state.generation, old != current {
                 folder.remove(layout.deviceDirectory(old, device))
             }
@@ -349,6 +361,12 @@ public final class FolderCloudDatabase: CloudDatabase {
 
     /// Reads the newest valid generation marker; with none, the folder is at `initial`.
     private func readCurrentGeneration(_ state: inout State) throws(CloudStoreError) -> GenerationBody {
+        try readGenerations(&state).current
+    }
+
+    /// The newest generation whose marker reads whole, and the newer ones whose markers have
+    /// only partly arrived.
+    private func readGenerations(_ state: inout State) throws(CloudStoreError) -> (current: GenerationBody, arriving: [CloudGeneration]) {
         let entries = try folder.list(layout.generationsDirectory)
         var candidates: [CloudGeneration] = []
         for entry in entries where !entry.name.hasPrefix(".tmp-") {
@@ -359,11 +377,16 @@ public final class FolderCloudDatabase: CloudDatabase {
             }
             candidates.append(CloudGeneration(validated: stem))
         }
+        var arriving: [CloudGeneration] = []
         for generation in candidates.sorted(by: >) {
-            let body = load(layout.marker(generation), kind: .generation, as: GenerationBody.self, limit: CloudLimits.maxSmallFileBytes, state: &state)
-            if let body, body.generation == generation { return body }
+            var incomplete = false
+            let body = load(layout.marker(generation), kind: .generation, as: GenerationBody.self, limit: CloudLimits.maxSmallFileBytes,
+                            incomplete: &incomplete, state: &state)
+            if let body, body.generation == generation { return (body, arriving) }
+            // Only the start of a real marker is waited for; junk under a marker's name is skipped.
+            if incomplete { arriving.append(generation) }
         }
-        return GenerationBody(generation: .initial, createdBy: DeviceID(validated: "initial"), createdAt: .zero)
+        return (GenerationBody(generation: .initial, createdBy: DeviceID(validated: "initial"), createdAt: .zero), arriving)
     }
 
     /// Every device folder of the generation with its head (nil when missing or unreadable).
@@ -444,6 +467,13 @@ public final class FolderCloudDatabase: CloudDatabase {
 
     /// A valid file's body, or nil (missing, or skipped with a warning).
     private func load<Body: Decodable>(_ path: FolderPath, kind: CloudFileFormat.Kind, as type: Body.Type, limit: Int, state: inout State) -> Body? {
+        var incomplete = false
+        return load(path, kind: kind, as: type, limit: limit, incomplete: &incomplete, state: &state)
+    }
+
+    /// As `load`, telling also whether the file looked like the start of a valid one.
+    private func load<Body: Decodable>(_ path: FolderPath, kind: CloudFileFormat.Kind, as type: Body.Type, limit: Int,
+                                       incomplete: inout Bool, state: inout State) -> Body? {
         switch folder.read(path, limit: limit) {
         case .missing:
             return nil
@@ -454,6 +484,7 @@ public final class FolderCloudDatabase: CloudDatabase {
             switch CloudFileFormat.decode(data, kind: kind, as: type) {
             case .success(let body): return body
             case .failure(let problem):
+                incomplete = problem.incomplete
                 warn(path, problem.reason, &state)
                 return nil
             }

@@ -191,3 +191,36 @@ struct SeededGenerator: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+extension ReplicatedFolderTests {
+    /// Found by the fuzz suite: a newer generation marker that has not arrived whole made a
+    /// device already in that generation see a reset back to the old one, and a new device
+    /// settle on the old one. Both now wait for the marker.
+    @Test func aHalfArrivedGenerationMarkerIsWaitedFor() throws {
+        let root = temporaryDirectory()
+        let a = try FolderCloudDatabase.onDisk(root: root, player: "alice", device: DeviceID("A"))
+        try a.createZone(games)
+        try a.save([record("old", 1)])
+        let generation = try a.resetCloud()
+        try a.createZone(games)
+        try a.save([record("new", 2)])
+        let b = try FolderCloudDatabase.onDisk(root: root, player: "alice", device: DeviceID("B"))
+        #expect(try b.liveValues() == ["new": .int(2)])
+
+        let marker = root.appendingPathComponent("players/alice/generations/\(generation.name).gen")
+        let whole = try Data(contentsOf: marker)
+        try whole.prefix(whole.count / 2).write(to: marker)
+        // B, already in the new generation, carries on; a new device waits instead of taking g0.
+        #expect(try b.liveValues() == ["new": .int(2)])
+        let c = try FolderCloudDatabase.onDisk(root: root, player: "alice", device: DeviceID("C"))
+        #expect {
+            try c.fetchDatabaseChanges(since: nil)
+        } throws: { error in
+            guard case .unavailable(let reason)? = error as? CloudStoreError else { return false }
+            return reason.contains("not fully arrived")
+        }
+        try whole.write(to: marker)
+        #expect(try c.liveValues() == ["new": .int(2)])
+        #expect(c.generation == generation)
+    }
+}

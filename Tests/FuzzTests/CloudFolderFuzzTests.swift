@@ -1,4 +1,4 @@
-import CloudStore
+@testable import CloudStore
 import Foundation
 import QiktionaryCore
 import Storage
@@ -13,11 +13,13 @@ import Testing
 /// return every record that the damaged file did not carry, and must write nothing outside.
 @Suite struct CloudFolderFuzzTests {
     static let batches = 4
-    static let casesPerBatch = Fuzz.count(3_750)
+    static let casesPerBatch = Fuzz.count(400)
 
     @Test(arguments: 0..<batches)
     func damagedOrHostileCloudFilesAreSkippedAndLoseNothingElse(batch: Int) throws {
         let seed = Fuzz.seed(kind: 5, batch: batch)
+        let start = Date()
+        defer { Fuzz.report("cloud", batch: batch, cases: Self.casesPerBatch, since: start) }
         var rng = SeededGenerator(seed: seed)
         let fixture = try CloudFixture()
         defer { fixture.remove() }
@@ -37,6 +39,52 @@ import Testing
         fixture.restoreAll()
         #expect(try FuzzBinary.fingerprint(fixture.outside) == outside, "files outside the cloud folder changed")
         #expect(fixture.currentFiles() == fixture.pristine, "the pristine cloud was not restored")
+    }
+}
+
+/// The file format's reader on its own, at volume: every kind of file, damaged every way.
+@Suite struct CloudFileFormatFuzzTests {
+    static let batches = 2
+    static let casesPerBatch = Fuzz.count(20_000)
+
+    @Test(arguments: 0..<batches)
+    func damagedCloudFilesDecodeOrAreRefusedWithAReason(batch: Int) throws {
+        let seed = Fuzz.seed(kind: 6, batch: batch)
+        let start = Date()
+        defer { Fuzz.report("cloud-format", batch: batch, cases: Self.casesPerBatch, since: start) }
+        var rng = SeededGenerator(seed: seed)
+        let fixture = try CloudFixture()
+        defer { fixture.remove() }
+        let files = fixture.pristine.keys.sorted().map { ($0, fixture.pristine[$0]!) }
+        for index in 0..<Self.casesPerBatch {
+            let (path, original) = rng.pick(files)
+            let data: Data
+            switch rng.int(0...5) {
+            case 0, 1: data = rng.mutate(original)
+            case 2: data = original.prefix(rng.int(0...original.count))
+            case 3: data = Data(rng.bytes(rng.length(upTo: 200, rarely: 20_000)))
+            default: data = CloudBodies.resealed(original, &rng)
+            }
+            let label = "\(Fuzz.label(seed, index)) \(path)"
+            Fuzz.bounded(label) {
+                for problem in Self.decodeAll(data) {
+                    // The reason may quote the damaged header; the warning that carries it is one line.
+                    let warning = CloudWarning(path: path, reason: problem).description
+                    #expect(!problem.isEmpty && !Fuzz.spansLines(warning), "\(label) a bad warning: \(warning.debugDescription)")
+                }
+            }
+        }
+    }
+
+    /// Decodes the bytes as every kind of file; the reasons given for refusing them.
+    static func decodeAll(_ data: Data) -> [String] {
+        var problems: [String] = []
+        func note<T>(_ result: Result<T, FormatProblem>) { if case .failure(let p) = result { problems.append(p.reason) } }
+        note(CloudFileFormat.decode(data, kind: .segment, as: SegmentBody.self))
+        note(CloudFileFormat.decode(data, kind: .snapshot, as: SnapshotBody.self))
+        note(CloudFileFormat.decode(data, kind: .head, as: HeadBody.self))
+        note(CloudFileFormat.decode(data, kind: .generation, as: GenerationBody.self))
+        return problems
     }
 }
 
@@ -62,6 +110,7 @@ final class CloudFixture {
         outside = root.appendingPathComponent("outside")
         try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
         try Data("not the store's\n".utf8).write(to: outside.appendingPathComponent("file"))
+        try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
 
         let a = try Machine(name: "laptop", cloud: cloud)
         var game = try a.database.startGame(GameRequest(packID: "animals", word: "tiger"), profile: a.profile)
@@ -77,8 +126,8 @@ final class CloudFixture {
 
         let b = try Machine(name: "desktop", cloud: cloud)
         try b.engine().sync()
-        let other = try b.database.startGame(GameRequest(packID: "ocean", word: "coral"), profile: b.profile)
-        for word in ["crane", "coral"] { _ = try b.database.submitGuess(word, gameID: other.id, lexicon: Fuzz.lexicon, profile: b.profile) }
+        let other = try b.database.startGame(GameRequest(packID: "animals", word: "zebra"), profile: b.profile)
+        for word in ["crane", "zebra"] { _ = try b.database.submitGuess(word, gameID: other.id, lexicon: Fuzz.lexicon, profile: b.profile) }
         _ = try b.database.bookmarkGame(id: other.id, profile: b.profile)
         _ = try b.database.submitGuess("plant", gameID: game.id, lexicon: Fuzz.lexicon, profile: b.profile)
         try b.engine().sync()
@@ -143,7 +192,7 @@ final class CloudFixture {
     /// A fresh reader fetches everything; the damaged device's records may be missing or older,
     /// every other record is returned as it was.
     func expectReaderSurvives(_ damage: CloudDamage, _ label: String) {
-        let warnings = Locked<[CloudWarning]>([])
+        let warnings = Shared<[CloudWarning]>([])
         do {
             let reader = try FolderCloudDatabase.onDisk(root: cloud, player: Self.player, device: DeviceID("reader"),
                                                         options: CloudStoreOptions(warnings: { w in warnings.withLock { $0.append(w) } }))
@@ -336,7 +385,8 @@ struct CloudDamage: CustomStringConvertible {
         ])
         var name = rng.hostileName()
         // The file system itself refuses these; the store never sees them.
-        name = String(name.unicodeScalars.filter { $0 != "/" && $0 != "\u{0}" }.map(Character.init).prefix(200))
+        name = String(name.unicodeScalars.filter { $0 != "/" && $0 != "\u{0}" }.map(Character.init))
+        while name.utf8.count > 200 { name.removeLast() }
         if name.isEmpty || name == "." || name == ".." { name = rng.pick(["...", "..x", ".x"]) }
         let path = base + "/" + name
         let url = fixture.cloud.appendingPathComponent(path)

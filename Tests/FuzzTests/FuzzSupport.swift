@@ -34,6 +34,11 @@ enum Fuzz {
         "[seed 0x\(String(seed, radix: 16)) case \(index)]"
     }
 
+    /// Prints how many cases a batch ran and how long it took (the report's numbers).
+    static func report(_ kind: String, batch: Int, cases: Int, since start: Date) {
+        print("fuzz \(kind) batch \(batch): \(cases) cases in \(String(format: "%.1f", Date().timeIntervalSince(start))) s")
+    }
+
     /// Longest one operation may take before it counts as a hang.
     static let slowLimit: TimeInterval = 5
 
