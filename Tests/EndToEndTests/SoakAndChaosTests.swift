@@ -120,14 +120,16 @@ func reportedGuesses(_ output: String) -> [String: Set<String>] {
             process.standardOutput = stdout
             process.standardError = FileHandle.nullDevice
             try process.run()
-            let output = ReadAll(stdout.fileHandleForReading)
+            let output = GrowingOutput(stdout.fileHandleForReading)
             stdin.fileHandleForWriting.write(Data(input.utf8))
             try? stdin.fileHandleForWriting.close()
-            // From the first instant (starting up, syncing) to well into play and the sync at its end.
+            // Every fourth play is killed just after it reports a guess (what it reported must
+            // survive); the rest at any instant from start-up and syncing to the sync at the end.
+            if !input.isEmpty && round % 4 == 0 { output.wait(for: "\"feedback\"", seconds: 5) }
             usleep(UInt32.random(in: 0...200_000, using: &rng))
             if kill(process.processIdentifier, SIGKILL) == 0 { killed += 1 }
             process.waitUntilExit()
-            reported.merge(reportedGuesses(output.text())) { $0.union($1) }
+            reported.merge(reportedGuesses(output.finished())) { $0.union($1) }
         }
         // Recovery: each machine syncs until nothing is left to send, then once more.
         for _ in 0..<3 { for machine in machines { try machine.sync() } }
@@ -161,5 +163,39 @@ func reportedGuesses(_ output: String) -> [String: Set<String>] {
             }
             #expect(Set(found).isSuperset(of: words), "game \(id) lost a guess: \(words.subtracting(found))", sourceLocation: sourceLocation)
         }
+    }
+}
+
+/// A process's output as it grows, read on a thread of its own.
+final class GrowingOutput: @unchecked Sendable {
+    private var data = Data()
+    private let lock = NSLock()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                lock.withLock { data.append(chunk) }
+            }
+            done.signal()
+        }
+    }
+
+    var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+
+    /// Waits until the output contains `needle`, the process ends, or the time is up.
+    func wait(for needle: String, seconds: Double) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !text.contains(needle) && Date() < deadline {
+            if done.wait(timeout: .now() + 0.005) == .success { done.signal(); return }
+        }
+    }
+
+    /// All of it, once the process has ended.
+    func finished() -> String {
+        done.wait()
+        return text
     }
 }
