@@ -37,7 +37,7 @@ func reportedGuesses(_ output: String) -> [String: Set<String>] {
     /// Two machines × three processes (two players in plain mode, one `sync --watch`) against one
     /// folder for a minute (QIKTIONARY_SOAK_SECONDS=600 for the ten-minute soak), then a final
     /// sync on both: every guess made appears exactly once on both, bookmarks match, nothing crashed.
-    @Test func soak() async throws {
+    @Test func soak() throws {
         let seconds = ProcessInfo.processInfo.environment["QIKTIONARY_SOAK_SECONDS"].flatMap(Double.init) ?? 60
         let pair = try Pair()
         defer { pair.remove() }
@@ -52,32 +52,28 @@ func reportedGuesses(_ output: String) -> [String: Set<String>] {
         }
         defer { for watch in watchers where watch.isRunning { kill(watch.processIdentifier, SIGKILL) } }
         let deadline = Date().addingTimeInterval(seconds)
-        let outcome = try await withThrowingTaskGroup(of: (guesses: [String: Set<String>], failures: [String]).self) { group in
-            for (m, machine) in machines.enumerated() {
-                for worker in 0..<2 {
-                    group.addTask {
-                        var rng = SeededGenerator(seed: UInt64(m * 10 + worker))
-                        var guesses: [String: Set<String>] = [:], failures: [String] = []
-                        var round = 0
-                        // At least one game each, however slow the machine (a sanitizer build).
-                        repeat {
-                            let secret = Self.secrets[(m * 6 + worker * 3 + round) % Self.secrets.count]
-                            var lines = (0..<Int.random(in: 2...6, using: &rng)).map { _ in Self.fiveLetterWords.randomElement(using: &rng)! }
-                            lines.append(Bool.random(using: &rng) ? secret : "give-up")
-                            lines.append(Bool.random(using: &rng) ? "bookmark" : "unbookmark")
-                            let result = try machine.run(["play", "--plain", "--json", "--word", secret], input: lines.map { $0 + "\n" }.joined())
-                            if result.status != 0 { failures.append("\(machine.device) exit \(result.status): \(result.stderr)") }
-                            guesses.merge(reportedGuesses(result.stdout)) { $0.union($1) }
-                            round += 1
-                        } while Date() < deadline
-                        return (guesses, failures)
-                    }
-                }
-            }
-            return try await group.reduce(into: (guesses: [String: Set<String>](), failures: [String]())) {
-                $0.guesses.merge($1.guesses) { $0.union($1) }
-                $0.failures += $1.failures
-            }
+        let workers = machines.flatMap { machine in (0..<2).map { (machine, $0) } }
+        let results = try onThreads(workers.count) { index -> (guesses: [String: Set<String>], failures: [String]) in
+            let (machine, worker) = workers[index]
+            var rng = SeededGenerator(seed: UInt64(index))
+            var guesses: [String: Set<String>] = [:], failures: [String] = []
+            var round = 0
+            // At least one game each, however slow the machine (a sanitizer build).
+            repeat {
+                let secret = Self.secrets[(index * 3 + round) % Self.secrets.count]
+                var lines = (0..<Int.random(in: 2...6, using: &rng)).map { _ in Self.fiveLetterWords.randomElement(using: &rng)! }
+                lines.append(Bool.random(using: &rng) ? secret : "give-up")
+                lines.append(Bool.random(using: &rng) ? "bookmark" : "unbookmark")
+                let result = try machine.run(["play", "--plain", "--json", "--word", secret], input: lines.map { $0 + "\n" }.joined())
+                if result.status != 0 { failures.append("\(machine.device) worker \(worker) exit \(result.status): \(result.stderr)") }
+                guesses.merge(reportedGuesses(result.stdout)) { $0.union($1) }
+                round += 1
+            } while Date() < deadline
+            return (guesses, failures)
+        }
+        let outcome = results.reduce(into: (guesses: [String: Set<String>](), failures: [String]())) {
+            $0.guesses.merge($1.guesses) { $0.union($1) }
+            $0.failures += $1.failures
         }
         for watch in watchers {
             kill(watch.processIdentifier, SIGINT)
@@ -199,4 +195,27 @@ final class GrowingOutput: @unchecked Sendable {
         done.wait()
         return text
     }
+}
+
+/// Runs `count` bodies at once, each on a thread of its own (blocking work such as waiting for a
+/// child process must not hold the test runner's few cooperative threads), and returns their
+/// results in order.
+func onThreads<T>(_ count: Int, _ body: @escaping @Sendable (Int) throws -> T) throws -> [T] {
+    let results = ThreadResults<T>()
+    let group = DispatchGroup()
+    for index in 0..<count {
+        group.enter()
+        Thread.detachNewThread {
+            let outcome = Result { try body(index) }
+            results.lock.withLock { results.values[index] = outcome }
+            group.leave()
+        }
+    }
+    group.wait()
+    return try (0..<count).map { try results.values[$0]!.get() }
+}
+
+final class ThreadResults<T>: @unchecked Sendable {
+    var values: [Int: Result<T, any Error>] = [:]
+    let lock = NSLock()
 }

@@ -234,7 +234,7 @@ func gameID(_ events: [[String: Any]]) -> String? {
 
     /// Three processes per machine, each playing whole games and syncing in a loop against the
     /// one folder for a minute (QIKTIONARY_SCENARIO8_SECONDS to change it), then both converge.
-    @Test func scenario8_threeProcessesPerMachineSyncingAtOnceForAMinuteConverge() async throws {
+    @Test func scenario8_threeProcessesPerMachineSyncingAtOnceForAMinuteConverge() throws {
         let pair = try Pair()
         defer { pair.remove() }
         let machines = [pair.peer("laptop"), pair.peer("desktop")]
@@ -242,26 +242,22 @@ func gameID(_ events: [[String: Any]]) -> String? {
         let seconds = ProcessInfo.processInfo.environment["QIKTIONARY_SCENARIO8_SECONDS"].flatMap(Double.init) ?? 60
         let deadline = Date().addingTimeInterval(seconds)
         let secrets = ["tiger", "zebra", "camel", "horse", "mouse", "snake", "comet", "orbit", "lunar", "solar"]
-        let played = try await withThrowingTaskGroup(of: [String: Int].self) { group in
-            for machine in machines {
-                for worker in 0..<3 {
-                    group.addTask {
-                        var games: [String: Int] = [:]
-                        var round = 0
-                        while Date() < deadline {
-                            let secret = secrets[(worker * 3 + round) % secrets.count]
-                            let guesses = Words.distinct(2 + round % 4, length: 5, avoiding: secret)
-                            let events = try machine.play(["--word", secret], guesses + [secret])
-                            if let id = gameID(events) { games[id] = guesses.count + 1 }
-                            try machine.run(["sync"])
-                            round += 1
-                        }
-                        return games
-                    }
-                }
-            }
-            return try await group.reduce(into: [String: Int]()) { $0.merge($1) { a, _ in a } }
+        let workers = machines.flatMap { machine in (0..<3).map { (machine, $0) } }
+        let results = try onThreads(workers.count) { index -> [String: Int] in
+            let (machine, worker) = workers[index]
+            var games: [String: Int] = [:]
+            var round = 0
+            repeat {
+                let secret = secrets[(worker * 3 + round) % secrets.count]
+                let guesses = Words.distinct(2 + round % 4, length: 5, avoiding: secret)
+                let events = try machine.play(["--word", secret], guesses + [secret])
+                if let id = gameID(events) { games[id] = guesses.count + 1 }
+                try machine.run(["sync"])
+                round += 1
+            } while Date() < deadline
+            return games
         }
+        let played = results.reduce(into: [String: Int]()) { $0.merge($1) { a, _ in a } }
         for _ in 0..<2 { for machine in machines { try machine.sync() } }
         let histories = try machines.map { try $0.run(["history", "--json", "--no-sync"]).stdout }
         #expect(histories[0] == histories[1])
