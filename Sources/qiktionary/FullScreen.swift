@@ -58,7 +58,7 @@ final class BackgroundSync: @unchecked Sendable {
     private var engine: SyncEngine?
     private var pending = false
     private var manual = false
-    private var watcher: CombinedChangeWatcher?
+    private var watch: CloudFolderWatch?
     private var stopped = false
 
     init(setup: Setup, inbox: Inbox) {
@@ -69,21 +69,12 @@ final class BackgroundSync: @unchecked Sendable {
     func start() {
         request(manual: false)
         guard let folder = setup.cloudDir else { return }
-        let fingerprint = FingerprintSource(folder: folder, player: setup.profile.playerID)
-        let watcher = CombinedChangeWatcher(root: folder, pollInterval: 2, fingerprint: { fingerprint.current() })
-        do {
-            try watcher.start { [weak self] in self?.request(manual: false) }
-            self.watcher = watcher
-        } catch {
-            // No inotify: the loop below still asks every few seconds.
-            let polling = PollingChangeWatcher(interval: 2, fingerprint: { fingerprint.current() })
-            try? polling.start { [weak self] in self?.request(manual: false) }
-        }
+        watch = CloudFolderWatch(folder: folder, player: setup.profile.playerID, quiet: true) { [weak self] in self?.request(manual: false) }
     }
 
     func stop() {
         lock.withLock { stopped = true }
-        watcher?.stop()
+        watch?.stop()
         queue.sync {}
     }
 

@@ -72,16 +72,8 @@ struct Watch {
         }
         defer { signals.forEach { $0.cancel() } }
         guard let cloudDir = setup.cloudDir else { return }
-        let fingerprint = FingerprintSource(folder: cloudDir, player: setup.profile.playerID)
-        let watcher = CombinedChangeWatcher(root: cloudDir, pollInterval: 2, fingerprint: { fingerprint.current() })
-        let polling = PollingChangeWatcher(interval: 2, fingerprint: { fingerprint.current() })
-        do {
-            try watcher.start { wake.signal() }
-        } catch {
-            warn("cannot watch \(cloudDir.path) for changes (\(error)); checking it every 2 s instead")
-            try? polling.start { wake.signal() }
-        }
-        defer { watcher.stop(); polling.stop() }
+        let watch = CloudFolderWatch(folder: cloudDir, player: setup.profile.playerID) { wake.signal() }
+        defer { watch.stop() }
 
         var failures = 0
         var due = true
@@ -106,6 +98,31 @@ struct Watch {
             let wait = failures == 0 ? 1.0 : min(30, pow(2, Double(failures)))
             due = wake.wait(timeout: .now() + wait) == .success
         }
+    }
+}
+
+/// Tells when another machine writes to the cloud folder: inotify and polling of the heads
+/// together (NFS sends no events for remote writes), or polling alone where inotify cannot start.
+final class CloudFolderWatch: Sendable {
+    private let combined: CombinedChangeWatcher
+    private let polling: PollingChangeWatcher
+
+    /// `quiet` for the full-screen game, where a line on stderr would land on the board.
+    init(folder: URL, player: String, quiet: Bool = false, onChange: @escaping @Sendable () -> Void) {
+        let fingerprint = FingerprintSource(folder: folder, player: player)
+        combined = CombinedChangeWatcher(root: folder, pollInterval: 2, fingerprint: { fingerprint.current() })
+        polling = PollingChangeWatcher(interval: 2, fingerprint: { fingerprint.current() })
+        do {
+            try combined.start(onChange: onChange)
+        } catch {
+            if !quiet { warn("cannot watch \(folder.path) for changes (\(error)); checking it every 2 s instead") }
+            try? polling.start(onChange: onChange)
+        }
+    }
+
+    func stop() {
+        combined.stop()
+        polling.stop()
     }
 }
 
