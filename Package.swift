@@ -39,8 +39,10 @@ let package = Package(
                        providers: [.apt(["libncurses-dev"])]),
         // The thin adapter that draws screen buffers with curses and reads keys.
         .target(name: "TerminalUI", dependencies: ["Screen", "CNcurses"]),
+        // zlib compresses segments and snapshots (docs/cloud-format.md, format version 2).
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         // The CloudKit-like store kept in a shared folder. Knows nothing of the game.
-        .target(name: "CloudStore"),
+        .target(name: "CloudStore", dependencies: ["CZlib"]),
         // The sync engine: the game's data to and from the cloud store (SYNC.md's recipe).
         .target(name: "Sync", dependencies: ["QiktionaryCore", "Storage", "CloudStore"]),
         // A child process for the cloud store's multi-process and crash tests.
@@ -50,7 +52,8 @@ let package = Package(
         // Timings of sync at 1,000 to 100,000 finished games (a benchmark, not a test).
         .executableTarget(
             name: "qiktionary-bench",
-            dependencies: ["QiktionaryCore", "Storage", "Sync", "CloudStore", "QiktionaryResources"],
+            dependencies: ["QiktionaryCore", "Storage", "Sync", "CloudStore", "QiktionaryResources",
+                           .product(name: "GRDB", package: "GRDB.swift")],
             path: "Sources/QiktionaryBench"
         ),
         // The command line: argument parsing and wiring, kept thin.
@@ -72,6 +75,6 @@ let package = Package(
             "qiktionary", "PlainMode", "Storage", "QiktionaryCore", "QiktionaryResources", "CloudStore", "Sync",
         ]),
         .testTarget(name: "CloudStoreTests", dependencies: ["CloudStore", "cloudstore-probe"], exclude: ["Fixtures"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["qiktionary", "QiktionaryCore"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["qiktionary", "qiktionary-bench", "QiktionaryCore"]),
     ]
 )

@@ -28,6 +28,11 @@ public protocol CloudDatabase: AnyObject, Sendable {
     func modifyRecords(in zone: ZoneID, saving: [CloudRecord], deleting: [String], policy: SavePolicy) throws(CloudStoreError) -> CommitResult
     /// Fold this device's old segments of `zone` into a snapshot; older tokens then expire.
     func compact(_ zone: ZoneID, keepingRecent: Int) throws(CloudStoreError) -> CompactionReport
+    /// Compacts only when this device's log of `zone` has grown to outweigh its snapshot
+    /// (nil when it has not), so the folder stays within about twice the live data and each
+    /// byte written is rewritten about once. The newest segments stay, so devices that are
+    /// only a little behind keep their tokens.
+    func compactIfWorthwhile(_ zone: ZoneID) throws(CloudStoreError) -> CompactionReport?
 }
 
 public enum SavePolicy: Sendable, Equatable {

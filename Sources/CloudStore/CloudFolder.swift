@@ -46,6 +46,14 @@ public struct FolderEntry: Sendable, Equatable {
     public enum Kind: Sendable { case file, directory, symlink, other }
     public var name: String
     public var kind: Kind
+    /// Bytes, for a regular file (0 otherwise): lets compaction weigh a log without reading it.
+    public var size: Int
+
+    public init(name: String, kind: Kind, size: Int = 0) {
+        self.name = name
+        self.kind = kind
+        self.size = size
+    }
 }
 
 /// Counts of folder operations, so tests and the benchmark can see what a fetch costs.
@@ -55,6 +63,7 @@ public struct FolderStatistics: Sendable, Equatable {
     public var existenceChecks = 0
     public var listings = 0
     public var filesWritten = 0
+    public var bytesWritten = 0
 
     public init() {}
 }

@@ -89,14 +89,16 @@ public final class DiskFolder: CloudFolder {
         }
         var entries: [FolderEntry] = []
         for name in names.prefix(CloudLimits.maxEntriesPerDirectory) {
+            var info = stat()
+            let known = lstat(path + "/" + name, &info) == 0
             let kind: FolderEntry.Kind
-            switch Self.fileType(path + "/" + name) {
+            switch known ? info.st_mode & S_IFMT : nil {
             case S_IFREG: kind = .file
             case S_IFDIR: kind = .directory
             case S_IFLNK: kind = .symlink
             default: kind = .other
             }
-            entries.append(FolderEntry(name: name, kind: kind))
+            entries.append(FolderEntry(name: name, kind: kind, size: kind == .file ? Int(info.st_size) : 0))
         }
         return entries
     }
@@ -210,7 +212,7 @@ public final class DiskFolder: CloudFolder {
         try step(.flushDirectory, .before)
         fsyncDirectory(file.parent)
         try step(.flushDirectory, .after)
-        count { $0.filesWritten += 1 }
+        count { $0.filesWritten += 1; $0.bytesWritten += data.count }
         return published
     }
 

@@ -297,6 +297,35 @@ public final class FolderCloudDatabase: CloudDatabase {
         }
     }
 
+    /// Segments the worthwhile compaction leaves alone, so a reader a few commits behind keeps its token.
+    public static let recentSegmentsKept = 16
+    /// A log smaller than this is not worth a snapshot, however small the snapshot.
+    public static let smallestLogWorthCompacting = 64 << 10
+
+    public func compactIfWorthwhile(_ zone: ZoneID) throws(CloudStoreError) -> CompactionReport? {
+        let generation = try operation { (state: inout State) throws(CloudStoreError) in try requireGeneration(&state) }
+        guard let base = ownHeadIfKnown(generation)?.zones[zone.name]?.snapshotBase else { return nil }
+        // Sizes from one listing of this device's own zone folder: no file is read.
+        var snapshotBytes = 0, foldable: [(seq: Int, size: Int)] = []
+        for entry in try folder.list(layout.zoneDirectory(generation, device, zone)) where entry.kind == .file {
+            if entry.name == layout.snapshot(generation, device, zone, base).name {
+                snapshotBytes = entry.size
+            } else if entry.name.hasSuffix(".seg"), let seq = Int(entry.name.dropLast(4)), seq > base {
+                foldable.append((seq, entry.size))
+            }
+        }
+        foldable.sort { $0.seq < $1.seq }
+        let folded = foldable.dropLast(Self.recentSegmentsKept).reduce(0) { $0 + $1.size }
+        guard folded >= max(snapshotBytes, Self.smallestLogWorthCompacting) else { return nil }
+        return try compact(zone, keepingRecent: Self.recentSegmentsKept)
+    }
+
+    private func ownHeadIfKnown(_ generation: CloudGeneration) -> HeadBody? {
+        state.withLock { state in
+            load(layout.head(generation, device), kind: .head, as: HeadBody.self, limit: CloudLimits.maxSmallFileBytes, state: &state)
+        }
+    }
+
     // MARK: - Commit helpers
 
     /// The zone's view with every new segment read. It is moved out of the state, so updating

@@ -30,6 +30,12 @@ public struct HLCTimestamp: Hashable, Sendable, Codable, Comparable, CustomStrin
 
     /// Fixed width, so change tags built from it compare and read the same everywhere.
     public var description: String {
-        String(format: "%013lld.%05u", millis, counter)
+        // By hand rather than String(format:), which costs microseconds and runs once per record read.
+        Self.padded(millis, width: 13) + "." + Self.padded(Int64(counter), width: 5)
+    }
+
+    private static func padded(_ value: Int64, width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 }

@@ -24,8 +24,8 @@ public final class MemoryFolder: CloudFolder {
         state.withLock { state in
             state.statistics.listings += 1
             let depth = directory.components.count + 1
-            let files = state.files.keys.filter { $0.components.count == depth && $0.parent == directory }
-                .map { FolderEntry(name: $0.name, kind: .file) }
+            let files = state.files.filter { $0.key.components.count == depth && $0.key.parent == directory }
+                .map { FolderEntry(name: $0.key.name, kind: .file, size: $0.value.count) }
             let directories = state.directories.filter { $0.components.count == depth && $0.parent == directory }
                 .map { FolderEntry(name: $0.name, kind: .directory) }
             return files + directories
@@ -86,6 +86,7 @@ public final class MemoryFolder: CloudFolder {
             if mode == .createNew, state.files[file] != nil { return false }
             state.files[file] = data
             state.statistics.filesWritten += 1
+            state.statistics.bytesWritten += data.count
             return true
         }
         try step(.publish, .after)

@@ -10,7 +10,7 @@ struct ZoneView {
         var device: DeviceID
         /// Per device, the lowest segment that carried a version of this record: tells whether
         /// a reader at some token had seen the record at all.
-        var firstSeq: [DeviceID: Int]
+        var firstSeq: FirstSeen
 
         func beats(_ other: RecordEntry, from device: DeviceID) -> Bool {
             (entry.hlc, self.device.name) > (other.hlc, device.name)
@@ -27,10 +27,10 @@ struct ZoneView {
     mutating func merge(_ entry: RecordEntry, from device: DeviceID) {
         latestHLC = max(latestHLC, entry.hlc)
         guard var winner = winners[entry.name] else {
-            winners[entry.name] = Winner(entry: entry, device: device, firstSeq: [device: entry.seq])
+            winners[entry.name] = Winner(entry: entry, device: device, firstSeq: FirstSeen(device, entry.seq))
             return
         }
-        winner.firstSeq[device] = min(winner.firstSeq[device] ?? Int.max, entry.seq)
+        winner.firstSeq.note(device, entry.seq)
         if !winner.beats(entry, from: device) {
             winner.entry = entry
             winner.device = device
@@ -58,10 +58,37 @@ struct ZoneView {
             guard winner.device != reader, winner.entry.seq > positions[winner.device] ?? 0 else { continue }
             if !winner.entry.deleted {
                 changed.append(winner.entry.record(device: winner.device))
-            } else if winner.firstSeq.contains(where: { $0.key == reader || $0.value <= positions[$0.key] ?? 0 }) {
+            } else if winner.firstSeq.contains(where: { device, seq in device == reader || seq <= positions[device] ?? 0 }) {
                 deleted.append(DeletedRecord(recordType: winner.entry.type, recordName: name))
             }
         }
         return (changed, deleted)
+    }
+}
+
+/// The lowest segment per device that carried a record. Almost every record was only ever
+/// written by one device, so that one is kept inline and a dictionary only made for more:
+/// a full fetch keeps one of these per record, and a dictionary each would double the view.
+struct FirstSeen {
+    private var device: DeviceID
+    private var seq: Int
+    private var others: [DeviceID: Int]?
+
+    init(_ device: DeviceID, _ seq: Int) {
+        self.device = device
+        self.seq = seq
+    }
+
+    mutating func note(_ device: DeviceID, _ seq: Int) {
+        if device == self.device {
+            self.seq = min(self.seq, seq)
+        } else {
+            others = others ?? [:]
+            others![device] = min(others![device] ?? Int.max, seq)
+        }
+    }
+
+    func contains(where predicate: (DeviceID, Int) -> Bool) -> Bool {
+        predicate(device, seq) || (others?.contains { predicate($0.key, $0.value) } ?? false)
     }
 }

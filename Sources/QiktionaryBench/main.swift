@@ -1,19 +1,25 @@
 import CloudStore
 import Foundation
 import QiktionaryCore
-import QiktionaryResources
 import Storage
 import Sync
 
-// qiktionary-bench: makes its own seeded data in a temporary folder and times the sync engine
-// on real files: a data dir per machine (SQLite, WAL) and one cloud folder.
+// qiktionary-bench: makes its own seeded data in a temporary folder and measures sync, the
+// cloud folder and the game on real files, with the baselines in the same run on the same data.
 //
-//   swift run -c release qiktionary-bench [--games N ...] [--runs R] [--json]
+//   swift build -c release && .build/release/qiktionary-bench [--games N ...] [--runs R] [--json]
+//
+// docs/performance.md explains each metric, its target and the results.
+
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--measure-child" {
+    Child.measureChild(Array(CommandLine.arguments.dropFirst(2)))
+}
 
 struct Options {
-    var games: [Int] = [10_000]
+    var games: [Int] = [1_000, 10_000, 100_000]
     var runs = 5
     var json = false
+    var skipPrograms = false
 
     init(_ arguments: [String]) {
         var rest = arguments[...]
@@ -23,10 +29,17 @@ struct Options {
             case "--games": if let n = rest.popFirst().flatMap(Int.init), n > 0 { counts.append(n) } else { Options.fail("--games takes a positive number") }
             case "--runs": if let n = rest.popFirst().flatMap(Int.init), n > 0 { runs = n } else { Options.fail("--runs takes a positive number") }
             case "--json": json = true
+            case "--no-program": skipPrograms = true
             case "--help", "-h":
-                print("usage: qiktionary-bench [--games N]... [--runs R] [--json]")
+                print("""
+                usage: qiktionary-bench [--games N]... [--runs R] [--json] [--no-program]
+                  --games N     a scale to measure, in finished games (repeat for more; default 1000, 10000, 100000)
+                  --runs R      samples per timed metric (default 5; quick metrics take 4R)
+                  --json        one JSON object per metric, with the median and the spread
+                  --no-program  skip the metrics that run the built qiktionary program
+                """)
                 exit(0)
-            default: Options.fail("unknown argument '\(argument)'")
+            default: Options.fail("unknown argument '\(argument)' (see --help)")
             }
         }
         if !counts.isEmpty { games = counts }
@@ -40,110 +53,238 @@ struct Options {
 
 struct Measurement: Encodable {
     var metric: String
+    var label: String
     var games: Int
     var unit: String
     var median: Double
     var min: Double
     var max: Double
+    var spread: Double
     var runs: Int
-}
+    var target: String?
+    var met: Bool?
 
-/// A machine on disk: data dir and store, as the command line opens them.
-struct Machine {
-    let database: AppDatabase
-    let profile: Profile
-    let engine: SyncEngine
-
-    init(_ name: String, root: URL, cloud: URL) throws {
-        let dataDir = root.appendingPathComponent("data-\(name)-\(UUID().uuidString)")
-        database = try AppDatabase.open(dataDir: dataDir)
-        _ = try database.importPacks(from: PackFile.files(in: BundledContent.packsFolder), lexicon: { Bench.lexicon })
-        profile = try database.profile(player: "bench", device: name, hostName: name)
-        let store = try SyncEngine.openCloud(folder: cloud, database: database, profile: profile)
-        engine = SyncEngine(database: database, cloud: store, profile: profile)
-    }
-}
-
-enum Bench {
-    static let lexicon = try! BundledContent.lexicon()
-
-    /// `count` finished games of 8 guesses on average, seeded, put in the database in one go.
-    static func seed(_ machine: Machine, games count: Int) throws {
-        var rng = SeededGenerator(seed: 2026)
-        let secrets = PackFile.files(in: BundledContent.packsFolder).compactMap { try? PackFile.read($0) }
-            .filter { $0.length == 5 && $0.rules == .classic }.flatMap(\.words).map(\.word)
-        let guessable = try String(contentsOf: BundledContent.dictionaryURL, encoding: .utf8).split(separator: "\n")
-            .map(String.init).filter { $0.count == 5 && !$0.hasRepeatedLetters }
-        var incoming = IncomingChanges()
-        let start = Date(timeIntervalSince1970: 1_780_000_000)
-        let fields = try JSONEncoder().encode(SystemFields(changeTag: "seed", createdBy: DeviceID("seed"), createdAt: HLCTimestamp(millis: 0, counter: 0),
-                                                           modifiedBy: DeviceID("seed"), modifiedAt: HLCTimestamp(millis: 0, counter: 0)))
-        for index in 0..<count {
-            let secret = secrets.randomElement(using: &rng)!
-            let id = UUID(uuidString: String(format: "00000000-0000-4000-8000-%012x", index))!.uuidString.lowercased()
-            let played = start.addingTimeInterval(Double(index) * 600)
-            let guesses = (0..<Int.random(in: 5...10, using: &rng)).map { _ in guessable.randomElement(using: &rng)! }
-            var words = Array(Array(Set(guesses).subtracting([secret]).sorted().prefix(7)) + [secret])
-            words.shuffle(using: &rng)
-            if let last = words.firstIndex(of: secret) { words = Array(words[...last]) }
-            for (n, word) in words.enumerated() {
-                let guess = SyncGuess(gameID: id, word: word, position: n + 1, feedback: Rules.classic.feedback(for: word, against: secret),
-                                      playedAt: played.addingTimeInterval(Double(n) * 20), playedOn: "seed")
-                incoming.guesses.append((guess, fields))
-            }
-            let finished = played.addingTimeInterval(Double(words.count) * 20)
-            incoming.games.append((SyncGame(id: id, packID: "animals", secret: secret, fact: "A fact about \(secret).", rules: .classic,
-                                            maxGuesses: 15, status: .won, startedAt: played, updatedAt: finished, finishedAt: finished,
-                                            startedOn: "seed", lastChangedOn: "seed"), fields))
+    init(_ metric: Metric, games: Int, samples: [Double]) {
+        let sorted = samples.sorted()
+        self.metric = metric.rawValue
+        label = metric.label
+        self.games = games
+        unit = metric.unit
+        median = sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        min = sorted.first!
+        max = sorted.last!
+        spread = max - min
+        runs = sorted.count
+        if games == 10_000, let goal = metric.target {
+            target = goal.description
+            met = goal.isMet(by: median)
         }
-        try machine.database.applyIncoming(incoming, zone: .games, token: nil, profile: machine.profile)
-        // Seeded as if from nowhere: forget that, so the first sync uploads everything.
-        try machine.database.forgetSyncMetadata(profile: machine.profile)
-    }
-
-    static func time(_ body: () throws -> Void) rethrows -> Double {
-        let start = DispatchTime.now().uptimeNanoseconds
-        try body()
-        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
-    }
-
-    static func measure(_ metric: String, games: Int, runs: Int, unit: String = "ms", _ sample: () throws -> Double) rethrows -> Measurement {
-        let values = try (0..<runs).map { _ in try sample() }.sorted()
-        return Measurement(metric: metric, games: games, unit: unit, median: values[values.count / 2], min: values.first!, max: values.last!, runs: runs)
     }
 }
 
-let options = Options(Array(CommandLine.arguments.dropFirst()))
-var results: [Measurement] = []
-for games in options.games {
+/// Everything measured, with its unit and, where the project sets one, its target at 10,000 games.
+enum Metric: String, CaseIterable {
+    case firstUpload = "upload.all"
+    case nothingToDo = "sync.nothingToDo"
+    case nothingToDoFiles = "sync.nothingToDo.fileOperations"
+    case naive = "baseline.naiveSync"
+    case naiveRatio = "sync.nothingToDo.vsNaive"
+    case oneGuess = "sync.oneGuess"
+    case bytesPerGuess = "upload.bytesPerGuess"
+    case submitGuess = "game.submitGuess"
+    case firstSync = "sync.firstSync"
+    case floor = "baseline.floor"
+    case floorRatio = "sync.firstSync.vsFloor"
+    case firstSyncProgram = "program.firstSync"
+    case firstSyncMemory = "program.firstSync.peakMemory"
+    case firstScreen = "program.firstScreen"
+    case firstScreenMemory = "program.firstScreen.peakMemory"
+    case folderRatio = "cloud.sizeVsLiveJSON"
+
+    var label: String {
+        switch self {
+        case .firstUpload: "first upload of every game"
+        case .nothingToDo: "sync with nothing to do"
+        case .nothingToDoFiles: "  files read, checked or listed by it"
+        case .naive: "  baseline: naive list-and-diff sync"
+        case .naiveRatio: "  naive sync ÷ sync with nothing to do"
+        case .oneGuess: "sync of one new guess"
+        case .bytesPerGuess: "bytes written to the cloud per guess (a finished game's upload)"
+        case .submitGuess: "submitting a guess (check, save, change tracking)"
+        case .firstSync: "first sync of a new machine (full pull)"
+        case .floor: "  baseline: floor (read the bytes, insert the rows)"
+        case .floorRatio: "  first sync ÷ floor"
+        case .firstSyncProgram: "`qiktionary sync` on a new machine, whole process"
+        case .firstSyncMemory: "  its peak memory (RSS)"
+        case .firstScreen: "`qiktionary` to its first screen and out, whole process"
+        case .firstScreenMemory: "  its peak memory (RSS)"
+        case .folderRatio: "cloud folder after compaction ÷ live data as JSON"
+        }
+    }
+
+    var unit: String {
+        switch self {
+        case .nothingToDoFiles: "files"
+        case .naiveRatio, .floorRatio, .folderRatio: "x"
+        case .bytesPerGuess: "bytes"
+        case .firstSyncMemory, .firstScreenMemory: "MB"
+        default: "ms"
+        }
+    }
+
+    struct Target: CustomStringConvertible {
+        var atMost: Double?
+        var atLeast: Double?
+        var unit: String
+        var description: String { atMost.map { "≤ \(Self.format($0)) \(unit)" } ?? "≥ \(Self.format(atLeast ?? 0)) \(unit)" }
+        func isMet(by value: Double) -> Bool { atMost.map { value <= $0 } ?? (value >= (atLeast ?? 0)) }
+        static func format(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
+    }
+
+    var target: Target? {
+        switch self {
+        case .nothingToDo: Target(atMost: 2, unit: "ms")
+        case .naiveRatio: Target(atLeast: 100, unit: "x")
+        case .oneGuess: Target(atMost: 10, unit: "ms")
+        case .firstSync: Target(atMost: 1_000, unit: "ms")
+        case .floorRatio: Target(atMost: 3, unit: "x")
+        case .bytesPerGuess: Target(atMost: 400, unit: "bytes")
+        case .folderRatio: Target(atMost: 2, unit: "x")
+        case .submitGuess: Target(atMost: 2, unit: "ms")
+        case .firstScreen: Target(atMost: 150, unit: "ms")
+        // The issue pairs the memory target with opening the app; the first sync's peak is
+        // reported beside it without one (docs/performance.md says why and what it would take).
+        case .firstScreenMemory: Target(atMost: 60, unit: "MB")
+        default: nil
+        }
+    }
+}
+
+func progress(_ text: String) {
+    FileHandle.standardError.write(Data("qiktionary-bench: \(text)\n".utf8))
+}
+
+func time(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+}
+
+func samples(_ count: Int, _ body: () throws -> Double) rethrows -> [Double] {
+    try (0..<count).map { _ in try body() }
+}
+
+/// Every metric at one scale, on one set of seeded data.
+func measure(games: Int, options: Options) throws -> [Measurement] {
+    let runs = options.runs
+    var results: [Measurement] = []
+    func record(_ metric: Metric, _ values: [Double]) { results.append(Measurement(metric, games: games, samples: values)) }
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("qk-bench-\(UUID().uuidString)")
     let cloud = root.appendingPathComponent("cloud")
     try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: root) }
+    let scale = games.formatted()
 
-    let a = try Machine("laptop", root: root, cloud: cloud)
-    try Bench.seed(a, games: games)
-    let upload = try Bench.time { try a.engine.sync() }
-    results.append(Measurement(metric: "first upload of every game", games: games, unit: "ms", median: upload, min: upload, max: upload, runs: 1))
-    try a.engine.sync()
+    progress("\(scale) games: seeding the laptop")
+    let laptop = try Machine("laptop", root: root, cloud: cloud)
+    try Seeding.seed(laptop, games: games)
+    progress("\(scale) games: first upload")
+    record(.firstUpload, [try time { try laptop.engine.sync() }])
+    try laptop.engine.sync()
 
-    results.append(try Bench.measure("sync with nothing to do", games: games, runs: options.runs * 4) {
-        try Bench.time { try a.engine.sync() }
+    progress("\(scale) games: sync with nothing to do, and the naive sync")
+    record(.nothingToDo, try samples(runs * 4) { try time { try laptop.engine.sync() } })
+    let before = laptop.store.folder.statistics
+    try laptop.engine.sync()
+    let after = laptop.store.folder.statistics
+    record(.nothingToDoFiles, [Double(after.filesRead - before.filesRead + after.existenceChecks - before.existenceChecks + after.listings - before.listings)])
+    let naive = try samples(runs) {
+        var differences = 0
+        let elapsed = try time { differences = try NaiveSync.run(laptop, cloud: cloud) }
+        guard differences == 0 else { throw BenchFailure("the naive sync found \(differences) differences where there are none") }
+        return elapsed
+    }
+    record(.naive, naive)
+    record(.naiveRatio, [naive.sorted()[naive.count / 2] / results.first { $0.metric == Metric.nothingToDo.rawValue }!.median])
+
+    progress("\(scale) games: one new guess, a finished game's upload, submitting a guess")
+    record(.oneGuess, try samples(runs) {
+        let game = try laptop.database.startGame(GameRequest(packID: "animals"), profile: laptop.profile)
+        try laptop.engine.sync()
+        let word = Seeding.guessable.first { $0 != game.game.secret }!
+        _ = try laptop.database.submitGuess(word, gameID: game.game.id, lexicon: Seeding.lexicon, profile: laptop.profile)
+        return try time { try laptop.engine.sync() }
     })
-    results.append(try Bench.measure("sync of one new guess", games: games, runs: options.runs) {
-        let game = try a.database.startGame(GameRequest(packID: "animals"), profile: a.profile)
-        try a.engine.sync()
-        let guess = game.game.secret == "crane" ? "pilot" : "crane"
-        _ = try a.database.submitGuess(guess, gameID: game.id, lexicon: Bench.lexicon, profile: a.profile)
-        return try Bench.time { try a.engine.sync() }
+    var rng = SeededGenerator(seed: 7)
+    record(.bytesPerGuess, try samples(runs) {
+        let guesses = try Seeding.playOneGame(laptop, rng: &rng)
+        let written = laptop.store.folder.statistics.bytesWritten
+        try laptop.engine.sync()
+        return Double(laptop.store.folder.statistics.bytesWritten - written) / Double(guesses)
     })
-    results.append(try Bench.measure("first sync of a new machine", games: games, runs: max(1, options.runs / 2)) {
-        let b = try Machine("desktop", root: root, cloud: cloud)
-        let elapsed = try Bench.time { try b.engine.sync() }
-        let received = try b.database.history(profile: b.profile, limit: 1)
-        precondition(received.count == 1, "the new machine got nothing")
+    record(.submitGuess, try samples(runs * 4) {
+        let game = try laptop.database.startGame(GameRequest(packID: "animals"), profile: laptop.profile)
+        let word = Seeding.guessable.first { $0 != game.game.secret }!
+        return try time { _ = try laptop.database.submitGuess(word, gameID: game.game.id, lexicon: Seeding.lexicon, profile: laptop.profile) }
+    })
+    try laptop.engine.sync()
+    let expected = try laptop.database.statistics(profile: laptop.profile).played
+
+    progress("\(scale) games: first sync of a new machine, and the floor")
+    var desktop: Machine?
+    record(.firstSync, try samples(runs) {
+        let machine = try Machine("desktop", root: root, cloud: cloud)
+        let elapsed = try time { try machine.engine.sync() }
+        let received = try machine.database.statistics(profile: machine.profile).played
+        guard received == expected else { throw BenchFailure("the new machine has \(received) of \(expected) finished games") }
+        desktop = machine
         return elapsed
     })
+    let floor = try Floor(rowsOf: desktop!)
+    let floorTimes = try samples(runs) {
+        let target = try Machine("floor", root: root, cloud: cloud)
+        return try time { _ = try floor.run(cloud: cloud, into: target) }
+    }
+    record(.floor, floorTimes)
+    record(.floorRatio, [results.first { $0.metric == Metric.firstSync.rawValue }!.median / floorTimes.sorted()[floorTimes.count / 2]])
+
+    if !options.skipPrograms {
+        progress("\(scale) games: the qiktionary program (first sync, first screen)")
+        var syncs: [Child.Outcome] = []
+        for index in 0..<max(1, runs / 2) {
+            let dataDir = root.appendingPathComponent("program-\(index)")
+            let outcome = try Child.run(["sync", "--data-dir", dataDir.path, "--cloud-dir", cloud.path, "--player", Seeding.player, "--device", "program-\(index)"])
+            guard outcome.status == 0 else { throw BenchFailure("qiktionary sync exited \(outcome.status): \(outcome.output)") }
+            syncs.append(outcome)
+        }
+        record(.firstSyncProgram, syncs.map(\.milliseconds))
+        record(.firstSyncMemory, syncs.map(\.peakMegabytes))
+        var screens: [Child.Outcome] = []
+        for _ in 0..<runs {
+            // Ctrl-C is already waiting: the program opens, draws its first screen, reads it and leaves.
+            let outcome = try Child.run(["--data-dir", laptop.dataDir.path, "--no-sync"], terminal: (100, 30), input: [3])
+            guard outcome.status == 0, outcome.output.contains("Guess") else {
+                throw BenchFailure("qiktionary did not draw its first screen (exit \(outcome.status))")
+            }
+            screens.append(outcome)
+        }
+        record(.firstScreen, screens.map(\.milliseconds))
+        record(.firstScreenMemory, screens.map(\.peakMegabytes))
+    }
+
+    progress("\(scale) games: the cloud folder after compaction")
+    for zone in try laptop.store.zones() { _ = try laptop.store.compact(zone) }
+    let live = try LiveData.jsonBytes(player: Seeding.player, cloud: cloud)
+    record(.folderRatio, [Double(folderSize(cloud.appendingPathComponent("players"))) / Double(live.bytes)])
+    return results
+}
+
+let options = Options(Array(CommandLine.arguments.dropFirst()))
+var results: [Measurement] = []
+do {
+    for games in options.games { results += try measure(games: games, options: options) }
+} catch {
+    Options.fail("\(error)")
 }
 
 if options.json {
@@ -151,9 +292,11 @@ if options.json {
     encoder.outputFormatting = [.sortedKeys]
     for result in results { print(String(decoding: try encoder.encode(result), as: UTF8.self)) }
 } else {
-    print("| games | metric | median | min | max | runs |")
-    print("|---:|---|---:|---:|---:|---:|")
+    func number(_ value: Double) -> String { value >= 100 ? String(format: "%.0f", value) : String(format: "%.2f", value) }
+    print("| games | metric | median | spread (min–max) | runs | target at 10,000 |")
+    print("|---:|---|---:|---:|---:|---|")
     for r in results {
-        print(String(format: "| %d | %@ | %.2f %@ | %.2f | %.2f | %d |", r.games, r.metric, r.median, r.unit, r.min, r.max, r.runs))
+        let target = r.target.map { "\($0) \(r.met == true ? "met" : "MISSED")" } ?? ""
+        print("| \(r.games.formatted()) | \(r.label) | \(number(r.median)) \(r.unit) | \(number(r.min))–\(number(r.max)) | \(r.runs) | \(target) |")
     }
 }

@@ -90,28 +90,28 @@ extension AppDatabase {
         try write { db in
             func remember(_ name: String, _ zone: RecordName.Zone) throws -> Bool {
                 guard let fields = saved[name] else { return false }
-                try RemoteRecordRow(playerId: player, recordName: name, zone: zone.rawValue, systemFields: fields).upsert(db)
+                try IncomingApplication.remember(name, zone, fields, player: player, db)
                 return true
             }
             for change in sent.games where try remember(RecordName.game(change.game.id), .games) {
-                try db.execute(sql: "UPDATE game SET remoteRecordName = ? WHERE id = ?", arguments: [RecordName.game(change.game.id), change.game.id])
-                try db.execute(sql: "DELETE FROM gameChange WHERE gameId = ? AND version = ?", arguments: [change.game.id, change.version])
+                try db.cachedStatement(sql: "UPDATE game SET remoteRecordName = ? WHERE id = ?").execute(arguments: [RecordName.game(change.game.id), change.game.id])
+                try db.cachedStatement(sql: "DELETE FROM gameChange WHERE gameId = ? AND version = ?").execute(arguments: [change.game.id, change.version])
             }
             for guess in sent.guesses where try remember(guess.recordName, .games) {
-                try db.execute(sql: "UPDATE guess SET remoteRecordName = ? WHERE gameId = ? AND word = ?",
-                               arguments: [guess.recordName, guess.gameID, guess.word])
+                try db.cachedStatement(sql: "UPDATE guess SET remoteRecordName = ? WHERE gameId = ? AND word = ?").execute(
+                    arguments: [guess.recordName, guess.gameID, guess.word])
             }
             for change in sent.marks where try remember(change.mark.recordName, .games) {
-                try db.execute(sql: "DELETE FROM markChange WHERE gameId = ? AND letter = ? AND version = ?",
-                               arguments: [change.mark.gameID, change.mark.letter, change.version])
+                try db.cachedStatement(sql: "DELETE FROM markChange WHERE gameId = ? AND letter = ? AND version = ?").execute(
+                    arguments: [change.mark.gameID, change.mark.letter, change.version])
             }
             for change in sent.bookmarks where try remember(change.bookmark.recordName, .readingList) {
-                try db.execute(sql: "DELETE FROM bookmarkChange WHERE playerId = ? AND word = ? AND version = ?",
-                               arguments: [player, change.bookmark.word, change.version])
+                try db.cachedStatement(sql: "DELETE FROM bookmarkChange WHERE playerId = ? AND word = ? AND version = ?").execute(
+                    arguments: [player, change.bookmark.word, change.version])
             }
             for deletion in sent.deletions where deleted.contains(deletion.recordName) {
-                try db.execute(sql: "DELETE FROM recordDeletion WHERE playerId = ? AND recordName = ?", arguments: [player, deletion.recordName])
-                try db.execute(sql: "DELETE FROM remoteRecord WHERE playerId = ? AND recordName = ?", arguments: [player, deletion.recordName])
+                try db.cachedStatement(sql: "DELETE FROM recordDeletion WHERE playerId = ? AND recordName = ?").execute(arguments: [player, deletion.recordName])
+                try db.cachedStatement(sql: "DELETE FROM remoteRecord WHERE playerId = ? AND recordName = ?").execute(arguments: [player, deletion.recordName])
             }
         }
     }

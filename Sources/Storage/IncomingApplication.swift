@@ -13,6 +13,8 @@ struct IncomingApplication {
     private var touched = Set<String>()
     /// The player's games, read once: most records name one.
     private var games: Set<String>
+    /// The status each game applied here was left with: a won game needs no settling.
+    private var known: [String: GameStatus] = [:]
 
     init(db: Database, player: String) throws {
         self.db = db
@@ -27,7 +29,7 @@ struct IncomingApplication {
         for (bookmark, fields) in changes.bookmarks { try apply(bookmark, fields) }
         for deletion in changes.deletions { try delete(type: deletion.type, name: deletion.name) }
         try adoptOrphans()
-        for gameID in touched.sorted() { try settle(gameID) }
+        for gameID in touched.sorted() where known[gameID] != .won { try settle(gameID) }
         report.waiting = try Int.fetchOne(db, sql: "SELECT count(*) FROM orphanRecord WHERE playerId = ?", arguments: [player]) ?? 0
     }
 
@@ -38,9 +40,19 @@ struct IncomingApplication {
         report.applied += 1
         touched.insert(remote.id)
         guard games.contains(remote.id), var local = try GameRecord.fetchOne(db, key: remote.id) else {
-            guard try !Bool.fetchOne(db, sql: "SELECT 1 FROM game WHERE id = ?", arguments: [remote.id]).isTrue else { return }
-            try GameRecord(remote, player: player).insert(db)
+            // A game this player lacks, unless another player has that id (then it is not ours).
+            guard try !Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM game WHERE id = ?"), arguments: [remote.id]).isTrue else { return }
+            let row = GameRecord(remote, player: player)
+            // A full fetch inserts thousands: one prepared statement rather than a record insert each.
+            try db.cachedStatement(sql: """
+                INSERT INTO game (id, playerId, packId, secret, fact, rules, maxGuesses, status, startedAt, updatedAt, finishedAt,
+                                  startedOn, lastChangedOn, remoteRecordName)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [row.id, row.playerId, row.packId, row.secret, row.fact, row.rules.rawValue, row.maxGuesses,
+                                         row.status.rawValue, AppDatabase.storedText(row.startedAt), AppDatabase.storedText(row.updatedAt),
+                                         row.finishedAt.map(AppDatabase.storedText), row.startedOn, row.lastChangedOn, row.remoteRecordName])
             games.insert(remote.id)
+            known[remote.id] = row.status
             return
         }
         guard local.playerId == player else { return }
@@ -52,6 +64,7 @@ struct IncomingApplication {
         local.lastChangedOn = merged.lastChangedOn
         local.remoteRecordName = RecordName.game(remote.id)
         try local.update(db)
+        known[remote.id] = local.status
         // What the merge kept that the cloud lacks goes back up, so both sides converge.
         let ahead = AppDatabase.changedFields(GameRecord(remote, player: player), local)
         if !ahead.isEmpty {
@@ -86,7 +99,7 @@ struct IncomingApplication {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (gameId, word) DO UPDATE SET remoteRecordName = excluded.remoteRecordName
             """).execute(arguments: [remote.recordName, remote.gameID, remote.position, remote.word, remote.common,
-                                     remote.inPlace, remote.inWord, remote.playedAt, remote.playedOn, remote.recordName])
+                                     remote.inPlace, remote.inWord, AppDatabase.storedText(remote.playedAt), remote.playedOn, remote.recordName])
     }
 
     private mutating func apply(_ remote: SyncMark, _ fields: Data) throws {
@@ -194,6 +207,11 @@ struct IncomingApplication {
     private func gameExists(_ id: String) throws -> Bool { games.contains(id) }
 
     private func remember(_ name: String, _ zone: RecordName.Zone, _ fields: Data) throws {
+        try Self.remember(name, zone, fields, player: player, db)
+    }
+
+    /// Keeps the cloud's system fields of a record, as a fetch or an acknowledged save brings them.
+    static func remember(_ name: String, _ zone: RecordName.Zone, _ fields: Data, player: String, _ db: Database) throws {
         try db.cachedStatement(sql: """
             INSERT INTO remoteRecord (playerId, recordName, zone, systemFields) VALUES (?, ?, ?, ?)
             ON CONFLICT (playerId, recordName) DO UPDATE SET systemFields = excluded.systemFields

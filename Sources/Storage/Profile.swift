@@ -67,7 +67,12 @@ extension AppDatabase {
     }
 
     public static func isValidDeviceName(_ name: String) -> Bool {
-        (1...64).contains(name.count) && !name.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        // Printable ASCII, the usual case, without the Unicode tables (a full fetch checks one per record).
+        let utf8 = name.utf8
+        if utf8.allSatisfy({ (0x20...0x7e).contains($0) }) {
+            return (1...64).contains(utf8.count) && utf8.contains { $0 != 0x20 }
+        }
+        return (1...64).contains(name.count) && !name.unicodeScalars.contains { $0.properties.generalCategory == .control }
             && !name.trimmingCharacters(in: .whitespaces).isEmpty
     }
 

@@ -55,9 +55,9 @@ enum RecordMapping {
     static func incoming(_ records: [CloudRecord], deletions: [DeletedRecord], device: DeviceID,
                          into changes: inout IncomingChanges) -> (skipped: Int, own: Int) {
         var skipped = 0, own = 0
-        let encoder = JSONEncoder()
         for record in records {
-            guard let system = record.systemFields, let encoded = try? encoder.encode(system) else { skipped += 1; continue }
+            guard let system = record.systemFields else { skipped += 1; continue }
+            let encoded = system.encoded
             if system.modifiedBy == device { own += 1 }
             if case .string(let name)? = record["device"], !name.isEmpty, name.count <= 64 {
                 changes.devices[system.modifiedBy.name] = name
@@ -149,7 +149,17 @@ enum RecordMapping {
 
 /// Game IDs are lowercase UUIDs; anything else from the cloud is not a game of ours.
 enum UUIDLike {
+    /// 8-4-4-4-12 lowercase hexadecimal digits: what `UUID(uuidString:)` reads, in lower case.
     static func isValid(_ s: String) -> Bool {
-        s.count == 36 && UUID(uuidString: s) != nil && s == s.lowercased()
+        var count = 0
+        for byte in s.utf8 {
+            switch count {
+            case 8, 13, 18, 23: guard byte == UInt8(ascii: "-") else { return false }
+            default: guard (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) else { return false }
+            }
+            count += 1
+            if count > 36 { return false }
+        }
+        return count == 36
     }
 }

@@ -53,6 +53,7 @@ public struct SyncEngine: Sendable {
             try fetch(&report)
             // A merge that kept something the cloud lacks queued it: send it now, not next time.
             if report.conflictsResolved > mergedBefore { try send(&report) }
+            if report.uploaded > 0 { compactWhereWorthwhile() }
             report.durationMs = Int(now().timeIntervalSince(started) * 1000)
             try database.recordSyncOutcome(state: "synced", message: nil, at: now(), profile: profile)
             return report
@@ -129,6 +130,13 @@ public struct SyncEngine: Sendable {
             }
             if !conflicts { return }
         }
+    }
+
+    /// Folds this device's log into a snapshot once the log outweighs it, so the folder stays
+    /// near the size of the live data. Housekeeping: a failure here leaves the log as it was
+    /// and is tried again after the next upload; it never fails the sync that has succeeded.
+    private func compactWhereWorthwhile() {
+        for zone in RecordName.Zone.allCases { _ = try? cloud.compactIfWorthwhile(zone.cloudZone) }
     }
 
     private enum CommitOutcome {
@@ -250,9 +258,8 @@ public struct SyncEngine: Sendable {
 
     static func encoded(_ records: [CloudRecord]) throws -> [String: Data] {
         var out: [String: Data] = [:]
-        let encoder = JSONEncoder()
         for record in records {
-            if let system = record.systemFields { out[record.recordName] = try encoder.encode(system) }
+            if let system = record.systemFields { out[record.recordName] = system.encoded }
         }
         return out
     }

@@ -3,10 +3,14 @@ import Foundation
 import Testing
 
 /// Frozen files of the format in docs/cloud-format.md. Today's code must read them, and must
-/// write exactly them, so any change to the format is deliberate (new fixtures, new version).
-/// Regenerate only on purpose: QIKTIONARY_WRITE_FIXTURES=1 swift test --filter FormatFixture
+/// write exactly the newest ones, so any change to the format is deliberate (new fixtures, new
+/// version). `Fixtures/cloud` holds the files of format version 1 (plain JSON everywhere), which
+/// stay readable; `Fixtures/cloud-v2` the same history as written today (compressed segments
+/// and snapshots). Regenerate only on purpose: QIKTIONARY_WRITE_FIXTURES=1 swift test --filter FormatFixture
 @Suite struct FormatFixtureTests {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/cloud")
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+    static let fixtures = folder.appendingPathComponent("cloud-v2")
+    static let versionOne = folder.appendingPathComponent("cloud")
     static let clock = Date(timeIntervalSince1970: 1_700_000_000)
 
     static let everyField: [String: FieldValue] = [
@@ -34,7 +38,7 @@ import Testing
             .map { ($0, folder.contents(of: $0)!) })
     }
 
-    static func frozenFiles() throws -> [String: Data] {
+    static func frozenFiles(in fixtures: URL = fixtures) throws -> [String: Data] {
         let paths = FileManager.default.enumerator(atPath: fixtures.path)?.allObjects as? [String] ?? []
         var files: [String: Data] = [:]
         for path in paths {
@@ -63,9 +67,12 @@ import Testing
         }
     }
 
-    @Test func theFrozenFilesReadAsDocumented() throws {
+    @Test(arguments: [fixtures, versionOne])
+    func theFrozenFilesReadAsDocumented(_ fixtures: URL) throws {
+        let files = try Self.frozenFiles(in: fixtures)
+        #expect(files.count == 4)
         let cloud = MemoryFolder()
-        for (path, data) in try Self.frozenFiles() where !path.contains("generations") {
+        for (path, data) in files where !path.contains("generations") {
             cloud.place(data, at: path.split(separator: "/").map(String.init))
         }
         let reader = try FolderCloudDatabase.inMemory(cloud, player: "alice", device: DeviceID("R"))
@@ -82,9 +89,21 @@ import Testing
         #expect(try reader.fetchDatabaseChanges(since: nil).changedZones == [games])
         #expect(changes.token.generation == .initial)
 
-        for (path, data) in try Self.frozenFiles() where path.contains("generations") {
+        for (path, data) in files where path.contains("generations") {
             cloud.place(data, at: path.split(separator: "/").map(String.init))
         }
         #expect(try reader.currentGeneration().name == "g170000000000000000-B")
+    }
+
+    @Test func segmentsAndSnapshotsAreCompressedAndTheSmallFilesAreNot() throws {
+        let versions = try Self.frozenFiles().mapValues { String(decoding: $0.prefix(7), as: UTF8.self) }
+        for (path, version) in versions {
+            let compressed = path.hasSuffix(".seg") || path.hasSuffix(".snap")
+            #expect(version == (compressed ? "QKCS 2 " : "QKCS 1 "), "\(path)")
+        }
+        let old = try Self.frozenFiles(in: Self.versionOne)
+        for (path, data) in try Self.frozenFiles() where path.hasSuffix(".snap") || path.hasSuffix(".seg") {
+            #expect(data.count < old[path]!.count, "\(path) is no smaller compressed")
+        }
     }
 }

@@ -437,16 +437,21 @@ enum CloudBodies {
 
     /// The file with its JSON body edited (or its bytes changed) under a header that checks out.
     static func resealed(_ data: Data, _ rng: inout SeededGenerator) -> Data {
-        let kind = header(of: data).split(separator: " ").dropFirst(2).first.map(String.init) ?? "seg"
+        let parts = header(of: data).split(separator: " ")
+        let kind = parts.dropFirst(2).first.map(String.init) ?? "seg"
+        // Version 2 bodies are compressed: edit the JSON inside and compress it again, or
+        // damage the compressed bytes themselves under a valid checksum.
+        let compressed = parts.dropFirst().first == "2"
         var body = body(of: data)
         if rng.chance(0.2) {
             body = rng.mutate(body)
-        } else if var object = try? JSONSerialization.jsonObject(with: body) {
+        } else if var object = try? JSONSerialization.jsonObject(with: compressed ? Deflate.decompress(body, limit: 1 << 24) ?? body : body) {
             for _ in 0..<rng.int(1...3) { object = edit(object, &rng) }
             body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed])) ?? body
+            if compressed { body = Deflate.compress(body) }
         }
         let crc = String(crc32(body), radix: 16)
-        let header = "QKCS 1 \(kind) \(String(repeating: "0", count: 8 - crc.count) + crc) \(body.count)\n"
+        let header = "QKCS \(compressed ? 2 : 1) \(kind) \(String(repeating: "0", count: 8 - crc.count) + crc) \(body.count)\n"
         return Data(header.utf8) + body
     }
 

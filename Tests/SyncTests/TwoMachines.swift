@@ -127,6 +127,7 @@ final class WatchedCloud: CloudDatabase, @unchecked Sendable {
     func fetchZoneChanges(_ zone: ZoneID, since token: ChangeToken?) throws(CloudStoreError) -> ZoneChanges { try inner.fetchZoneChanges(zone, since: token) }
     func fetchRecords(in zone: ZoneID, named names: [String]) throws(CloudStoreError) -> [String: CloudRecord] { try inner.fetchRecords(in: zone, named: names) }
     func compact(_ zone: ZoneID, keepingRecent: Int) throws(CloudStoreError) -> CompactionReport { try inner.compact(zone, keepingRecent: keepingRecent) }
+    func compactIfWorthwhile(_ zone: ZoneID) throws(CloudStoreError) -> CompactionReport? { try inner.compactIfWorthwhile(zone) }
 
     func modifyRecords(in zone: ZoneID, saving: [CloudRecord], deleting: [String], policy: SavePolicy) throws(CloudStoreError) -> CommitResult {
         let result = try inner.modifyRecords(in: zone, saving: saving, deleting: deleting, policy: policy)

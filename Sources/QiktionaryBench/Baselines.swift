@@ -1,0 +1,142 @@
+import CloudStore
+import Foundation
+import GRDB
+import Storage
+
+/// What the token design replaces: every sync lists and reads every record in the cloud and
+/// compares each with what the local database last saw of it. It reads with the same store
+/// (same files, same decoding), so the difference is the design, not the code.
+enum NaiveSync {
+    /// Returns how many records differ from the local database (0 when nothing is new).
+    static func run(_ machine: Machine, cloud: URL) throws -> Int {
+        let store = try FolderCloudDatabase.onDisk(root: cloud, player: machine.profile.playerID, device: DeviceID(machine.profile.device.id))
+        let local = try DatabaseQueue(path: machine.dataDir.appendingPathComponent(AppDatabase.fileName).path, configuration: readOnly)
+        let seen: [String: Data] = try local.read { db in
+            var seen: [String: Data] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT recordName, systemFields FROM remoteRecord WHERE playerId = ?",
+                                           arguments: [machine.profile.playerID])
+            while let row = try rows.next() { seen[row[0]] = row[1] }
+            return seen
+        }
+        let decoder = JSONDecoder()
+        var differences = 0
+        for zone in try store.zones() {
+            for record in try store.fetchZoneChanges(zone, since: nil).changedRecords {
+                let tag = try seen[record.recordName].map { try decoder.decode(SystemFields.self, from: $0).changeTag }
+                if tag != record.systemFields?.changeTag { differences += 1 }
+            }
+        }
+        return differences
+    }
+
+    static var readOnly: Configuration {
+        var configuration = Configuration()
+        configuration.readonly = true
+        return configuration
+    }
+}
+
+/// The floor for a first sync: read the same bytes from disk and insert the same rows in one
+/// SQLite transaction, with nothing else (no parsing, no checks, no merging).
+struct Floor {
+    struct Table {
+        var name: String
+        var columns: [String]
+        var rows: [[DatabaseValue]]
+    }
+
+    /// The rows a first sync wrote on `synced`: its games, guesses, marks, bookmarks and the
+    /// cloud's system fields of each.
+    let tables: [Table]
+
+    init(rowsOf synced: Machine) throws {
+        let source = try DatabaseQueue(path: synced.dataDir.appendingPathComponent(AppDatabase.fileName).path, configuration: NaiveSync.readOnly)
+        tables = try source.read { db in
+            try ["game", "guess", "mark", "bookmark", "remoteRecord"].map { name in
+                let columns = try db.columns(in: name).map(\.name)
+                let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(name)").map { row in columns.map { row[$0] as DatabaseValue } }
+                return Table(name: name, columns: columns, rows: rows)
+            }
+        }
+    }
+
+    var rowCount: Int { tables.reduce(0) { $0 + $1.rows.count } }
+
+    /// Reads every file under `cloud`, then inserts the rows into `target`'s database (which
+    /// has the app's schema and packs, and none of these rows). Returns the bytes read.
+    func run(cloud: URL, into target: Machine) throws -> Int {
+        var bytes = 0
+        let files = FileManager.default.enumerator(at: cloud, includingPropertiesForKeys: [.isRegularFileKey])!
+        for case let url as URL in files where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+            bytes += try Data(contentsOf: url).count
+        }
+        let database = try DatabaseQueue(path: target.dataDir.appendingPathComponent(AppDatabase.fileName).path)
+        try database.write { db in
+            for table in tables where !table.rows.isEmpty {
+                let marks = Array(repeating: "?", count: table.columns.count).joined(separator: ", ")
+                let statement = try db.makeStatement(sql: "INSERT INTO \(table.name) (\(table.columns.joined(separator: ", "))) VALUES (\(marks))")
+                for row in table.rows { try statement.execute(arguments: StatementArguments(row)) }
+            }
+        }
+        return bytes
+    }
+}
+
+/// The live data as plain JSON, the yardstick for the cloud folder's size: every live record
+/// as `{"fields":{...},"name":...,"type":...}`, values as JSON strings, numbers and booleans.
+enum LiveData {
+    static func jsonBytes(player: String, cloud: URL) throws -> (bytes: Int, records: Int) {
+        let store = try FolderCloudDatabase.onDisk(root: cloud, player: player, device: DeviceID("bench-yardstick"))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var bytes = 0, records = 0
+        for zone in try store.zones() {
+            for record in try store.fetchZoneChanges(zone, since: nil).changedRecords {
+                bytes += try encoder.encode(PlainRecord(record)).count
+                records += 1
+            }
+        }
+        return (bytes, records)
+    }
+
+    struct PlainRecord: Encodable {
+        var name: String
+        var type: String
+        var fields: [String: PlainValue]
+
+        init(_ record: CloudRecord) {
+            name = record.recordName
+            type = record.recordType
+            fields = record.fields.mapValues(PlainValue.init)
+        }
+    }
+
+    struct PlainValue: Encodable {
+        let value: FieldValue
+        init(_ value: FieldValue) { self.value = value }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch value {
+            case .string(let s): try container.encode(s)
+            case .int(let n): try container.encode(n)
+            case .double(let d): try container.encode(d)
+            case .bool(let b): try container.encode(b)
+            case .date(let d): try container.encode(Int64((d.timeIntervalSince1970 * 1000).rounded()))
+            case .bytes(let data): try container.encode(data.base64EncodedString())
+            case .strings(let list): try container.encode(list)
+            }
+        }
+    }
+}
+
+/// Bytes of every file below `folder`.
+func folderSize(_ folder: URL) -> Int {
+    var total = 0
+    let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey])!
+    for case let url as URL in files {
+        guard let values = try? url.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey]), values.isRegularFile == true else { continue }
+        total += values.fileSize ?? 0
+    }
+    return total
+}

@@ -1,0 +1,92 @@
+import CloudStore
+import Foundation
+import QiktionaryCore
+import QiktionaryResources
+import Storage
+import Sync
+
+/// A machine on disk: a data dir and a cloud store, opened as the command line opens them.
+struct Machine {
+    let dataDir: URL
+    let database: AppDatabase
+    let profile: Profile
+    let store: FolderCloudDatabase
+    let engine: SyncEngine
+
+    init(_ name: String, root: URL, cloud: URL) throws {
+        dataDir = root.appendingPathComponent("data-\(name)-\(UUID().uuidString)")
+        database = try AppDatabase.open(dataDir: dataDir)
+        _ = try database.importPacks(from: PackFile.files(in: BundledContent.packsFolder), lexicon: { Seeding.lexicon })
+        profile = try database.profile(player: Seeding.player, device: name, hostName: name)
+        store = try SyncEngine.openCloud(folder: cloud, database: database, profile: profile)
+        engine = SyncEngine(database: database, cloud: store, profile: profile)
+    }
+
+    /// Opens an existing data dir again, as a new process would.
+    init(reopening dataDir: URL, cloud: URL) throws {
+        self.dataDir = dataDir
+        database = try AppDatabase.open(dataDir: dataDir)
+        profile = try database.profile(player: nil, device: nil, hostName: "bench")
+        store = try SyncEngine.openCloud(folder: cloud, database: database, profile: profile)
+        engine = SyncEngine(database: database, cloud: store, profile: profile)
+    }
+}
+
+enum Seeding {
+    static let player = "bench"
+    static let lexicon = try! BundledContent.lexicon()
+
+    /// Five-letter words with no repeated letter: every one is a valid classic guess.
+    static let guessable: [String] = {
+        let text = (try? String(contentsOf: BundledContent.dictionaryURL, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").map(String.init).filter { $0.count == 5 && !$0.hasRepeatedLetters }
+    }()
+
+    /// `count` finished games of 8 guesses on average (5 to 10 words drawn, the secret last),
+    /// seeded, put in the database in one transaction as if they had been played here.
+    static func seed(_ machine: Machine, games count: Int) throws {
+        var rng = SeededGenerator(seed: 2026)
+        let secrets = PackFile.files(in: BundledContent.packsFolder).compactMap { try? PackFile.read($0) }
+            .filter { $0.length == 5 && $0.rules == .classic }.flatMap(\.words)
+        var incoming = IncomingChanges()
+        let start = Date(timeIntervalSince1970: 1_780_000_000)
+        let fields = try JSONEncoder().encode(SystemFields(changeTag: "seed", createdBy: DeviceID("seed"), createdAt: HLCTimestamp(millis: 0, counter: 0),
+                                                           modifiedBy: DeviceID("seed"), modifiedAt: HLCTimestamp(millis: 0, counter: 0)))
+        let device = machine.profile.device.name
+        for index in 0..<count {
+            let secret = secrets.randomElement(using: &rng)!
+            let id = UUID(uuidString: String(format: "00000000-0000-4000-8000-%012x", index))!.uuidString.lowercased()
+            let played = start.addingTimeInterval(Double(index) * 600)
+            let drawn = (0..<Int.random(in: 4...9, using: &rng)).map { _ in guessable.randomElement(using: &rng)! }
+            var words = Array(Set(drawn).subtracting([secret.word]).sorted())
+            words.shuffle(using: &rng)
+            words.append(secret.word)
+            for (n, word) in words.enumerated() {
+                let guess = SyncGuess(gameID: id, word: word, position: n + 1, feedback: Rules.classic.feedback(for: word, against: secret.word),
+                                      playedAt: played.addingTimeInterval(Double(n) * 20), playedOn: device)
+                incoming.guesses.append((guess, fields))
+            }
+            let finished = played.addingTimeInterval(Double(words.count) * 20)
+            incoming.games.append((SyncGame(id: id, packID: "animals", secret: secret.word, fact: secret.fact, rules: .classic,
+                                            maxGuesses: 15, status: .won, startedAt: played, updatedAt: finished, finishedAt: finished,
+                                            startedOn: device, lastChangedOn: device), fields))
+        }
+        try machine.database.applyIncoming(incoming, zone: .games, token: nil, profile: machine.profile)
+        // Seeded as if from nowhere: forget that, so the first sync uploads everything.
+        try machine.database.forgetSyncMetadata(profile: machine.profile)
+    }
+
+    /// Plays a new game to its end on `machine`: up to seven wrong words, then the secret.
+    /// Returns how many guesses it took.
+    static func playOneGame(_ machine: Machine, rng: inout SeededGenerator) throws -> Int {
+        let game = try machine.database.startGame(GameRequest(packID: "animals"), profile: machine.profile)
+        var played = 0
+        for word in guessable.shuffled(using: &rng).prefix(7) where word != game.game.secret && word.count == game.game.length {
+            _ = try machine.database.submitGuess(word, gameID: game.game.id, lexicon: lexicon, profile: machine.profile)
+            played += 1
+        }
+        let last = try machine.database.submitGuess(game.game.secret, gameID: game.game.id, lexicon: lexicon, profile: machine.profile)
+        precondition(last.game.game.isFinished, "the secret did not finish the game")
+        return played + 1
+    }
+}

@@ -1,0 +1,102 @@
+@testable import CloudStore
+import Foundation
+import Testing
+
+/// Format version 2: segment and snapshot bodies are zlib streams. A damaged, truncated,
+/// padded or oversized stream is refused with a reason and never half-read.
+@Suite struct CompressedFormatTests {
+    static func sealed(_ body: Data, kind: String = "seg", version: Int = 2) -> Data {
+        let crc = String(CRC32.checksum(body), radix: 16)
+        return Data("QKCS \(version) \(kind) \(String(repeating: "0", count: 8 - crc.count) + crc) \(body.count)\n".utf8) + body
+    }
+
+    static let segment = SegmentBody(
+        generation: .initial, device: DeviceID(validated: "A"), zone: ZoneID(validated: "Games"), seq: 1,
+        hlc: HLCTimestamp(millis: 1_700_000_000_000, counter: 0),
+        entries: (1...50).map { n in
+            RecordEntry(name: "game-\(n)", type: "Game", seq: 1, hlc: HLCTimestamp(millis: 1_700_000_000_000, counter: 0), deleted: false,
+                        fields: ["word": .string("crane"), "n": .int(Int64(n))], createdBy: DeviceID(validated: "A"),
+                        createdAt: HLCTimestamp(millis: 1_700_000_000_000, counter: 0))
+        })
+
+    @Test func aSegmentIsWrittenCompressedAndReadsBackEqual() throws {
+        let file = CloudFileFormat.encode(Self.segment, kind: .segment)
+        #expect(file.starts(with: Data("QKCS 2 seg ".utf8)))
+        let plain = BodyCoding.encode(Self.segment)
+        #expect(file.count * 4 < plain.count, "50 similar records compress at least fourfold")
+        #expect(try CloudFileFormat.decode(file, kind: .segment, as: SegmentBody.self).get() == Self.segment)
+        // The same body as version 1 (plain JSON) still reads.
+        #expect(try CloudFileFormat.decode(Self.sealed(plain, version: 1), kind: .segment, as: SegmentBody.self).get() == Self.segment)
+    }
+
+    @Test func headsAndMarkersStayPlain() {
+        let head = HeadBody(generation: .initial, device: DeviceID(validated: "A"), clock: .zero, zones: [:])
+        let file = CloudFileFormat.encode(head, kind: .head)
+        #expect(String(decoding: file, as: UTF8.self).hasPrefix("QKCS 1 head "))
+        #expect(String(decoding: file, as: UTF8.self).contains("\"device\":\"A\""))
+    }
+
+    @Test func aDamagedStreamUnderAValidChecksumIsRefused() throws {
+        let stream = Deflate.compress(BodyCoding.encode(Self.segment))
+        var flipped = stream
+        flipped[flipped.count / 2] ^= 0x5a
+        let cases: [String: Data] = [
+            "flipped byte": flipped,
+            "truncated": stream.prefix(stream.count - 5),
+            "trailing bytes": stream + Data([1, 2, 3]),
+            "not zlib at all": Data("{\"generation\":\"g0\"}".utf8),
+            "empty": Data(),
+        ]
+        for (label, body) in cases {
+            let result = CloudFileFormat.decode(Self.sealed(body), kind: .segment, as: SegmentBody.self)
+            guard case .failure(let problem) = result else {
+                Issue.record("\(label): accepted")
+                continue
+            }
+            #expect(!problem.incomplete, "\(label)")
+            #expect(!problem.reason.isEmpty && !problem.reason.contains("\n"), "\(label)")
+        }
+    }
+
+    @Test func aBombThatInflatesPastTheLimitIsRefused() {
+        // 9 MiB of spaces compress to a few kilobytes; a segment may hold at most 8 MiB.
+        let bomb = Deflate.compress(Data(repeating: 0x20, count: CloudLimits.maxSegmentBytes + (1 << 20)))
+        #expect(bomb.count < 20_000)
+        guard case .failure(let problem) = CloudFileFormat.decode(Self.sealed(bomb), kind: .segment, as: SegmentBody.self) else {
+            Issue.record("the bomb was accepted")
+            return
+        }
+        #expect(problem.reason.contains("larger than"))
+        #expect(Deflate.decompress(bomb, limit: CloudLimits.maxSegmentBytes) == nil)
+        #expect(Deflate.decompress(bomb, limit: CloudLimits.maxSegmentBytes + (1 << 20))?.count == CloudLimits.maxSegmentBytes + (1 << 20))
+    }
+
+    @Test func anUnknownVersionIsRefusedByName() {
+        let file = Self.sealed(BodyCoding.encode(Self.segment), version: 3)
+        guard case .failure(let problem) = CloudFileFormat.decode(file, kind: .segment, as: SegmentBody.self) else {
+            Issue.record("version 3 was accepted")
+            return
+        }
+        #expect(problem.reason == "format version 3 is not supported")
+    }
+}
+
+@Suite struct UnwritableValueTests {
+    @Test func aDoubleThatIsNotFiniteIsRefusedBeforeAnythingIsWritten() throws {
+        let folder = MemoryFolder()
+        let store = try FolderCloudDatabase.inMemory(folder, player: "alice", device: DeviceID("A"))
+        let zone = try ZoneID("Games")
+        try store.createZone(zone)
+        let before = folder.allFiles.sorted()
+        for value in [Double.nan, .infinity, -.infinity] {
+            let record = CloudRecord(recordType: "Game", recordName: "game-1", fields: ["ratio": .double(value)])
+            #expect(throws: CloudStoreError.self) {
+                _ = try store.modifyRecords(in: zone, saving: [record], deleting: [], policy: .overwrite)
+            }
+        }
+        #expect(folder.allFiles.sorted() == before)
+        let fine = CloudRecord(recordType: "Game", recordName: "game-1", fields: ["ratio": .double(0.5)])
+        _ = try store.modifyRecords(in: zone, saving: [fine], deleting: [], policy: .overwrite)
+        #expect(try store.fetchRecords(in: zone, named: ["game-1"])["game-1"]?.fields == ["ratio": .double(0.5)])
+    }
+}
