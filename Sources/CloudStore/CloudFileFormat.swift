@@ -29,7 +29,11 @@ enum CloudFileFormat {
     }
 
     static func encode<Body: Encodable>(_ body: Body, kind: Kind) -> Data {
-        let json = BodyCoding.encode(body)
+        seal(BodyCoding.encode(body), kind: kind)
+    }
+
+    /// The file for a body already encoded as JSON: compressed if the kind is, under its header.
+    static func seal(_ json: Data, kind: Kind) -> Data {
         let stored = kind.version == 2 ? Deflate.compress(json) : json
         let header = "\(magic) \(kind.version) \(kind.rawValue) \(String(format: "%08x", CRC32.checksum(stored))) \(stored.count)\n"
         return Data(header.utf8) + stored
@@ -157,6 +161,17 @@ struct HeadBody: Codable, Equatable {
     struct ZoneLog: Codable, Equatable {
         var seq: Int
         var snapshotBase: Int
+        /// Bytes of this device's segments after its snapshot, and of the snapshot: what
+        /// compaction weighs, kept here so deciding costs no listing. Absent in older heads.
+        var logBytes: Int?
+        var snapshotBytes: Int?
+
+        init(seq: Int, snapshotBase: Int, logBytes: Int? = nil, snapshotBytes: Int? = nil) {
+            self.seq = seq
+            self.snapshotBase = snapshotBase
+            self.logBytes = logBytes
+            self.snapshotBytes = snapshotBytes
+        }
     }
 
     var generation: CloudGeneration

@@ -117,7 +117,7 @@ public final class FolderCloudDatabase: CloudDatabase {
             try folder.withExclusiveLock(layout.deviceDirectory(generation, device)) { () throws(CloudStoreError) in
                 var head = ownHead(generation, &state)
                 guard head.zones[zone.name] == nil else { return }
-                head.zones[zone.name] = HeadBody.ZoneLog(seq: 0, snapshotBase: 0)
+                head.zones[zone.name] = HeadBody.ZoneLog(seq: 0, snapshotBase: 0, logBytes: 0, snapshotBytes: 0)
                 try write(head, kind: .head, file: .head, to: layout.head(generation, device), mode: .replace)
             }
         }
@@ -246,11 +246,12 @@ public final class FolderCloudDatabase: CloudDatabase {
                 }
                 let segment = SegmentBody(generation: generation, device: device, zone: zone, seq: seq, hlc: stamp, entries: entries)
                 let path = layout.segment(generation, device, zone, seq)
-                if !(try write(segment, kind: .segment, file: .segment, to: path, mode: .createNew)) {
+                let file = CloudFileFormat.encode(segment, kind: .segment)
+                if !(try write(sealed: file, file: .segment, to: path, mode: .createNew)) {
                     // The refresh stopped before this file, so it is not a valid segment: debris
                     // in our own log (planted, or damaged by a copier). Ours to replace, under our lock.
                     folder.remove(path)
-                    guard try write(segment, kind: .segment, file: .segment, to: path, mode: .createNew) else {
+                    guard try write(sealed: file, file: .segment, to: path, mode: .createNew) else {
                         throw .unavailable(reason: "segment \(seq) of \(zone) keeps appearing (another writer ignores the device lock)")
                     }
                 }
@@ -261,6 +262,7 @@ public final class FolderCloudDatabase: CloudDatabase {
 
                 head.clock = stamp
                 head.zones[zone.name, default: HeadBody.ZoneLog(seq: 0, snapshotBase: 0)].seq = seq
+                head.zones[zone.name]?.logBytes? += file.count
                 try write(head, kind: .head, file: .head, to: layout.head(generation, device), mode: .replace)
                 return CommitResult(savedRecords: entries.filter { !$0.deleted }.map { $0.record(device: device) }, deletedRecordNames: deleting)
             }
@@ -268,6 +270,11 @@ public final class FolderCloudDatabase: CloudDatabase {
     }
 
     public func compact(_ zone: ZoneID, keepingRecent: Int = 0) throws(CloudStoreError) -> CompactionReport {
+        try compact(zone, keepingRecent: keepingRecent, snapshotLimit: CloudLimits.maxSnapshotBytes)
+    }
+
+    /// As `compact`, with the largest snapshot body it may write (a test makes it small).
+    func compact(_ zone: ZoneID, keepingRecent: Int, snapshotLimit: Int) throws(CloudStoreError) -> CompactionReport {
         try operation { (state: inout State) throws(CloudStoreError) in
             let generation = try requireGeneration(&state)
             return try folder.withExclusiveLock(layout.deviceDirectory(generation, device)) { () throws(CloudStoreError) in
@@ -285,8 +292,18 @@ public final class FolderCloudDatabase: CloudDatabase {
                 let horizon = options.now().addingTimeInterval(-options.tombstoneRetention)
                 let kept = latest.values.filter { !$0.deleted || $0.hlc.date > horizon }.sorted { $0.name < $1.name }
                 let snapshot = SnapshotBody(generation: generation, device: device, zone: zone, base: newBase, entries: kept)
-                try write(snapshot, kind: .snapshot, file: .snapshot, to: layout.snapshot(generation, device, zone, newBase), mode: .replace)
-                head.zones[zone.name, default: HeadBody.ZoneLog(seq: newBase, snapshotBase: 0)].snapshotBase = newBase
+                let json = BodyCoding.encode(snapshot)
+                // A snapshot no reader would take is never written: the log stays as it is.
+                guard json.count <= snapshotLimit else {
+                    return CompactionReport(zone: zone, snapshotBase: oldBase, segmentsRemoved: 0, liveRecords: 0, tombstones: 0)
+                }
+                let file = CloudFileFormat.seal(json, kind: .snapshot)
+                try write(sealed: file, file: .snapshot, to: layout.snapshot(generation, device, zone, newBase), mode: .replace)
+                var log = head.zones[zone.name] ?? HeadBody.ZoneLog(seq: newBase, snapshotBase: 0)
+                log.snapshotBase = newBase
+                log.snapshotBytes = file.count
+                log.logBytes = segmentBytes(zone, generation, after: newBase)
+                head.zones[zone.name] = log
                 try write(head, kind: .head, file: .head, to: layout.head(generation, device), mode: .replace)
                 // Only now, with the snapshot announced, may what it replaces go.
                 if oldBase > 0 { folder.remove(layout.snapshot(generation, device, zone, oldBase)) }
@@ -301,11 +318,20 @@ public final class FolderCloudDatabase: CloudDatabase {
     public static let recentSegmentsKept = 16
     /// A log smaller than this is not worth a snapshot, however small the snapshot.
     public static let smallestLogWorthCompacting = 64 << 10
+    /// A generous guess at how much a compressed log grows when inflated (measured: about 10×).
+    static let assumedCompression = 15
 
     public func compactIfWorthwhile(_ zone: ZoneID) throws(CloudStoreError) -> CompactionReport? {
         let generation = try operation { (state: inout State) throws(CloudStoreError) in try requireGeneration(&state) }
-        guard let base = ownHeadIfKnown(generation)?.zones[zone.name]?.snapshotBase else { return nil }
-        // Sizes from one listing of this device's own zone folder: no file is read.
+        guard let log = ownHeadIfKnown(generation)?.zones[zone.name] else { return nil }
+        let base = log.snapshotBase, segments = log.seq - log.snapshotBase
+        guard segments > Self.recentSegmentsKept else { return nil }
+        if let logBytes = log.logBytes, let snapshotBytes = log.snapshotBytes, logBytes >= 0, snapshotBytes >= 0 {
+            // The head keeps the sizes: decide from it alone, the newest segments counted at the average size.
+            let folded = logBytes / segments * (segments - Self.recentSegmentsKept)
+            return try compactIf(folded: folded, snapshotBytes: snapshotBytes, zone)
+        }
+        // A head from before the sizes were kept: one listing of this device's zone folder (no file read).
         var snapshotBytes = 0, foldable: [(seq: Int, size: Int)] = []
         for entry in try folder.list(layout.zoneDirectory(generation, device, zone)) where entry.kind == .file {
             if entry.name == layout.snapshot(generation, device, zone, base).name {
@@ -316,7 +342,16 @@ public final class FolderCloudDatabase: CloudDatabase {
         }
         foldable.sort { $0.seq < $1.seq }
         let folded = foldable.dropLast(Self.recentSegmentsKept).reduce(0) { $0 + $1.size }
+        return try compactIf(folded: folded, snapshotBytes: snapshotBytes, zone)
+    }
+
+    private func compactIf(folded: Int, snapshotBytes: Int, _ zone: ZoneID) throws(CloudStoreError) -> CompactionReport? {
         guard folded >= max(snapshotBytes, Self.smallestLogWorthCompacting) else { return nil }
+        // Past what one snapshot may hold once inflated, compaction would read the whole log
+        // only to refuse it: skip without reading (records compress about tenfold, so this
+        // stops near 90,000 games of history; the log is then kept whole, still compressed).
+        let most = CloudLimits.maxSnapshotBytes / Self.assumedCompression
+        guard snapshotBytes <= most, folded <= most, snapshotBytes + folded <= most else { return nil }
         return try compact(zone, keepingRecent: Self.recentSegmentsKept)
     }
 
@@ -380,9 +415,23 @@ public final class FolderCloudDatabase: CloudDatabase {
 
     @discardableResult
     private func write<Body: Encodable>(_ body: Body, kind: CloudFileFormat.Kind, file: CloudFileKind, to path: FolderPath, mode: WriteMode) throws(CloudStoreError) -> Bool {
+        try write(sealed: CloudFileFormat.encode(body, kind: kind), file: file, to: path, mode: mode)
+    }
+
+    @discardableResult
+    private func write(sealed data: Data, file: CloudFileKind, to path: FolderPath, mode: WriteMode) throws(CloudStoreError) -> Bool {
         let faults = options.faults
-        return try folder.write(CloudFileFormat.encode(body, kind: kind), to: path, mode: mode) { (step, timing) throws(CloudStoreError) in
+        return try folder.write(data, to: path, mode: mode) { (step, timing) throws(CloudStoreError) in
             try faults?.reached(CrashPoint(file: file, step: step, timing: timing))
+        }
+    }
+
+    /// Bytes of this device's segments of `zone` numbered after `base`, from one listing.
+    private func segmentBytes(_ zone: ZoneID, _ generation: CloudGeneration, after base: Int) -> Int? {
+        guard let entries = try? folder.list(layout.zoneDirectory(generation, device, zone)) else { return nil }
+        return entries.reduce(0) { total, entry in
+            guard entry.kind == .file, entry.name.hasSuffix(".seg"), let seq = Int(entry.name.dropLast(4)), seq > base else { return total }
+            return total + entry.size
         }
     }
 

@@ -14,19 +14,14 @@ struct Machine {
     let engine: SyncEngine
 
     init(_ name: String, root: URL, cloud: URL) throws {
-        dataDir = root.appendingPathComponent("data-\(name)-\(UUID().uuidString)")
+        try self.init(reusing: root.appendingPathComponent("data-\(name)-\(UUID().uuidString)"), cloud: cloud, device: name)
+    }
+
+    init(reusing dataDir: URL, cloud: URL, device name: String = "laptop") throws {
+        self.dataDir = dataDir
         database = try AppDatabase.open(dataDir: dataDir)
         _ = try database.importPacks(from: PackFile.files(in: BundledContent.packsFolder), lexicon: { Seeding.lexicon })
         profile = try database.profile(player: Seeding.player, device: name, hostName: name)
-        store = try SyncEngine.openCloud(folder: cloud, database: database, profile: profile)
-        engine = SyncEngine(database: database, cloud: store, profile: profile)
-    }
-
-    /// Opens an existing data dir again, as a new process would.
-    init(reopening dataDir: URL, cloud: URL) throws {
-        self.dataDir = dataDir
-        database = try AppDatabase.open(dataDir: dataDir)
-        profile = try database.profile(player: nil, device: nil, hostName: "bench")
         store = try SyncEngine.openCloud(folder: cloud, database: database, profile: profile)
         engine = SyncEngine(database: database, cloud: store, profile: profile)
     }

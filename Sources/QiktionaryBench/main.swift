@@ -20,6 +20,8 @@ struct Options {
     var runs = 5
     var json = false
     var skipPrograms = false
+    /// `--seed N DIR`: only make a data dir of N seeded finished games, for profiling.
+    var seedOnly: (games: Int, dataDir: String)?
 
     init(_ arguments: [String]) {
         var rest = arguments[...]
@@ -30,13 +32,18 @@ struct Options {
             case "--runs": if let n = rest.popFirst().flatMap(Int.init), n > 0 { runs = n } else { Options.fail("--runs takes a positive number") }
             case "--json": json = true
             case "--no-program": skipPrograms = true
+            case "--seed":
+                guard let n = rest.popFirst().flatMap(Int.init), n > 0, let dir = rest.popFirst() else { Options.fail("--seed takes a number of games and a folder") }
+                seedOnly = (n, dir)
             case "--help", "-h":
                 print("""
-                usage: qiktionary-bench [--games N]... [--runs R] [--json] [--no-program]
+                usage: qiktionary-bench [--games N]... [--runs R] [--json] [--no-program] | --seed N DIR
                   --games N     a scale to measure, in finished games (repeat for more; default 1000, 10000, 100000)
                   --runs R      samples per timed metric (default 5; quick metrics take 4R)
                   --json        one JSON object per metric, with the median and the spread
                   --no-program  skip the metrics that run the built qiktionary program
+                  --seed N DIR  only make DIR a data dir holding N seeded finished games (for profiling
+                                with 'qiktionary --data-dir DIR'), then stop
                 """)
                 exit(0)
             default: Options.fail("unknown argument '\(argument)' (see --help)")
@@ -280,23 +287,58 @@ func measure(games: Int, options: Options) throws -> [Measurement] {
 }
 
 let options = Options(Array(CommandLine.arguments.dropFirst()))
-var results: [Measurement] = []
-do {
-    for games in options.games { results += try measure(games: games, options: options) }
-} catch {
-    Options.fail("\(error)")
+
+/// A line of results, written at once (unbuffered), so it survives whatever comes later.
+func emit(_ line: String) {
+    let bytes = Array((line + "\n").utf8)
+    var written = 0
+    while written < bytes.count {
+        let count = bytes[written...].withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+        if count < 0 && errno == EINTR { continue }
+        guard count > 0 else { return }
+        written += count
+    }
 }
 
-if options.json {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    for result in results { print(String(decoding: try encoder.encode(result), as: UTF8.self)) }
-} else {
+/// Prints each scale's results as soon as they are measured, so a long run shows its progress
+/// and a failure at a large scale keeps the smaller ones.
+func report(_ results: [Measurement], header: Bool) {
+    if options.json {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        for result in results { emit(String(decoding: (try? encoder.encode(result)) ?? Data(), as: UTF8.self)) }
+        return
+    }
     func number(_ value: Double) -> String { value >= 100 ? String(format: "%.0f", value) : String(format: "%.2f", value) }
-    print("| games | metric | median | spread (min–max) | runs | target at 10,000 |")
-    print("|---:|---|---:|---:|---:|---|")
+    if header {
+        emit("| games | metric | median | spread (min–max) | runs | target at 10,000 |")
+        emit("|---:|---|---:|---:|---:|---|")
+    }
     for r in results {
         let target = r.target.map { "\($0) \(r.met == true ? "met" : "MISSED")" } ?? ""
-        print("| \(r.games.formatted()) | \(r.label) | \(number(r.median)) \(r.unit) | \(number(r.min))–\(number(r.max)) | \(r.runs) | \(target) |")
+        emit("| \(r.games.formatted()) | \(r.label) | \(number(r.median)) \(r.unit) | \(number(r.min))–\(number(r.max)) | \(r.runs) | \(target) |")
+    }
+}
+
+if let seed = options.seedOnly {
+    do {
+        let dataDir = URL(fileURLWithPath: seed.dataDir).standardizedFileURL
+        guard !FileManager.default.fileExists(atPath: dataDir.path) else { Options.fail("\(dataDir.path) already exists") }
+        let cloud = FileManager.default.temporaryDirectory.appendingPathComponent("qk-seed-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cloud) }
+        let machine = try Machine(reusing: dataDir, cloud: cloud)
+        try Seeding.seed(machine, games: seed.games)
+        emit("\(seed.games.formatted()) finished games in \(dataDir.path)")
+    } catch {
+        Options.fail("\(error)")
+    }
+    exit(0)
+}
+
+for (index, games) in options.games.enumerated() {
+    do {
+        report(try measure(games: games, options: options), header: index == 0)
+    } catch {
+        Options.fail("\(games.formatted()) games: \(error)")
     }
 }

@@ -140,8 +140,8 @@ extension AppDatabase {
         try read { db in
             try Row.fetchAll(db, sql: """
                 SELECT p.*, (SELECT count(*) FROM packWord w WHERE w.packId = p.id) AS words,
-                  (SELECT count(DISTINCT g.secret) FROM game g JOIN packWord w ON w.packId = p.id AND w.word = g.secret
-                   WHERE g.playerId = ? AND g.packId = p.id AND g.status = 'won') AS solved
+                  (SELECT count(*) FROM packWord w WHERE w.packId = p.id AND EXISTS (
+                     SELECT 1 FROM game g WHERE g.playerId = ? AND g.packId = p.id AND g.secret = w.word AND g.status = 'won')) AS solved
                 FROM pack p ORDER BY p.length, p.title
                 """, arguments: [profile.playerID]).map { row in
                 PackProgress(
@@ -224,8 +224,11 @@ extension AppDatabase {
         let rules = request.rules ?? pack.rules
         let entries = try PackWordRecord.filter(Column("packId") == pack.id).order(Column("position")).fetchAll(db)
             .filter { rules.allows($0.word) }
-        let played = try Set(String.fetchAll(db, sql: "SELECT secret FROM game WHERE playerId = ? AND packId = ?",
-                                             arguments: [playerID, pack.id]))
+        // The pack's words already had: one index probe per word, however many games were played.
+        let played = try Set(String.fetchAll(db, sql: """
+            SELECT w.word FROM packWord w
+            WHERE w.packId = ? AND EXISTS (SELECT 1 FROM game g WHERE g.playerId = ? AND g.packId = w.packId AND g.secret = w.word)
+            """, arguments: [pack.id, playerID]))
         var seeded = SeededGenerator(seed: request.seed ?? UInt64.random(in: .min ... .max))
         guard let word = WordChoice.choose(from: entries.map(\.word), notYet: played, using: &seeded),
               let entry = entries.first(where: { $0.word == word }) else {

@@ -11,6 +11,9 @@ enum Migrations {
         migrator.registerMigration("v2: change tracking for sync") { db in
             try db.execute(sql: v2)
         }
+        migrator.registerMigration("v3: indexes for large histories") { db in
+            try db.execute(sql: v3)
+        }
         return migrator
     }
 
@@ -158,5 +161,13 @@ enum Migrations {
           payload BLOB NOT NULL,
           PRIMARY KEY (playerId, recordName)
         );
+        """
+
+    /// Opening the game must not read every game ever played (docs/performance.md): the pack
+    /// list counts solved words per pack and a new game avoids words already had, both by
+    /// (player, pack, secret); the pack of the latest game is found by (player, start time).
+    static let v3 = """
+        CREATE INDEX game_player_pack_secret ON game(playerId, packId, secret, status);
+        CREATE INDEX game_player_started ON game(playerId, startedAt);
         """
 }

@@ -47,13 +47,14 @@ public struct SyncEngine: Sendable {
     public func sync() throws(SyncError) -> SyncReport {
         let started = now()
         var report = SyncReport()
+        var written = Set<RecordName.Zone>()
         do {
-            try send(&report)
+            try send(&report, written: &written)
             let mergedBefore = report.conflictsResolved
             try fetch(&report)
             // A merge that kept something the cloud lacks queued it: send it now, not next time.
-            if report.conflictsResolved > mergedBefore { try send(&report) }
-            if report.uploaded > 0 { compactWhereWorthwhile() }
+            if report.conflictsResolved > mergedBefore { try send(&report, written: &written) }
+            compactWhereWorthwhile(written)
             report.durationMs = Int(now().timeIntervalSince(started) * 1000)
             try database.recordSyncOutcome(state: "synced", message: nil, at: now(), profile: profile)
             return report
@@ -104,7 +105,7 @@ public struct SyncEngine: Sendable {
 
     // MARK: Sending (steps 2 and 3)
 
-    private func send(_ report: inout SyncReport) throws {
+    private func send(_ report: inout SyncReport, written: inout Set<RecordName.Zone>) throws {
         // A conflict merges the cloud's version into the local game, which queues what the cloud
         // lacks; the next round sends it with the cloud's change tag. Bounded, in case another
         // machine keeps winning the race.
@@ -119,6 +120,7 @@ public struct SyncEngine: Sendable {
                     try database.acknowledge(batch.changes, saved: try Self.encoded(result.savedRecords),
                                              deleted: Set(result.deletedRecordNames), profile: profile)
                     report.uploaded += result.savedRecords.count + result.deletedRecordNames.count
+                    written.insert(batch.zone)
                 case .conflicts(let servers, let deletedElsewhere):
                     conflicts = true
                     report.conflictsResolved += servers.count + deletedElsewhere.count
@@ -135,8 +137,8 @@ public struct SyncEngine: Sendable {
     /// Folds this device's log into a snapshot once the log outweighs it, so the folder stays
     /// near the size of the live data. Housekeeping: a failure here leaves the log as it was
     /// and is tried again after the next upload; it never fails the sync that has succeeded.
-    private func compactWhereWorthwhile() {
-        for zone in RecordName.Zone.allCases { _ = try? cloud.compactIfWorthwhile(zone.cloudZone) }
+    private func compactWhereWorthwhile(_ zones: Set<RecordName.Zone>) {
+        for zone in zones { _ = try? cloud.compactIfWorthwhile(zone.cloudZone) }
     }
 
     private enum CommitOutcome {

@@ -100,3 +100,47 @@ import Testing
         #expect(try store.fetchRecords(in: zone, named: ["game-1"])["game-1"]?.fields == ["ratio": .double(0.5)])
     }
 }
+
+@Suite struct OversizedSnapshotTests {
+    /// Device A's store with `count` one-record commits in its Games zone.
+    static func storeWithCommits(_ count: Int) throws -> (MemoryFolder, FolderCloudDatabase, ZoneID) {
+        let folder = MemoryFolder()
+        let store = try FolderCloudDatabase.inMemory(folder, player: "alice", device: DeviceID("A"))
+        let zone = try ZoneID("Games")
+        try store.createZone(zone)
+        for n in 1...count {
+            let record = CloudRecord(recordType: "Game", recordName: "game-\(n)", fields: ["word": .string("crane"), "n": .int(Int64(n))])
+            _ = try store.modifyRecords(in: zone, saving: [record], deleting: [], policy: .overwrite)
+        }
+        return (folder, store, zone)
+    }
+
+    @Test func aSnapshotLargerThanReadersTakeIsNeverWrittenAndTheLogStays() throws {
+        let (folder, store, zone) = try OversizedSnapshotTests.storeWithCommits(5)
+        let before = folder.allFiles.sorted()
+        let report = try store.compact(zone, keepingRecent: 0, snapshotLimit: 100)
+        #expect(report.segmentsRemoved == 0 && report.snapshotBase == 0)
+        #expect(folder.allFiles.sorted() == before)
+        #expect(!folder.allFiles.contains { $0.hasSuffix(".snap") })
+        let reader = try FolderCloudDatabase.inMemory(folder, player: "alice", device: DeviceID("B"))
+        #expect(try reader.fetchZoneChanges(zone, since: nil).changedRecords.count == 5)
+        // With room for it, the same log compacts.
+        #expect(try store.compact(zone, keepingRecent: 0, snapshotLimit: 1 << 20).segmentsRemoved == 5)
+        #expect(try FolderCloudDatabase.inMemory(folder, player: "alice", device: DeviceID("C")).fetchZoneChanges(zone, since: nil).changedRecords.count == 5)
+    }
+}
+
+@Suite struct CompactionDecisionTests {
+    @Test func theHeadKeepsTheLogSizeSoDecidingReadsNoFolderListing() throws {
+        let (folder, store, zone) = try OversizedSnapshotTests.storeWithCommits(40)
+        let segments = folder.allFiles.filter { $0.hasSuffix(".seg") }
+        let onDisk = segments.reduce(0) { $0 + (folder.contents(of: $1)?.count ?? 0) }
+        let head = try #require(folder.allFiles.first { $0.hasSuffix("/A/head") }.flatMap { folder.contents(of: $0) })
+        #expect(String(decoding: head, as: UTF8.self).contains("\"logBytes\":\(onDisk)"))
+
+        let listings = folder.statistics.listings
+        #expect(try store.compactIfWorthwhile(zone) == nil, "40 small commits are far below 64 KiB")
+        // One listing, of the generation markers, as every operation makes: not the zone folder.
+        #expect(folder.statistics.listings == listings + 1)
+    }
+}
