@@ -36,8 +36,19 @@ import Testing
         #expect(rows.allSatisfy { $0["target"] == nil && $0["met"] == nil })
     }
 
+    @Test func aSeededDataDirOpensInTheGame() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("qk-seed-test-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let seeded = try Binary.run(["--seed", "12", dir.path], executable: Self.bench)
+        #expect(seeded.status == 0, "\(seeded.stderr)")
+        let history = try Binary.run(["history", "--json", "--data-dir", dir.path, "--no-sync"])
+        #expect(history.status == 0, "\(history.stderr)")
+        #expect((history.json as? [Any])?.count == 12)
+    }
+
     @Test func badArgumentsAreRefusedInOneLine() throws {
-        for arguments in [["--games", "0"], ["--runs", "x"], ["--fast"]] {
+        let existing = FileManager.default.temporaryDirectory.path
+        for arguments in [["--games", "0"], ["--runs", "x"], ["--fast"], ["--seed", "10"], ["--seed", "0", "/tmp/x"], ["--seed", "10", existing]] {
             let result = try Binary.run(arguments, executable: Self.bench)
             #expect(result.status == 64, "\(arguments)")
             #expect(result.stderr.hasPrefix("qiktionary-bench: ") && result.stderr.split(separator: "\n").count == 1, "\(arguments): \(result.stderr)")
