@@ -18,6 +18,11 @@ public final class FolderCloudDatabase: CloudDatabase {
         var views: [ZoneID: ZoneView] = [:]
         var clock = HLCTimestamp.zero
         var warned: Set<CloudWarning> = []
+        /// Per zone, the log size at which a compaction was refused as too large to write:
+        /// not tried again by this process until the log has doubled.
+        var refusedAt: [ZoneID: Int] = [:]
+        /// The largest snapshot body compaction may write: what readers accept (tests lower it).
+        var snapshotLimit = CloudLimits.maxSnapshotBytes
     }
 
     private let state: Locked<State>
@@ -270,11 +275,6 @@ public final class FolderCloudDatabase: CloudDatabase {
     }
 
     public func compact(_ zone: ZoneID, keepingRecent: Int = 0) throws(CloudStoreError) -> CompactionReport {
-        try compact(zone, keepingRecent: keepingRecent, snapshotLimit: CloudLimits.maxSnapshotBytes)
-    }
-
-    /// As `compact`, with the largest snapshot body it may write (a test makes it small).
-    func compact(_ zone: ZoneID, keepingRecent: Int, snapshotLimit: Int) throws(CloudStoreError) -> CompactionReport {
         try operation { (state: inout State) throws(CloudStoreError) in
             let generation = try requireGeneration(&state)
             return try folder.withExclusiveLock(layout.deviceDirectory(generation, device)) { () throws(CloudStoreError) in
@@ -294,7 +294,8 @@ public final class FolderCloudDatabase: CloudDatabase {
                 let snapshot = SnapshotBody(generation: generation, device: device, zone: zone, base: newBase, entries: kept)
                 let json = BodyCoding.encode(snapshot)
                 // A snapshot no reader would take is never written: the log stays as it is.
-                guard json.count <= snapshotLimit else {
+                guard json.count <= state.snapshotLimit else {
+                    state.refusedAt[zone] = head.zones[zone.name]?.logBytes ?? Int.max / 4
                     return CompactionReport(zone: zone, snapshotBase: oldBase, segmentsRemoved: 0, liveRecords: 0, tombstones: 0)
                 }
                 let file = CloudFileFormat.seal(json, kind: .snapshot)
@@ -347,13 +348,17 @@ public final class FolderCloudDatabase: CloudDatabase {
 
     private func compactIf(folded: Int, snapshotBytes: Int, _ zone: ZoneID) throws(CloudStoreError) -> CompactionReport? {
         guard folded >= max(snapshotBytes, Self.smallestLogWorthCompacting) else { return nil }
+        if let refused = state.withLock({ $0.refusedAt[zone] }), folded / 2 < refused { return nil }
         // Past what one snapshot may hold once inflated, compaction would read the whole log
         // only to refuse it: skip without reading (records compress about tenfold, so this
         // stops near 90,000 games of history; the log is then kept whole, still compressed).
-        let most = CloudLimits.maxSnapshotBytes / Self.assumedCompression
+        let most = state.withLock { $0.snapshotLimit } / Self.assumedCompression
         guard snapshotBytes <= most, folded <= most, snapshotBytes + folded <= most else { return nil }
         return try compact(zone, keepingRecent: Self.recentSegmentsKept)
     }
+
+    /// Lowers the largest snapshot compaction may write, for tests of what happens past it.
+    func limitSnapshots(to bytes: Int) { state.withLock { $0.snapshotLimit = bytes } }
 
     private func ownHeadIfKnown(_ generation: CloudGeneration) -> HeadBody? {
         state.withLock { state in

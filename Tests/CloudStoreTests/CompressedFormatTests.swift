@@ -103,13 +103,14 @@ import Testing
 
 @Suite struct OversizedSnapshotTests {
     /// Device A's store with `count` one-record commits in its Games zone.
-    static func storeWithCommits(_ count: Int) throws -> (MemoryFolder, FolderCloudDatabase, ZoneID) {
+    static func storeWithCommits(_ count: Int, padding: Int = 0) throws -> (MemoryFolder, FolderCloudDatabase, ZoneID) {
         let folder = MemoryFolder()
         let store = try FolderCloudDatabase.inMemory(folder, player: "alice", device: DeviceID("A"))
         let zone = try ZoneID("Games")
         try store.createZone(zone)
         for n in 1...count {
-            let record = CloudRecord(recordType: "Game", recordName: "game-\(n)", fields: ["word": .string("crane"), "n": .int(Int64(n))])
+            let record = CloudRecord(recordType: "Game", recordName: "game-\(n)",
+                                     fields: ["word": .string("crane"), "n": .int(Int64(n)), "notes": .string(String(repeating: "a", count: padding))])
             _ = try store.modifyRecords(in: zone, saving: [record], deleting: [], policy: .overwrite)
         }
         return (folder, store, zone)
@@ -118,15 +119,31 @@ import Testing
     @Test func aSnapshotLargerThanReadersTakeIsNeverWrittenAndTheLogStays() throws {
         let (folder, store, zone) = try OversizedSnapshotTests.storeWithCommits(5)
         let before = folder.allFiles.sorted()
-        let report = try store.compact(zone, keepingRecent: 0, snapshotLimit: 100)
+        store.limitSnapshots(to: 100)
+        let report = try store.compact(zone, keepingRecent: 0)
         #expect(report.segmentsRemoved == 0 && report.snapshotBase == 0)
         #expect(folder.allFiles.sorted() == before)
         #expect(!folder.allFiles.contains { $0.hasSuffix(".snap") })
         let reader = try FolderCloudDatabase.inMemory(folder, player: "alice", device: DeviceID("B"))
         #expect(try reader.fetchZoneChanges(zone, since: nil).changedRecords.count == 5)
         // With room for it, the same log compacts.
-        #expect(try store.compact(zone, keepingRecent: 0, snapshotLimit: 1 << 20).segmentsRemoved == 5)
+        store.limitSnapshots(to: 1 << 20)
+        #expect(try store.compact(zone, keepingRecent: 0).segmentsRemoved == 5)
         #expect(try FolderCloudDatabase.inMemory(folder, player: "alice", device: DeviceID("C")).fetchZoneChanges(zone, since: nil).changedRecords.count == 5)
+    }
+
+    @Test func aRefusedCompactionIsNotRetriedUntilTheLogHasDoubled() throws {
+        // Records that compress a thousandfold: 60 commits make a compressed log over 64 KiB whose
+        // snapshot would inflate far past a 5 MB limit, though the size estimate lets it through.
+        let (folder, store, zone) = try OversizedSnapshotTests.storeWithCommits(60, padding: 2_000_000)
+        store.limitSnapshots(to: 5_000_000)
+        var reads = folder.statistics.filesRead
+        #expect(try store.compactIfWorthwhile(zone)?.segmentsRemoved ?? 0 == 0)
+        #expect(folder.statistics.filesRead - reads >= 44, "the first try reads the log")
+        #expect(!folder.allFiles.contains { $0.hasSuffix(".snap") })
+        reads = folder.statistics.filesRead
+        #expect(try store.compactIfWorthwhile(zone) == nil)
+        #expect(folder.statistics.filesRead - reads <= 2, "a second try reads the log again")
     }
 }
 
