@@ -23,6 +23,8 @@ public final class FolderCloudDatabase: CloudDatabase {
         var refusedAt: [ZoneID: Int] = [:]
         /// The largest snapshot body compaction may write: what readers accept (tests lower it).
         var snapshotLimit = CloudLimits.maxSnapshotBytes
+        /// The smallest log worth compacting (tests lower it to keep their logs small).
+        var smallestLog = FolderCloudDatabase.smallestLogWorthCompacting
     }
 
     private let state: Locked<State>
@@ -347,7 +349,7 @@ public final class FolderCloudDatabase: CloudDatabase {
     }
 
     private func compactIf(folded: Int, snapshotBytes: Int, _ zone: ZoneID) throws(CloudStoreError) -> CompactionReport? {
-        guard folded >= max(snapshotBytes, Self.smallestLogWorthCompacting) else { return nil }
+        guard folded >= max(snapshotBytes, state.withLock { $0.smallestLog }) else { return nil }
         if let refused = state.withLock({ $0.refusedAt[zone] }), folded / 2 < refused { return nil }
         // Past what one snapshot may hold once inflated, compaction would read the whole log
         // only to refuse it: skip without reading (records compress about tenfold, so this
@@ -357,8 +359,14 @@ public final class FolderCloudDatabase: CloudDatabase {
         return try compact(zone, keepingRecent: Self.recentSegmentsKept)
     }
 
-    /// Lowers the largest snapshot compaction may write, for tests of what happens past it.
-    func limitSnapshots(to bytes: Int) { state.withLock { $0.snapshotLimit = bytes } }
+    /// Lowers the largest snapshot compaction may write (and, if given, the smallest log worth
+    /// compacting), for tests of what happens past them without megabytes of records.
+    func limitSnapshots(to bytes: Int, smallestLog: Int? = nil) {
+        state.withLock { state in
+            state.snapshotLimit = bytes
+            if let smallestLog { state.smallestLog = smallestLog }
+        }
+    }
 
     private func ownHeadIfKnown(_ generation: CloudGeneration) -> HeadBody? {
         state.withLock { state in
