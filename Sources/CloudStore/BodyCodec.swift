@@ -838,7 +838,9 @@ private struct BodyReader {
 // MARK: - Writing
 
 /// Appends a body's JSON exactly as `JSONEncoder` with `.sortedKeys` writes it.
-private struct BodyWriter {
+/// Writes JSON the way `JSONEncoder` with sorted keys does; the bodies' writer, and the
+/// system fields' (`SystemFields.encoded`).
+struct BodyWriter {
     private(set) var bytes: [UInt8] = []
 
     init(capacity: Int) {

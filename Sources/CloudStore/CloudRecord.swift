@@ -46,52 +46,19 @@ extension SystemFields {
     /// object `JSONEncoder` writes, built directly because a full fetch encodes one per record.
     /// Read it back with `JSONDecoder`.
     public var encoded: Data {
-        var json: [UInt8] = []
-        json.reserveCapacity(96 + changeTag.utf8.count + createdBy.name.utf8.count + modifiedBy.name.utf8.count)
-        Self.append("{\"changeTag\":", to: &json)
-        Self.appendQuoted(changeTag, to: &json)
-        Self.append(",\"createdAt\":", to: &json)
-        Self.append(createdAt, to: &json)
-        Self.append(",\"createdBy\":", to: &json)
-        Self.appendQuoted(createdBy.name, to: &json)
-        Self.append(",\"modifiedAt\":", to: &json)
-        Self.append(modifiedAt, to: &json)
-        Self.append(",\"modifiedBy\":", to: &json)
-        Self.appendQuoted(modifiedBy.name, to: &json)
-        json.append(UInt8(ascii: "}"))
-        return Data(json)
-    }
-
-    private static func append(_ text: StaticString, to json: inout [UInt8]) {
-        text.withUTF8Buffer { json.append(contentsOf: $0) }
-    }
-
-    private static func append(_ stamp: HLCTimestamp, to json: inout [UInt8]) {
-        append("{\"counter\":", to: &json)
-        json.append(contentsOf: String(stamp.counter).utf8)
-        append(",\"millis\":", to: &json)
-        json.append(contentsOf: String(stamp.millis).utf8)
-        json.append(UInt8(ascii: "}"))
-    }
-
-    /// A JSON string: quotes, backslashes and control characters escaped.
-    private static func appendQuoted(_ text: String, to json: inout [UInt8]) {
-        json.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                json.append(UInt8(ascii: "\\"))
-                json.append(byte)
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                json.append(contentsOf: Array("\\u00".utf8))
-                json.append(hex[Int(byte >> 4)])
-                json.append(hex[Int(byte & 0xf)])
-            default:
-                json.append(byte)
-            }
-        }
-        json.append(UInt8(ascii: "\""))
+        var writer = BodyWriter(capacity: 96 + changeTag.utf8.count + createdBy.name.utf8.count + modifiedBy.name.utf8.count)
+        writer.raw("{\"changeTag\":")
+        writer.string(changeTag)
+        writer.raw(",\"createdAt\":")
+        writer.hlc(createdAt)
+        writer.raw(",\"createdBy\":")
+        writer.string(createdBy.name)
+        writer.raw(",\"modifiedAt\":")
+        writer.hlc(modifiedAt)
+        writer.raw(",\"modifiedBy\":")
+        writer.string(modifiedBy.name)
+        writer.raw("}")
+        return Data(writer.bytes)
     }
 }
 

@@ -305,7 +305,7 @@ public final class FolderCloudDatabase: CloudDatabase {
                 var log = head.zones[zone.name] ?? HeadBody.ZoneLog(seq: newBase, snapshotBase: 0)
                 log.snapshotBase = newBase
                 log.snapshotBytes = file.count
-                log.logBytes = segmentBytes(zone, generation, after: newBase)
+                log.logBytes = (try? ownLogSizes(zone, generation, after: newBase))?.segments.reduce(0) { $0 + $1.size }
                 head.zones[zone.name] = log
                 try write(head, kind: .head, file: .head, to: layout.head(generation, device), mode: .replace)
                 // Only now, with the snapshot announced, may what it replaces go.
@@ -335,17 +335,9 @@ public final class FolderCloudDatabase: CloudDatabase {
             return try compactIf(folded: folded, snapshotBytes: snapshotBytes, zone)
         }
         // A head from before the sizes were kept: one listing of this device's zone folder (no file read).
-        var snapshotBytes = 0, foldable: [(seq: Int, size: Int)] = []
-        for entry in try folder.list(layout.zoneDirectory(generation, device, zone)) where entry.kind == .file {
-            if entry.name == layout.snapshot(generation, device, zone, base).name {
-                snapshotBytes = entry.size
-            } else if entry.name.hasSuffix(".seg"), let seq = Int(entry.name.dropLast(4)), seq > base {
-                foldable.append((seq, entry.size))
-            }
-        }
-        foldable.sort { $0.seq < $1.seq }
-        let folded = foldable.dropLast(Self.recentSegmentsKept).reduce(0) { $0 + $1.size }
-        return try compactIf(folded: folded, snapshotBytes: snapshotBytes, zone)
+        let sizes = try ownLogSizes(zone, generation, after: base)
+        let folded = sizes.segments.dropLast(Self.recentSegmentsKept).reduce(0) { $0 + $1.size }
+        return try compactIf(folded: folded, snapshotBytes: sizes.snapshot, zone)
     }
 
     private func compactIf(folded: Int, snapshotBytes: Int, _ zone: ZoneID) throws(CloudStoreError) -> CompactionReport? {
@@ -439,13 +431,18 @@ public final class FolderCloudDatabase: CloudDatabase {
         }
     }
 
-    /// Bytes of this device's segments of `zone` numbered after `base`, from one listing.
-    private func segmentBytes(_ zone: ZoneID, _ generation: CloudGeneration, after base: Int) -> Int? {
-        guard let entries = try? folder.list(layout.zoneDirectory(generation, device, zone)) else { return nil }
-        return entries.reduce(0) { total, entry in
-            guard entry.kind == .file, entry.name.hasSuffix(".seg"), let seq = Int(entry.name.dropLast(4)), seq > base else { return total }
-            return total + entry.size
+    /// From one listing of this device's folder of `zone`: the size of its snapshot at `base`
+    /// and of each segment numbered after it, oldest first.
+    private func ownLogSizes(_ zone: ZoneID, _ generation: CloudGeneration, after base: Int) throws(CloudStoreError) -> (snapshot: Int, segments: [(seq: Int, size: Int)]) {
+        var snapshot = 0, segments: [(seq: Int, size: Int)] = []
+        for entry in try folder.list(layout.zoneDirectory(generation, device, zone)) where entry.kind == .file {
+            if entry.name == layout.snapshot(generation, device, zone, base).name {
+                snapshot = entry.size
+            } else if entry.name.hasSuffix(".seg"), let seq = Int(entry.name.dropLast(4)), seq > base {
+                segments.append((seq, entry.size))
+            }
         }
+        return (snapshot, segments.sorted { $0.seq < $1.seq })
     }
 
     // MARK: - Reading the folder

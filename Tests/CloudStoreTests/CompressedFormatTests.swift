@@ -161,3 +161,40 @@ import Testing
         #expect(folder.statistics.listings == listings + 1)
     }
 }
+
+@Suite struct SystemFieldsEncodingTests {
+    @Test func encodedSystemFieldsReadBackEqualThroughJSONDecoder() throws {
+        var rng = SeededGenerator(seed: 11)
+        let names = ["A", "laptop-1", "0a1b2c3d-0000-4000-8000-00000000abcd", "x_y"]
+        for n in 0..<500 {
+            let stamp = { HLCTimestamp(millis: Int64.random(in: 0...Int64.max, using: &rng), counter: UInt32.random(in: 0...UInt32.max, using: &rng)) }
+            let tag = ["1700000000000.00000-A", "a\"quote", "back\\slash", "slash/", "tab\tnew\nline\u{1}", "é😀"][n % 6]
+            let fields = SystemFields(changeTag: tag, createdBy: try DeviceID(names[n % 4]), createdAt: stamp(),
+                                      modifiedBy: try DeviceID(names[(n + 1) % 4]), modifiedAt: stamp())
+            #expect(try JSONDecoder().decode(SystemFields.self, from: fields.encoded) == fields, "\(fields)")
+        }
+    }
+}
+
+extension CompactionDecisionTests {
+    @Test func aHeadWithoutSizesIsWeighedFromOneListing() throws {
+        let (folder, _, zone) = try OversizedSnapshotTests.storeWithCommits(30)
+        // The head as a build before the sizes were kept wrote it.
+        let path = try #require(folder.allFiles.first { $0.hasSuffix("/A/head") })
+        var head = try CloudFileFormat.decode(folder.contents(of: path)!, kind: .head, as: HeadBody.self).get()
+        head.zones["Games"]?.logBytes = nil
+        head.zones["Games"]?.snapshotBytes = nil
+        folder.place(CloudFileFormat.encode(head, kind: .head), at: path.split(separator: "/").map(String.init))
+        let fresh = try FolderCloudDatabase.inMemory(folder, player: "alice", device: DeviceID("A"))
+        fresh.limitSnapshots(to: 1 << 20, smallestLog: 1)
+        let listings = folder.statistics.listings
+        let report = try #require(try fresh.compactIfWorthwhile(zone))
+        #expect(report.segmentsRemoved == 30 - FolderCloudDatabase.recentSegmentsKept)
+        #expect(folder.statistics.listings > listings + 1, "the zone folder was listed")
+        // Compaction writes the sizes back, and they match the files.
+        let rewritten = String(decoding: folder.contents(of: path)!, as: UTF8.self)
+        let kept = folder.allFiles.filter { $0.hasSuffix(".seg") }.reduce(0) { $0 + (folder.contents(of: $1)?.count ?? 0) }
+        #expect(rewritten.contains("\"logBytes\":\(kept)"))
+        #expect(try FolderCloudDatabase.inMemory(folder, player: "alice", device: DeviceID("B")).fetchZoneChanges(zone, since: nil).changedRecords.count == 30)
+    }
+}
