@@ -101,19 +101,43 @@ extension AppDatabase {
                 try db.cachedStatement(sql: "UPDATE guess SET remoteRecordName = ? WHERE gameId = ? AND word = ?").execute(
                     arguments: [guess.recordName, guess.gameID, guess.word])
             }
+            // Marks and bookmarks overwrite, the latest commit winning. When another process of
+            // this machine already sent and cleared a newer value, the version sent here went up
+            // after it, older: the value this machine holds is queued again, to win next time.
             for change in sent.marks where try remember(change.mark.recordName, .games) {
                 try db.cachedStatement(sql: "DELETE FROM markChange WHERE gameId = ? AND letter = ? AND version = ?").execute(
                     arguments: [change.mark.gameID, change.mark.letter, change.version])
+                if db.changesCount == 0, try !Self.holds(change.mark, db),
+                   try Bool.fetchOne(db, sql: "SELECT 1 FROM game WHERE id = ?", arguments: [change.mark.gameID]).isTrue {
+                    try Self.trackMarkChange(change.mark.gameID, letter: change.mark.letter, db)
+                }
             }
             for change in sent.bookmarks where try remember(change.bookmark.recordName, .readingList) {
                 try db.cachedStatement(sql: "DELETE FROM bookmarkChange WHERE playerId = ? AND word = ? AND version = ?").execute(
                     arguments: [player, change.bookmark.word, change.version])
+                if db.changesCount == 0, try !Self.holds(change.bookmark, player: player, db) {
+                    try Self.trackBookmarkChange(player, word: change.bookmark.word, db)
+                }
             }
             for deletion in sent.deletions where deleted.contains(deletion.recordName) {
                 try db.cachedStatement(sql: "DELETE FROM recordDeletion WHERE playerId = ? AND recordName = ?").execute(arguments: [player, deletion.recordName])
                 try db.cachedStatement(sql: "DELETE FROM remoteRecord WHERE playerId = ? AND recordName = ?").execute(arguments: [player, deletion.recordName])
             }
         }
+    }
+
+    /// Whether the machine still holds the mark as it was sent.
+    private static func holds(_ mark: SyncMark, _ db: Database) throws -> Bool {
+        guard let row = try Row.fetchOne(db, sql: "SELECT state, markedAt FROM mark WHERE gameId = ? AND letter = ?",
+                                         arguments: [mark.gameID, mark.letter]) else { return mark.state == nil }
+        return row["state"] == mark.state?.rawValue && row["markedAt"] == mark.markedAt
+    }
+
+    /// Whether the machine still holds the bookmark (or its absence) as it was sent.
+    private static func holds(_ bookmark: SyncBookmark, player: String, _ db: Database) throws -> Bool {
+        guard let row = try Row.fetchOne(db, sql: "SELECT packId, fact, addedAt FROM bookmark WHERE playerId = ? AND word = ?",
+                                         arguments: [player, bookmark.word]) else { return !bookmark.isBookmarked }
+        return bookmark.isBookmarked && row["packId"] == bookmark.packID && row["fact"] == bookmark.fact && row["addedAt"] == bookmark.addedAt
     }
 
     /// Drops a queued change the cloud can no longer take (its record was deleted elsewhere):

@@ -39,6 +39,75 @@ import Testing
         #expect(try b.database.pendingChangeCount(profile: b.profile) == 0)
     }
 
+    /// Two processes of one machine send the same bookmark, and the one that read it first
+    /// commits last, so the cloud's latest version is older than the machine's own value. That
+    /// value must still reach every machine: it is sent again, later.
+    @Test(arguments: ["bookmark", "mark"])
+    func aStaleSendByAnotherProcessOfTheSameMachineDoesNotWin(kind: String) throws {
+        let a = try Machine("laptop", folder: folder, shared: clock), b = try Machine("desktop", folder: folder, shared: clock)
+        let game = try a.start("tiger")
+        try a.guess("crane", in: game.id)
+        try a.sync()
+        try b.sync()
+        func change(_ step: Int) throws {
+            clock.advance(1)
+            if kind == "bookmark" {
+                if step == 2 { try a.database.removeBookmark(word: "horse", profile: a.profile) }
+                try a.database.addBookmark(word: "horse", profile: a.profile, now: a.clock.now)
+            } else {
+                _ = try a.database.mark("q", as: step == 1 ? .out : .in, gameID: game.id, profile: a.profile, now: a.clock.now)
+            }
+        }
+        try change(1)
+        var other = a
+        try other.restart()
+        let watched = WatchedCloud(a.cloud)
+        var interleaved = false
+        watched.beforeCommit = {
+            guard !interleaved else { return }
+            interleaved = true
+            // Meanwhile the player changes it again, and the other process sends that first.
+            #expect(throws: Never.self) {
+                try change(2)
+                try other.sync()
+            }
+            clock.advance(1)
+        }
+        try SyncEngine(database: a.database, cloud: watched, profile: a.profile, now: { [clock] in clock.now }, pause: { _ in }).sync()
+        #expect(interleaved)
+        for _ in 0..<2 {
+            try a.sync()
+            try b.sync()
+        }
+        if kind == "bookmark" {
+            let onA = try a.database.readingList(profile: a.profile).map(\.addedAt)
+            #expect(onA.count == 1)
+            #expect(try b.database.readingList(profile: b.profile).map(\.addedAt) == onA)
+        } else {
+            #expect(try a.game(game.id).game.marks["q"] == .in)
+            #expect(try b.game(game.id).game.marks["q"] == .in)
+        }
+    }
+
+    /// The system fields a machine keeps of a fetched game (in their short form) name the
+    /// version it read: its change is sent on top of that version, with no conflict to merge.
+    @Test func aChangeToAFetchedGameIsSentOnTheVersionItRead() throws {
+        let a = try Machine("laptop", folder: folder, shared: clock), b = try Machine("desktop", folder: folder, shared: clock)
+        let game = try a.start("comet")
+        try a.guess("pilot", in: game.id)
+        try a.sync()
+        try b.sync()
+        try b.guess("crane", in: game.id)
+        let sent = try b.sync()
+        #expect(sent.uploaded == 2)
+        #expect(sent.conflictsResolved == 0)
+        try b.guess("comet", in: game.id)
+        #expect(try b.sync().conflictsResolved == 0)
+        try a.sync()
+        #expect(try a.snapshot(game.id) == b.snapshot(game.id))
+        #expect(try a.game(game.id).game.status == .won)
+    }
+
     @Test func bookmarksTravelBothWays() throws {
         let a = try Machine("laptop", folder: folder, shared: clock), b = try Machine("desktop", folder: folder, shared: clock)
         try a.database.addBookmark(word: "comet", profile: a.profile)

@@ -113,6 +113,8 @@ final class WatchedCloud: CloudDatabase, @unchecked Sendable {
     let inner: FolderCloudDatabase
     private(set) var commitSizes: [Int] = []
     var duringCommit: (() -> Void)?
+    /// Runs before a commit reaches the store: what another process does meanwhile.
+    var beforeCommit: (() -> Void)?
 
     init(_ inner: FolderCloudDatabase) { self.inner = inner }
 
@@ -130,6 +132,7 @@ final class WatchedCloud: CloudDatabase, @unchecked Sendable {
     func compactIfWorthwhile(_ zone: ZoneID) throws(CloudStoreError) -> CompactionReport? { try inner.compactIfWorthwhile(zone) }
 
     func modifyRecords(in zone: ZoneID, saving: [CloudRecord], deleting: [String], policy: SavePolicy) throws(CloudStoreError) -> CommitResult {
+        beforeCommit?()
         let result = try inner.modifyRecords(in: zone, saving: saving, deleting: deleting, policy: policy)
         commitSizes.append(saving.count + deleting.count)
         duringCommit?()
