@@ -114,7 +114,7 @@ struct RecordEntry: Codable, Equatable, Sendable {
     var createdBy: DeviceID
     var createdAt: HLCTimestamp
 
-    func changeTag(device: DeviceID) -> String { "\(hlc)-\(device.name)" }
+    func changeTag(device: DeviceID) -> String { SystemFields.changeTag(hlc, device) }
 
     func record(device: DeviceID) -> CloudRecord {
         CloudRecord(

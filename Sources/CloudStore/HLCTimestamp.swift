@@ -30,12 +30,9 @@ public struct HLCTimestamp: Hashable, Sendable, Codable, Comparable, CustomStrin
 
     /// Fixed width, so change tags built from it compare and read the same everywhere.
     public var description: String {
-        // By hand rather than String(format:), which costs microseconds and runs once per record read.
-        Self.padded(millis, width: 13) + "." + Self.padded(Int64(counter), width: 5)
-    }
-
-    private static func padded(_ value: Int64, width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+        // Built as bytes rather than with String(format:), which costs microseconds and runs once per record read.
+        var writer = BodyWriter(capacity: 24)
+        writer.clockReading(self)
+        return String(decoding: writer.bytes, as: UTF8.self)
     }
 }

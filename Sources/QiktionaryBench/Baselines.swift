@@ -18,11 +18,10 @@ enum NaiveSync {
             while let row = try rows.next() { seen[row[0]] = row[1] }
             return seen
         }
-        let decoder = JSONDecoder()
         var differences = 0
         for zone in try store.zones() {
             for record in try store.fetchZoneChanges(zone, since: nil).changedRecords {
-                let tag = try seen[record.recordName].map { try decoder.decode(SystemFields.self, from: $0).changeTag }
+                let tag = seen[record.recordName].flatMap(SystemFields.init(encoded:))?.changeTag
                 if tag != record.systemFields?.changeTag { differences += 1 }
             }
         }
@@ -70,12 +69,18 @@ struct Floor {
         for case let url as URL in files where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
             bytes += try Data(contentsOf: url).count
         }
-        let database = try DatabaseQueue(path: target.dataDir.appendingPathComponent(AppDatabase.fileName).path)
+        // The app's settings (WAL, synchronous NORMAL, foreign keys), so both pay the same per commit.
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        let database = try DatabaseQueue(path: target.dataDir.appendingPathComponent(AppDatabase.fileName).path, configuration: configuration)
         try database.write { db in
             for table in tables where !table.rows.isEmpty {
                 let marks = Array(repeating: "?", count: table.columns.count).joined(separator: ", ")
-                let statement = try db.makeStatement(sql: "INSERT INTO \(table.name) (\(table.columns.joined(separator: ", "))) VALUES (\(marks))")
-                for row in table.rows { try statement.execute(arguments: StatementArguments(row)) }
+                var insert = RowInsert(try db.makeStatement(sql: "INSERT INTO \(table.name) (\(table.columns.joined(separator: ", "))) VALUES (\(marks))"))
+                for row in table.rows {
+                    for value in row { insert.bind(value) }
+                    try insert.run(db)
+                }
             }
         }
         return bytes

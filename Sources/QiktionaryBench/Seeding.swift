@@ -45,8 +45,8 @@ enum Seeding {
             .filter { $0.length == 5 && $0.rules == .classic }.flatMap(\.words)
         var incoming = IncomingChanges()
         let start = Date(timeIntervalSince1970: 1_780_000_000)
-        let fields = try JSONEncoder().encode(SystemFields(changeTag: "seed", createdBy: DeviceID("seed"), createdAt: HLCTimestamp(millis: 0, counter: 0),
-                                                           modifiedBy: DeviceID("seed"), modifiedAt: HLCTimestamp(millis: 0, counter: 0)))
+        let fields = try SystemFields(changeTag: "seed", createdBy: DeviceID("seed"), createdAt: HLCTimestamp(millis: 0, counter: 0),
+                                  modifiedBy: DeviceID("seed"), modifiedAt: HLCTimestamp(millis: 0, counter: 0)).encoded
         let device = machine.profile.device.name
         for index in 0..<count {
             let secret = secrets.randomElement(using: &rng)!

@@ -62,7 +62,8 @@ public struct AppDatabase: Sendable {
         return Date.fromDatabaseValue(nudged.databaseValue) ?? date
     }
 
-    /// The text the database keeps for a stamped time, "yyyy-MM-dd HH:mm:ss.SSS" in UTC, built
+    /// The text the database keeps for a stamped time (or a time from the cloud, in whole
+    /// milliseconds, which stamps to the same text), "yyyy-MM-dd HH:mm:ss.SSS" in UTC, built
     /// by arithmetic: the same text GRDB's date formatter writes (a test holds them equal over
     /// the years the game uses), at a small fraction of the cost. A full fetch binds 100,000.
     static func storedText(_ date: Date) -> String {
@@ -79,13 +80,28 @@ public struct AppDatabase: Sendable {
         let dayOfMonth = dayOfYear - (153 * mp + 2) / 5 + 1
         let month = mp < 10 ? mp + 3 : mp - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func digits(_ value: Int64, _ width: Int) -> String {
-            let text = String(value)
-            return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+        // Written into 23 bytes: the years the game stores have four digits.
+        guard (0...9_999).contains(year) else { return String.fromDatabaseValue(stamp(date).databaseValue) ?? "" }
+        return String(unsafeUninitializedCapacity: 23) { text in
+            var at = 0
+            func put(_ value: Int64, _ width: Int, then separator: UInt8?) {
+                var value = value
+                for offset in (0..<width).reversed() {
+                    text[at + offset] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
+                at += width
+                if let separator { text[at] = separator; at += 1 }
+            }
+            put(year, 4, then: UInt8(ascii: "-"))
+            put(month, 2, then: UInt8(ascii: "-"))
+            put(dayOfMonth, 2, then: UInt8(ascii: " "))
+            put(millis / 3_600_000, 2, then: UInt8(ascii: ":"))
+            put(millis / 60_000 % 60, 2, then: UInt8(ascii: ":"))
+            put(millis / 1_000 % 60, 2, then: UInt8(ascii: "."))
+            put(millis % 1_000, 3, then: nil)
+            return at
         }
-        return digits(year, 4) + "-" + digits(month, 2) + "-" + digits(dayOfMonth, 2) + " "
-            + digits(millis / 3_600_000, 2) + ":" + digits(millis / 60_000 % 60, 2) + ":" + digits(millis / 1_000 % 60, 2)
-            + "." + digits(millis % 1_000, 3)
     }
 
     /// Runs a read with the database's own errors turned into `StorageError`.

@@ -44,18 +44,31 @@ struct IncomingApplication {
             guard try !Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM game WHERE id = ?"), arguments: [remote.id]).isTrue else { return }
             let row = GameRecord(remote, player: player)
             // A full fetch inserts thousands: one prepared statement rather than a record insert each.
-            try db.cachedStatement(sql: """
+            var insert = RowInsert(try db.cachedStatement(sql: """
                 INSERT INTO game (id, playerId, packId, secret, fact, rules, maxGuesses, status, startedAt, updatedAt, finishedAt,
                                   startedOn, lastChangedOn, remoteRecordName)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [row.id, row.playerId, row.packId, row.secret, row.fact, row.rules.rawValue, row.maxGuesses,
-                                         row.status.rawValue, AppDatabase.storedText(row.startedAt), AppDatabase.storedText(row.updatedAt),
-                                         row.finishedAt.map(AppDatabase.storedText), row.startedOn, row.lastChangedOn, row.remoteRecordName])
+                """))
+            for text in [row.id, row.playerId, row.packId, row.secret, row.fact, row.rules.rawValue] { insert.bind(text) }
+            insert.bind(row.maxGuesses)
+            insert.bind(row.status.rawValue)
+            insert.bind(AppDatabase.storedText(row.startedAt))
+            insert.bind(AppDatabase.storedText(row.updatedAt))
+            insert.bind(row.finishedAt.map(AppDatabase.storedText))
+            insert.bind(row.startedOn)
+            insert.bind(row.lastChangedOn)
+            insert.bind(row.remoteRecordName)
+            try insert.run(db)
             games.insert(remote.id)
             known[remote.id] = row.status
             return
         }
         guard local.playerId == player else { return }
+        // Dates as the database gives them back, so the merge compares like with like.
+        var remote = remote
+        remote.startedAt = AppDatabase.stamp(remote.startedAt)
+        remote.updatedAt = AppDatabase.stamp(remote.updatedAt)
+        remote.finishedAt = remote.finishedAt.map(AppDatabase.stamp)
         let before = local
         let merged = Self.merge(SyncGame(local), remote)
         local.status = merged.status
@@ -94,12 +107,23 @@ struct IncomingApplication {
         report.applied += 1
         touched.insert(remote.gameID)
         // The same guess made here already is the same record: it only learns its cloud name.
-        try db.cachedStatement(sql: """
+        var insert = RowInsert(try db.cachedStatement(sql: """
             INSERT INTO guess (id, gameId, position, word, common, inPlace, inWord, playedAt, playedOn, remoteRecordName)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (gameId, word) DO UPDATE SET remoteRecordName = excluded.remoteRecordName
-            """).execute(arguments: [remote.recordName, remote.gameID, remote.position, remote.word, remote.common,
-                                     remote.inPlace, remote.inWord, AppDatabase.storedText(remote.playedAt), remote.playedOn, remote.recordName])
+            """))
+        let name = remote.recordName
+        insert.bind(name)
+        insert.bind(remote.gameID)
+        insert.bind(remote.position)
+        insert.bind(remote.word)
+        insert.bind(remote.common)
+        insert.bind(remote.inPlace)
+        insert.bind(remote.inWord)
+        insert.bind(AppDatabase.storedText(remote.playedAt))
+        insert.bind(remote.playedOn)
+        insert.bind(name)
+        try insert.run(db)
     }
 
     private mutating func apply(_ remote: SyncMark, _ fields: Data) throws {
@@ -110,7 +134,7 @@ struct IncomingApplication {
                                         arguments: [remote.gameID, remote.letter]) ?? false
         if pending { return }
         if let state = remote.state {
-            try MarkRecord(gameId: remote.gameID, letter: remote.letter, state: state, markedAt: remote.markedAt).upsert(db)
+            try MarkRecord(gameId: remote.gameID, letter: remote.letter, state: state, markedAt: AppDatabase.stamp(remote.markedAt)).upsert(db)
         } else {
             try db.execute(sql: "DELETE FROM mark WHERE gameId = ? AND letter = ?", arguments: [remote.gameID, remote.letter])
         }
@@ -123,7 +147,8 @@ struct IncomingApplication {
                                         arguments: [player, remote.word]) ?? false
         if pending { return }
         if remote.isBookmarked {
-            try BookmarkRecord(playerId: player, word: remote.word, packId: remote.packID, fact: remote.fact, addedAt: remote.addedAt).upsert(db)
+            try BookmarkRecord(playerId: player, word: remote.word, packId: remote.packID, fact: remote.fact,
+                               addedAt: AppDatabase.stamp(remote.addedAt)).upsert(db)
         } else {
             try db.execute(sql: "DELETE FROM bookmark WHERE playerId = ? AND word = ?", arguments: [player, remote.word])
         }
@@ -212,10 +237,15 @@ struct IncomingApplication {
 
     /// Keeps the cloud's system fields of a record, as a fetch or an acknowledged save brings them.
     static func remember(_ name: String, _ zone: RecordName.Zone, _ fields: Data, player: String, _ db: Database) throws {
-        try db.cachedStatement(sql: """
+        var insert = RowInsert(try db.cachedStatement(sql: """
             INSERT INTO remoteRecord (playerId, recordName, zone, systemFields) VALUES (?, ?, ?, ?)
             ON CONFLICT (playerId, recordName) DO UPDATE SET systemFields = excluded.systemFields
-            """).execute(arguments: [player, name, zone.rawValue, fields])
+            """))
+        insert.bind(player)
+        insert.bind(name)
+        insert.bind(zone.rawValue)
+        insert.bind(fields)
+        try insert.run(db)
     }
 }
 

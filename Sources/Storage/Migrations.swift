@@ -14,6 +14,9 @@ enum Migrations {
         migrator.registerMigration("v3: indexes for large histories") { db in
             try db.execute(sql: v3)
         }
+        migrator.registerMigration("v4: system fields kept by their key alone") { db in
+            try db.execute(sql: v4)
+        }
         return migrator
     }
 
@@ -169,5 +172,23 @@ enum Migrations {
     static let v3 = """
         CREATE INDEX game_player_pack_secret ON game(playerId, packId, secret, status);
         CREATE INDEX game_player_started ON game(playerId, startedAt);
+        """
+
+    /// A first sync keeps the system fields of every record: 85,000 rows at 10,000 games
+    /// (docs/performance.md). Kept in the order of their key, with no separate rowid tree and
+    /// key index, each costs one b-tree insert instead of two. Rows keep whatever encoding
+    /// they had; `SystemFields(encoded:)` reads the old JSON and the short form alike.
+    static let v4 = """
+        CREATE TABLE remoteRecordByKey (
+          playerId TEXT NOT NULL REFERENCES player(id) ON DELETE CASCADE,
+          recordName TEXT NOT NULL,
+          zone TEXT NOT NULL,
+          systemFields BLOB NOT NULL,
+          PRIMARY KEY (playerId, recordName)
+        ) WITHOUT ROWID;
+        INSERT INTO remoteRecordByKey (playerId, recordName, zone, systemFields)
+          SELECT playerId, recordName, zone, systemFields FROM remoteRecord;
+        DROP TABLE remoteRecord;
+        ALTER TABLE remoteRecordByKey RENAME TO remoteRecord;
         """
 }

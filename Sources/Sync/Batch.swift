@@ -25,9 +25,8 @@ struct Batch {
             }
             fill(&batches[batches.count - 1])
         }
-        let decoder = JSONDecoder()
         for change in outgoing.games {
-            let system = change.systemFields.flatMap { try? decoder.decode(SystemFields.self, from: $0) }
+            let system = change.systemFields.flatMap(SystemFields.init(encoded:))
             let fields: Set<String>? = change.isNew || system == nil ? nil : change.changedFields
             add(.games, .changedKeys) {
                 $0.records.append(RecordMapping.record(change.game, fields: fields, device: device, systemFields: change.isNew ? nil : system))

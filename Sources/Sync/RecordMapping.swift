@@ -132,10 +132,12 @@ enum RecordMapping {
         return nil
     }
 
-    /// Dates as the local database keeps them; absurd ones are refused.
+    /// Dates as the cloud carries them (whole milliseconds); absurd ones are refused. They are
+    /// not stamped here: a full fetch maps 100,000 and most are only ever stored, by arithmetic
+    /// (`IncomingApplication` stamps the few it compares or stores through records).
     private static func date(_ r: CloudRecord, _ key: String) -> Date? {
         guard case .date(let d)? = r[key], (0...4_102_444_800).contains(d.timeIntervalSince1970) else { return nil }
-        return AppDatabase.stamp(d)
+        return d
     }
 
     /// A device name for display: printable, at most 64 characters.

@@ -163,15 +163,73 @@ import Testing
 }
 
 @Suite struct SystemFieldsEncodingTests {
-    @Test func encodedSystemFieldsReadBackEqualThroughJSONDecoder() throws {
-        var rng = SeededGenerator(seed: 11)
+    static func randomFields(_ n: Int, _ rng: inout SeededGenerator) throws -> SystemFields {
         let names = ["A", "laptop-1", "0a1b2c3d-0000-4000-8000-00000000abcd", "x_y"]
+        func stamp(_ rng: inout SeededGenerator) -> HLCTimestamp {
+            HLCTimestamp(millis: Int64.random(in: 0...Int64.max, using: &rng), counter: UInt32.random(in: 0...UInt32.max, using: &rng))
+        }
+        let modifiedBy = try DeviceID(names[(n + 1) % 4]), modifiedAt = stamp(&rng)
+        // Half carry the tag the store builds, half one it never builds.
+        let tag = n % 2 == 0 ? SystemFields.changeTag(modifiedAt, modifiedBy)
+            : ["1700000000000.00000-A", "a\"quote", "back\\slash", "slash/", "tab\tnew\nline\u{1}", "é😀"][n % 6]
+        // Some created by their last writer at that moment, as most records are.
+        let created = n % 3 == 0 ? (modifiedBy, modifiedAt) : (try DeviceID(names[n % 4]), stamp(&rng))
+        return SystemFields(changeTag: tag, createdBy: created.0, createdAt: created.1, modifiedBy: modifiedBy, modifiedAt: modifiedAt)
+    }
+
+    @Test func encodedSystemFieldsReadBackEqual() throws {
+        var rng = SeededGenerator(seed: 11)
+        for n in 0..<2_000 {
+            let fields = try Self.randomFields(n, &rng)
+            #expect(SystemFields(encoded: fields.encoded) == fields, "\(fields)")
+        }
+    }
+
+    @Test func theStoresOwnTagsTakeTheShortFormAndOthersStayJSON() throws {
+        let device = try DeviceID("0a1b2c3d-0000-4000-8000-00000000abcd")
+        let at = HLCTimestamp(millis: 1_795_341_135_595, counter: 3)
+        let same = SystemFields(changeTag: SystemFields.changeTag(at, device), createdBy: device, createdAt: at, modifiedBy: device, modifiedAt: at)
+        #expect(String(decoding: same.encoded, as: UTF8.self) == "1795341135595.00003 0a1b2c3d-0000-4000-8000-00000000abcd")
+        var edited = same
+        edited.createdAt = HLCTimestamp(millis: 1_795_341_000_000, counter: 0)
+        edited.createdBy = try DeviceID("laptop")
+        #expect(String(decoding: edited.encoded, as: UTF8.self) == "1795341135595.00003 0a1b2c3d-0000-4000-8000-00000000abcd 1795341000000.00000 laptop")
+        var foreign = same
+        foreign.changeTag = "tag from elsewhere"
+        #expect(foreign.encoded.first == UInt8(ascii: "{"))
+        #expect(try JSONDecoder().decode(SystemFields.self, from: foreign.encoded) == foreign)
+    }
+
+    /// Databases written by earlier builds keep the JSON object `JSONEncoder` wrote.
+    @Test func earlierBuildsJSONStillReads() throws {
+        var rng = SeededGenerator(seed: 12)
+        let encoder = JSONEncoder()
         for n in 0..<500 {
-            let stamp = { HLCTimestamp(millis: Int64.random(in: 0...Int64.max, using: &rng), counter: UInt32.random(in: 0...UInt32.max, using: &rng)) }
-            let tag = ["1700000000000.00000-A", "a\"quote", "back\\slash", "slash/", "tab\tnew\nline\u{1}", "é😀"][n % 6]
-            let fields = SystemFields(changeTag: tag, createdBy: try DeviceID(names[n % 4]), createdAt: stamp(),
-                                      modifiedBy: try DeviceID(names[(n + 1) % 4]), modifiedAt: stamp())
-            #expect(try JSONDecoder().decode(SystemFields.self, from: fields.encoded) == fields, "\(fields)")
+            let fields = try Self.randomFields(n, &rng)
+            #expect(SystemFields(encoded: try encoder.encode(fields)) == fields)
+        }
+    }
+
+    /// A damaged row reads as nothing or as fields that encode to those very bytes: never a crash,
+    /// never fields that stand for other bytes.
+    @Test func damagedBytesReadAsNothingOrAsThemselves() throws {
+        var rng = SeededGenerator(seed: 13)
+        let broken = ["", " ", "1.0", "1.0 ", " A", "1.0 A 2.0", "1.0 A 2.0 B C", "x.0 A", "1.x A", "1 A", "1.0.0 A", "1.0 a/b",
+                      "1.0 A 99999999999999999999.0 B", "1.99999999999 A", "{", "{\"changeTag\":1}", "1.0\u{0}A"]
+        for text in broken { #expect(SystemFields(encoded: Data(text.utf8)) == nil, "\(text)") }
+        for n in 0..<3_000 {
+            var bytes = [UInt8](try Self.randomFields(n, &rng).encoded)
+            for _ in 0..<Int.random(in: 1...3, using: &rng) {
+                let at = Int.random(in: 0..<bytes.count, using: &rng)
+                switch rng.next() % 3 {
+                case 0: bytes[at] = UInt8.random(in: 0...255, using: &rng)
+                case 1: bytes.remove(at: at)
+                default: bytes.insert([UInt8(ascii: " "), UInt8(ascii: "."), UInt8(ascii: "7")].randomElement(using: &rng)!, at: at)
+                }
+                if bytes.isEmpty { break }
+            }
+            guard let read = SystemFields(encoded: Data(bytes)), bytes.first != UInt8(ascii: "{") else { continue }
+            #expect([UInt8](read.encoded) == bytes, "\(String(decoding: bytes, as: UTF8.self))")
         }
     }
 }
