@@ -11,16 +11,25 @@ enum NaiveSync {
     static func run(_ machine: Machine, cloud: URL) throws -> Int {
         let store = try FolderCloudDatabase.onDisk(root: cloud, player: machine.profile.playerID, device: DeviceID(machine.profile.device.id))
         let local = try DatabaseQueue(path: machine.dataDir.appendingPathComponent(AppDatabase.fileName).path, configuration: readOnly)
-        let seen: [String: Data] = try local.read { db in
+        let (seen, guesses) = try local.read { db in
             var seen: [String: Data] = [:]
             let rows = try Row.fetchCursor(db, sql: "SELECT recordName, systemFields FROM remoteRecord WHERE playerId = ?",
                                            arguments: [machine.profile.playerID])
             while let row = try rows.next() { seen[row[0]] = row[1] }
-            return seen
+            // Guesses never change: the database keeps only the names of those the cloud has.
+            let guesses = try Set(String.fetchAll(db, sql: """
+                SELECT u.remoteRecordName FROM guess u JOIN game g ON g.id = u.gameId
+                WHERE g.playerId = ? AND u.remoteRecordName IS NOT NULL
+                """, arguments: [machine.profile.playerID]))
+            return (seen, guesses)
         }
         var differences = 0
         for zone in try store.zones() {
             for record in try store.fetchZoneChanges(zone, since: nil).changedRecords {
+                if record.recordType == "Guess" {
+                    if !guesses.contains(record.recordName) { differences += 1 }
+                    continue
+                }
                 let tag = seen[record.recordName].flatMap(SystemFields.init(encoded:))?.changeTag
                 if tag != record.systemFields?.changeTag { differences += 1 }
             }

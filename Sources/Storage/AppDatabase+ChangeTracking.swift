@@ -33,9 +33,11 @@ extension AppDatabase {
     /// Before a game is deleted: queue the deletion of the records the cloud has of it (the
     /// game, its guesses and its marks), so other machines drop them too.
     static func trackGameDeletion(_ record: GameRecord, _ db: Database) throws {
+        // The game and its marks by their system fields; guesses by the name their row keeps.
         let names = try String.fetchAll(db, sql: """
             SELECT recordName FROM remoteRecord WHERE playerId = ? AND (recordName = ? OR recordName LIKE ? ESCAPE '\\')
-            """, arguments: [record.playerId, RecordName.game(record.id), Self.likePrefix(RecordName.game(record.id) + "-")])
+            UNION SELECT remoteRecordName FROM guess WHERE gameId = ? AND remoteRecordName IS NOT NULL
+            """, arguments: [record.playerId, RecordName.game(record.id), Self.likePrefix(RecordName.game(record.id) + "-"), record.id])
         for name in names {
             try db.execute(sql: "INSERT OR IGNORE INTO recordDeletion (playerId, recordName, zone) VALUES (?, ?, ?)",
                            arguments: [record.playerId, name, RecordName.Zone.games.rawValue])

@@ -97,7 +97,8 @@ extension AppDatabase {
                 try db.cachedStatement(sql: "UPDATE game SET remoteRecordName = ? WHERE id = ?").execute(arguments: [RecordName.game(change.game.id), change.game.id])
                 try db.cachedStatement(sql: "DELETE FROM gameChange WHERE gameId = ? AND version = ?").execute(arguments: [change.game.id, change.version])
             }
-            for guess in sent.guesses where try remember(guess.recordName, .games) {
+            // A guess never changes, so nothing of the cloud's copy is kept but its name.
+            for guess in sent.guesses where saved[guess.recordName] != nil {
                 try db.cachedStatement(sql: "UPDATE guess SET remoteRecordName = ? WHERE gameId = ? AND word = ?").execute(
                     arguments: [guess.recordName, guess.gameID, guess.word])
             }

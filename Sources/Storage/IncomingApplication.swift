@@ -103,7 +103,8 @@ struct IncomingApplication {
 
     private mutating func apply(_ remote: SyncGuess, _ fields: Data) throws {
         guard try gameExists(remote.gameID) else { return try stash(remote.recordName, remote.gameID, Orphan(guess: remote, fields: fields)) }
-        try remember(remote.recordName, .games, fields)
+        // A guess never changes once played, so its system fields are never sent back: the
+        // guess row's `remoteRecordName` is all this machine keeps of the cloud's copy.
         report.applied += 1
         touched.insert(remote.gameID)
         // The same guess made here already is the same record: it only learns its cloud name.

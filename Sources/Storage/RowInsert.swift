@@ -83,8 +83,8 @@ public struct RowInsert {
             code = sqlite3_extended_errcode(connection)
             message = String(cString: sqlite3_errmsg(connection))
         }
+        // No need to clear the bindings: the next row binds every column again.
         sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
         index = 0
         guard code == SQLITE_DONE else {
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)

@@ -125,14 +125,18 @@ import Testing
         #expect(try b.database.readingList(profile: b.profile).map(\.word) == ["comet"])
     }
 
-    @Test func aDeletedGameDisappearsFromTheOtherMachineWithItsGuesses() throws {
-        let a = try Machine("laptop", folder: folder, shared: clock), b = try Machine("desktop", folder: folder, shared: clock)
-        let game = try a.start("tiger")
-        try a.guess("crane", in: game.id)
-        try a.guess("tiger", in: game.id)
-        try a.sync()
-        try b.sync()
-        #expect(try b.database.history(profile: b.profile).count == 1)
+    /// Deleted where it was played (its guesses known from acknowledged saves) or on the machine
+    /// that fetched it (its guesses known from the fetch).
+    @Test(arguments: [false, true])
+    func aDeletedGameDisappearsFromTheOtherMachineWithItsGuesses(deletedWhereFetched: Bool) throws {
+        let player = try Machine("laptop", folder: folder, shared: clock), fetcher = try Machine("desktop", folder: folder, shared: clock)
+        let (a, b) = deletedWhereFetched ? (fetcher, player) : (player, fetcher)
+        let game = try player.start("tiger")
+        try player.guess("crane", in: game.id)
+        try player.guess("tiger", in: game.id)
+        try player.sync()
+        try fetcher.sync()
+        #expect(try fetcher.database.history(profile: fetcher.profile).count == 1)
         try a.database.deleteGame(id: game.id, profile: a.profile)
         try a.sync()
         let report = try b.sync()
