@@ -59,7 +59,7 @@ enum Seeding {
             for (n, word) in words.enumerated() {
                 let guess = SyncGuess(gameID: id, word: word, position: n + 1, feedback: Rules.classic.feedback(for: word, against: secret.word),
                                       playedAt: played.addingTimeInterval(Double(n) * 20), playedOn: device)
-                incoming.guesses.append((guess, fields))
+                incoming.guesses.append(guess)
             }
             let finished = played.addingTimeInterval(Double(words.count) * 20)
             incoming.games.append((SyncGame(id: id, packID: "animals", secret: secret.word, fact: secret.fact, rules: .classic,

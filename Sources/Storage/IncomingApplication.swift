@@ -24,7 +24,7 @@ struct IncomingApplication {
 
     mutating func run(_ changes: IncomingChanges) throws {
         for (game, fields) in changes.games { try apply(game, fields) }
-        for (guess, fields) in changes.guesses { try apply(guess, fields) }
+        for guess in changes.guesses { try apply(guess) }
         for (mark, fields) in changes.marks { try apply(mark, fields) }
         for (bookmark, fields) in changes.bookmarks { try apply(bookmark, fields) }
         for deletion in changes.deletions { try delete(type: deletion.type, name: deletion.name) }
@@ -101,8 +101,8 @@ struct IncomingApplication {
         return merged
     }
 
-    private mutating func apply(_ remote: SyncGuess, _ fields: Data) throws {
-        guard try gameExists(remote.gameID) else { return try stash(remote.recordName, remote.gameID, Orphan(guess: remote, fields: fields)) }
+    private mutating func apply(_ remote: SyncGuess) throws {
+        guard try gameExists(remote.gameID) else { return try stash(remote.recordName, remote.gameID, Orphan(guess: remote, fields: Data())) }
         // A guess never changes once played, so its system fields are never sent back: the
         // guess row's `remoteRecordName` is all this machine keeps of the cloud's copy.
         report.applied += 1
@@ -223,7 +223,7 @@ struct IncomingApplication {
         for row in rows {
             try db.execute(sql: "DELETE FROM orphanRecord WHERE playerId = ? AND recordName = ?", arguments: [player, row["recordName"] as String])
             guard let orphan = try? JSONDecoder().decode(Orphan.self, from: row["payload"] as Data) else { continue }
-            if let guess = orphan.guess { try apply(guess, orphan.fields) }
+            if let guess = orphan.guess { try apply(guess) }
             if let mark = orphan.mark { try apply(mark, orphan.fields) }
         }
     }

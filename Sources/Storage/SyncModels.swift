@@ -133,10 +133,11 @@ public struct OutgoingChanges: Sendable, Equatable {
     public var isEmpty: Bool { count == 0 }
 }
 
-/// What a fetch brought, ready to apply. Each record carries the cloud's system fields.
+/// What a fetch brought, ready to apply. Each record but a guess carries the cloud's system fields.
 public struct IncomingChanges: Sendable {
     public var games: [(SyncGame, Data)] = []
-    public var guesses: [(SyncGuess, Data)] = []
+    /// Guesses without system fields: a guess never changes, so they would never be sent back.
+    public var guesses: [SyncGuess] = []
     public var marks: [(SyncMark, Data)] = []
     public var bookmarks: [(SyncBookmark, Data)] = []
     /// Deleted records by type ("Game", "Guess", "Mark", "Bookmark") and name.

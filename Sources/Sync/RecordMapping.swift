@@ -57,16 +57,15 @@ enum RecordMapping {
         var skipped = 0, own = 0
         for record in records {
             guard let system = record.systemFields else { skipped += 1; continue }
-            let encoded = system.encoded
             if system.modifiedBy == device { own += 1 }
             if case .string(let name)? = record["device"], !name.isEmpty, name.count <= 64 {
                 changes.devices[system.modifiedBy.name] = name
             }
             switch record.recordType {
-            case game: if let value = syncGame(record) { changes.games.append((value, encoded)) } else { skipped += 1 }
-            case guess: if let value = syncGuess(record) { changes.guesses.append((value, encoded)) } else { skipped += 1 }
-            case mark: if let value = syncMark(record) { changes.marks.append((value, encoded)) } else { skipped += 1 }
-            case bookmark: if let value = syncBookmark(record) { changes.bookmarks.append((value, encoded)) } else { skipped += 1 }
+            case game: if let value = syncGame(record) { changes.games.append((value, system.encoded)) } else { skipped += 1 }
+            case guess: if let value = syncGuess(record) { changes.guesses.append(value) } else { skipped += 1 }
+            case mark: if let value = syncMark(record) { changes.marks.append((value, system.encoded)) } else { skipped += 1 }
+            case bookmark: if let value = syncBookmark(record) { changes.bookmarks.append((value, system.encoded)) } else { skipped += 1 }
             default: skipped += 1
             }
         }

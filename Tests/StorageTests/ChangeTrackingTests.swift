@@ -65,7 +65,7 @@ import QiktionaryCore
         let now = AppDatabase.stamp(Date())
         incoming.games = [(SyncGame(id: id, packID: "stones", secret: "amber", fact: "Fact.", rules: .classic, maxGuesses: 15,
                                     status: .inProgress, startedAt: now, updatedAt: now, finishedAt: nil, startedOn: "desk", lastChangedOn: "desk"), fields)]
-        incoming.guesses = [(SyncGuess(gameID: id, word: "flint", position: 1, feedback: .common(1), playedAt: now, playedOn: "desk"), fields)]
+        incoming.guesses = [SyncGuess(gameID: id, word: "flint", position: 1, feedback: .common(1), playedAt: now, playedOn: "desk")]
         incoming.bookmarks = [(SyncBookmark(word: "crisp", packID: "stones", fact: "Crisp fact.", addedAt: now, isBookmarked: true), fields)]
         let report = try db.applyIncoming(incoming, zone: .games, token: Data("token".utf8), profile: profile)
         #expect(report.applied == 3)
