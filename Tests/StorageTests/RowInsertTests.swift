@@ -1,0 +1,80 @@
+import Foundation
+import GRDB
+import Storage
+import Testing
+
+/// Rows bound through SQLite's own calls read back as GRDB would have stored them, and a refused
+/// row fails as a GRDB execute fails, leaving the statement ready for the next row.
+@Suite struct RowInsertTests {
+    @Test func everyKindOfValueReadsBackAsBound() throws {
+        let database = try DatabaseQueue()
+        try database.write { db in
+            try db.execute(sql: "CREATE TABLE t (n INTEGER PRIMARY KEY, text TEXT, maybe TEXT, number INTEGER, blob BLOB, real REAL)")
+            var insert = RowInsert(try db.makeStatement(sql: "INSERT INTO t (n, text, maybe, number, blob, real) VALUES (?, ?, ?, ?, ?, ?)"))
+            let texts = ["", "plain", "é😀 and \u{0} inside", String(repeating: "long ", count: 500)]
+            for (n, text) in texts.enumerated() {
+                insert.bind(n)
+                insert.bind(text)
+                insert.bind(n % 2 == 0 ? nil : text as String?)
+                insert.bind(n % 2 == 0 ? Int.min + n : nil as Int?)
+                insert.bind(Data(text.utf8))
+                insert.bind(DatabaseValue(value: Double(n) / 3)!)
+                try insert.run(db)
+            }
+            let rows = try Row.fetchAll(db, sql: "SELECT text, maybe, number, blob, real, typeof(text), length(CAST(text AS BLOB)) FROM t ORDER BY n")
+            #expect(rows.count == texts.count)
+            for (n, row) in rows.enumerated() {
+                // Text as GRDB itself would store it: up to a NUL byte.
+                let stored = String(texts[n].prefix { $0 != "\u{0}" })
+                #expect(row[0] as String == stored)
+                #expect(row[6] as Int == stored.utf8.count)
+                #expect(row[1] as String? == (n % 2 == 0 ? nil : stored))
+                #expect(row[2] as Int? == (n % 2 == 0 ? Int.min + n : nil))
+                #expect(row[3] as Data == Data(texts[n].utf8))
+                #expect(row[4] as Double == Double(n) / 3)
+                #expect(row[5] as String == "text")
+            }
+            // An empty blob and an empty text are values, not NULL.
+            #expect(try String.fetchOne(db, sql: "SELECT typeof(blob) FROM t WHERE n = 0") == "blob")
+        }
+    }
+
+    @Test func textIsStoredExactlyAsGRDBStoresIt() throws {
+        let database = try DatabaseQueue()
+        try database.write { db in
+            try db.execute(sql: "CREATE TABLE t (source TEXT, text TEXT)")
+            var insert = RowInsert(try db.makeStatement(sql: "INSERT INTO t (source, text) VALUES ('fast', ?)"))
+            for text in ["", "a", "é😀", "nul\u{0}after", "\u{0}", "tab\there"] {
+                insert.bind(text)
+                try insert.run(db)
+                try db.execute(sql: "INSERT INTO t (source, text) VALUES ('grdb', ?)", arguments: [text])
+                let stored = try Row.fetchAll(db, sql: "SELECT CAST(text AS BLOB), typeof(text) FROM t WHERE rowid > (SELECT max(rowid) - 2 FROM t)")
+                #expect(stored[0][0] as Data == stored[1][0] as Data, "\(text.debugDescription)")
+                #expect(stored[0][1] as String == stored[1][1] as String)
+            }
+        }
+    }
+
+    @Test func aRefusedRowThrowsTheConstraintAndTheNextRowGoesIn() throws {
+        let database = try DatabaseQueue()
+        try database.write { db in
+            try db.execute(sql: "CREATE TABLE t (id TEXT PRIMARY KEY NOT NULL, size INTEGER CHECK (size > 0))")
+            var insert = RowInsert(try db.makeStatement(sql: "INSERT INTO t (id, size) VALUES (?, ?)"))
+            insert.bind("a")
+            insert.bind(1)
+            try insert.run(db)
+            insert.bind("a")
+            insert.bind(2)
+            let duplicate = #expect(throws: DatabaseError.self) { try insert.run(db) }
+            #expect(duplicate?.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY)
+            insert.bind("b")
+            insert.bind(0)
+            let unchecked = #expect(throws: DatabaseError.self) { try insert.run(db) }
+            #expect(unchecked?.resultCode == .SQLITE_CONSTRAINT)
+            insert.bind("b")
+            insert.bind(3)
+            try insert.run(db)
+            #expect(try Int.fetchOne(db, sql: "SELECT sum(size) FROM t") == 4)
+        }
+    }
+}
