@@ -14,7 +14,7 @@ enum Migrations {
         migrator.registerMigration("v3: indexes for large histories") { db in
             try db.execute(sql: v3)
         }
-        migrator.registerMigration("v4: system fields kept by their key alone") { db in
+        migrator.registerMigration("v4: system fields of changing records, by their key alone") { db in
             try db.execute(sql: v4)
         }
         return migrator
@@ -174,10 +174,12 @@ enum Migrations {
         CREATE INDEX game_player_started ON game(playerId, startedAt);
         """
 
-    /// A first sync keeps the system fields of every record: 85,000 rows at 10,000 games
-    /// (docs/performance.md). Kept in the order of their key, with no separate rowid tree and
-    /// key index, each costs one b-tree insert instead of two. Rows keep whatever encoding
-    /// they had; `SystemFields(encoded:)` reads the old JSON and the short form alike.
+    /// A first sync kept the system fields of every record: 85,000 rows at 10,000 games
+    /// (docs/performance.md). Guesses' are no longer kept (a guess never changes, so they are
+    /// never sent back; the guess row's `remoteRecordName` says the cloud has it), and the rest
+    /// are kept in the order of their key, with no separate rowid tree and key index: one b-tree
+    /// insert each instead of two. Rows keep whatever encoding they had; `SystemFields(encoded:)`
+    /// reads the old JSON and the short form alike.
     static let v4 = """
         CREATE TABLE remoteRecordByKey (
           playerId TEXT NOT NULL REFERENCES player(id) ON DELETE CASCADE,
@@ -187,7 +189,8 @@ enum Migrations {
           PRIMARY KEY (playerId, recordName)
         ) WITHOUT ROWID;
         INSERT INTO remoteRecordByKey (playerId, recordName, zone, systemFields)
-          SELECT playerId, recordName, zone, systemFields FROM remoteRecord;
+          SELECT playerId, recordName, zone, systemFields FROM remoteRecord
+          WHERE recordName NOT IN (SELECT remoteRecordName FROM guess WHERE remoteRecordName IS NOT NULL);
         DROP TABLE remoteRecord;
         ALTER TABLE remoteRecordByKey RENAME TO remoteRecord;
         """

@@ -5,9 +5,10 @@ import Testing
 
 /// Each migration upgrades a database an earlier build made, keeping what it holds.
 @Suite struct MigrationTests {
-    /// v4 rebuilds the system-field table keyed by (player, record name) alone: every row stays
-    /// as it was, in whatever encoding an earlier build wrote, and the table still cascades.
-    @Test func v4KeepsEverySystemFieldRowAndItsKey() throws {
+    /// v4 rebuilds the system-field table keyed by (player, record name) alone: every row but a
+    /// guess's stays as it was, in whatever encoding an earlier build wrote, and the table still
+    /// cascades. A guess's row goes: the guess row's `remoteRecordName` is what is kept of it.
+    @Test func v4KeepsEveryChangingRecordsSystemFieldsAndDropsGuesses() throws {
         let database = try DatabaseQueue()
         try database.write { db in try db.execute(sql: "PRAGMA foreign_keys = ON") }
         try Migrations.migrator.migrate(database, upTo: "v3: indexes for large histories")
@@ -26,6 +27,25 @@ import Testing
                 try db.execute(sql: "INSERT INTO remoteRecord (playerId, recordName, zone, systemFields) VALUES (?, ?, ?, ?)",
                                arguments: [row.0, row.1, row.2, row.3])
             }
+            // A game with an uploaded guess, an unsent one and a mark, each with system fields as an earlier build kept them.
+            let game = "00000000-0000-4000-8000-000000000001"
+            try db.execute(sql: """
+                INSERT INTO game (id, playerId, packId, secret, fact, rules, maxGuesses, status, startedAt, updatedAt, startedOn, lastChangedOn, remoteRecordName)
+                VALUES (?, 'player', 'animals', 'tiger', 'fact', 'classic', 15, 'in-progress', '2026-11-22 00:00:00.000', '2026-11-22 00:00:00.000', 'a', 'a', ?)
+                """, arguments: [game, game])
+            for (word, uploaded) in [("crane", true), ("pilot", false)] {
+                let name = "\(game)-\(word)"
+                try db.execute(sql: """
+                    INSERT INTO guess (id, gameId, position, word, common, playedAt, playedOn, remoteRecordName)
+                    VALUES (?, ?, 1, ?, 1, '2026-11-22 00:00:00.000', 'a', ?)
+                    """, arguments: [name, game, word, uploaded ? name : nil])
+            }
+            for name in [game, "\(game)-crane", "\(game)-mark-q"] {
+                try db.execute(sql: "INSERT INTO remoteRecord (playerId, recordName, zone, systemFields) VALUES ('player', ?, 'Games', ?)",
+                               arguments: [name, json])
+            }
+            rows.append(("player", game, "Games", json))
+            rows.append(("player", "\(game)-mark-q", "Games", json))
         }
         try Migrations.migrator.migrate(database)
         try database.write { db in
@@ -46,6 +66,7 @@ import Testing
             }
             try db.execute(sql: "DELETE FROM player WHERE id = 'other'")
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM remoteRecord") == rows.filter { $0.0 == "player" }.count)
+            #expect(try String.fetchAll(db, sql: "SELECT remoteRecordName FROM guess WHERE remoteRecordName IS NOT NULL") == ["00000000-0000-4000-8000-000000000001-crane"])
             #expect(try db.foreignKeyViolations().next() == nil)
         }
     }
