@@ -6,7 +6,10 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
+#include <unistd.h>
 #include <ncursesw/curses.h>
+#include <ncursesw/term.h>
 
 // Attribute and key macros Swift cannot import.
 static inline attr_t qk_attr_bold(void) { return A_BOLD; }
@@ -35,6 +38,58 @@ static inline void qk_install_signal_handlers(void) {
     sigprocmask(SIG_UNBLOCK, &wanted, NULL);
 }
 static inline int qk_take_signal(void) { int n = qk_signal; qk_signal = 0; return n; }
+
+// A crash (a fault, a trap, an abort) cannot run curses' own restore, which is not safe in a
+// signal handler. What is: putting back the terminal settings saved before curses started, and
+// writing the terminal's own strings to leave the alternate screen and show the cursor. Then
+// the signal goes on to whatever handled it before (Swift's backtrace, or the default).
+// State kept in function statics: Swift's importer emits those with the functions that use them.
+struct qk_crash_state {
+    struct termios settings;
+    int have_settings;
+    char leave_screen[128];
+    size_t leave_screen_length;
+    struct sigaction previous[32];
+};
+static inline struct qk_crash_state *qk_crash(void) { static struct qk_crash_state state; return &state; }
+
+static inline void qk_save_terminal_settings(void) {
+    if (tcgetattr(STDIN_FILENO, &qk_crash()->settings) == 0) qk_crash()->have_settings = 1;
+}
+
+static inline void qk_on_crash(int number) {
+    struct qk_crash_state *state = qk_crash();
+    if (state->have_settings) tcsetattr(STDIN_FILENO, TCSANOW, &state->settings);
+    if (state->leave_screen_length > 0) { ssize_t written = write(STDOUT_FILENO, state->leave_screen, state->leave_screen_length); (void)written; }
+    sigaction(number, &state->previous[number], NULL);
+    raise(number);
+}
+
+static inline void qk_append_capability(const char *name) {
+    struct qk_crash_state *state = qk_crash();
+    const char *value = tigetstr(name);
+    if (value == NULL || value == (const char *)-1) return;
+    size_t length = strlen(value);
+    if (state->leave_screen_length + length >= sizeof state->leave_screen) return;
+    memcpy(state->leave_screen + state->leave_screen_length, value, length);
+    state->leave_screen_length += length;
+}
+
+// After curses started: the strings come from its terminal description.
+static inline void qk_install_crash_restore(void) {
+    static const int signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP };
+    qk_crash()->leave_screen_length = 0;
+    qk_append_capability("sgr0");
+    qk_append_capability("cnorm");
+    qk_append_capability("rmcup");
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = qk_on_crash;
+    sigemptyset(&action.sa_mask);
+    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        if (signals[i] < 32) sigaction(signals[i], &action, &qk_crash()->previous[signals[i]]);
+    }
+}
 
 // Restores the terminal whatever way the process exits (exit() on an error path included).
 static inline void qk_endwin_if_needed(void) { if (!isendwin()) endwin(); }

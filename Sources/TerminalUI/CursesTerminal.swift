@@ -29,10 +29,12 @@ public final class CursesTerminal: Terminal {
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws(Failure) {
         setlocale(LC_ALL, "")
         guard isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else { throw .notATerminal }
+        qk_save_terminal_settings()
         guard let screen = qk_newterm() else { throw .cannotStart(environment["TERM"] ?? "") }
         self.screen = screen
         qk_register_exit_restore()
         qk_install_signal_handlers()
+        qk_install_crash_restore()
         raw()
         noecho()
         nonl()

@@ -68,6 +68,24 @@ extension FullScreenTests {
         #expect(session.terminalSettingsBefore() == session.terminalSettingsAfter(), "stty settings restored")
     }
 
+    /// A crash cannot run the normal way out, yet the player gets a usable terminal back: the
+    /// settings from before the game and the main screen (and the cursor, which tmux cannot be
+    /// asked about once the pane's script has ended). The process still dies of its signal. (Swift's crash report, on by default, runs after the restore and prints on the
+    /// restored screen; it is off here because it lets a signal sent from outside, unlike a real
+    /// fault, return to the program.)
+    @Test(.enabled(if: tmux != nil, "tmux is not installed; the full-screen end-to-end test needs it (CI installs it)"),
+          arguments: [SIGSEGV, SIGABRT, SIGILL, SIGBUS, SIGFPE])
+    func aCrashStillRestoresTheTerminal(signal: Int32) throws {
+        let session = try TmuxSession(width: 80, height: 24, environment: ["SWIFT_BACKTRACE=enable=no"])
+        defer { session.close() }
+        try session.waitFor("the board") { $0.contains("> _ _ _ _ _") }
+        #expect(!session.alternateScreenIsOff())
+        try session.signal(signal)
+        #expect(try session.waitForExit() == 128 + signal, "the game died of the signal")
+        #expect(session.alternateScreenIsOff())
+        #expect(session.terminalSettingsBefore() == session.terminalSettingsAfter(), "stty settings restored")
+    }
+
     @Test(.enabled(if: tmux != nil, "tmux is not installed; the full-screen end-to-end test needs it (CI installs it)"))
     func belowTheMinimumSizeItSaysSoAndRecovers() throws {
         let session = try TmuxSession(width: 80, height: 24)
@@ -89,7 +107,7 @@ struct TmuxSession {
 
     /// Starts `qiktionary play` in a new tmux session; by default on a fresh data dir with the
     /// word TIGER, or with the arguments given.
-    init(width: Int, height: Int, arguments: [String]? = nil) throws {
+    init(width: Int, height: Int, arguments: [String]? = nil, environment: [String] = []) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("qk-tmux-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let data = folder.appendingPathComponent("data").path
@@ -106,8 +124,8 @@ struct TmuxSession {
             """
         try script.write(to: folder.appendingPathComponent("run.sh"), atomically: true, encoding: .utf8)
         _ = try run(["new-session", "-d", "-s", "game", "-x", "\(width)", "-y", "\(height)",
-                     "env", "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "TERM=tmux-256color", "HOME=\(folder.path)",
-                     "sh", folder.appendingPathComponent("run.sh").path])
+                     "env", "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "TERM=tmux-256color", "HOME=\(folder.path)"] + environment
+                    + ["sh", folder.appendingPathComponent("run.sh").path])
         // Keep the pane after the script ends, to read the restored screen.
         _ = try run(["set-option", "-w", "-t", "game", "remain-on-exit", "on"])
     }
