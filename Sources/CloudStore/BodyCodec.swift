@@ -64,6 +64,24 @@ enum BodyCodec {
         try data.withUnsafeBytes { try decodeSnapshot($0) }
     }
 
+    /// A snapshot read entry by entry: `each` sees every entry as it is read, in order, and the
+    /// body returned has none. The same reader as `decodeSnapshot`, so it accepts and refuses
+    /// exactly the same bodies; a refusal can come after some entries were already seen.
+    static func decodeSnapshot(_ data: Data, each: (RecordEntry) throws -> Void) throws -> SnapshotBody {
+        try data.withUnsafeBytes { bytes in
+            if needsFoundation(bytes) {
+                var body = try JSONDecoder().decode(SnapshotBody.self, from: Data(bytes))
+                for entry in body.entries { try each(entry) }
+                body.entries = []
+                return body
+            }
+            var reader = BodyReader(bytes)
+            let body = try reader.snapshot(each: each)
+            try reader.finish()
+            return body
+        }
+    }
+
     /// Bodies `JSONDecoder` would read as UTF-16 or UTF-32 (a zero byte among the first two, or a
     /// UTF-16/32 byte order mark), and empty ones. The store never writes these, so they are left
     /// to `JSONDecoder`, which answers them exactly.
@@ -246,7 +264,15 @@ private struct BodyReader {
     }
 
     mutating func snapshot() throws -> SnapshotBody {
-        var generation: CloudGeneration?, device: DeviceID?, zone: ZoneID?, base: Int?, entries: [RecordEntry]?
+        var entries: [RecordEntry] = []
+        var body = try snapshot { entries.append($0) }
+        body.entries = entries
+        return body
+    }
+
+    /// The snapshot with its entries handed to `each` as they are read rather than kept.
+    mutating func snapshot(each: (RecordEntry) throws -> Void) throws -> SnapshotBody {
+        var generation: CloudGeneration?, device: DeviceID?, zone: ZoneID?, base: Int?, hasEntries = false
         var seen = SeenKeys(), first = true
         try openObject()
         while let key = try nextKey(&first) {
@@ -255,12 +281,14 @@ private struct BodyReader {
             case .device where seen.insert(1): device = try folderName()
             case .zone where seen.insert(2): zone = try folderName()
             case .base where seen.insert(3): base = try integer()
-            case .entries where seen.insert(4): entries = try recordEntries()
+            case .entries where seen.insert(4):
+                try recordEntries(each: each)
+                hasEntries = true
             default: try skipValue()
             }
         }
-        guard let generation, let device, let zone, let base, let entries else { throw missingKey() }
-        return SnapshotBody(generation: generation, device: device, zone: zone, base: base, entries: entries)
+        guard let generation, let device, let zone, let base, hasEntries else { throw missingKey() }
+        return SnapshotBody(generation: generation, device: device, zone: zone, base: base, entries: [])
     }
 
     /// Only whitespace may follow the body.
@@ -273,12 +301,16 @@ private struct BodyReader {
 
     private mutating func recordEntries() throws -> [RecordEntry] {
         var entries: [RecordEntry] = []
+        try recordEntries { entries.append($0) }
+        return entries
+    }
+
+    private mutating func recordEntries(each: (RecordEntry) throws -> Void) throws {
         var first = true
         try openArray()
         while try nextElement(&first) {
-            entries.append(try recordEntry())
+            try each(try recordEntry())
         }
-        return entries
     }
 
     private mutating func recordEntry() throws -> RecordEntry {

@@ -22,6 +22,13 @@ public protocol CloudDatabase: AnyObject, Sendable {
     /// Records changed and deleted in `zone` since `token`, coalesced, never this device's own.
     /// With no token: every live record, this device's included.
     func fetchZoneChanges(_ zone: ZoneID, since token: ChangeToken?) throws(CloudStoreError) -> ZoneChanges
+    /// A full fetch (as `fetchZoneChanges` with no token) that hands the records over in chunks
+    /// as the largest file is still being read, so a caller can store the first while the rest
+    /// are decoded. Each record handed over is final: the latest live version. `deliver` returns
+    /// false to stop. `.refused` when the store did not or could not stream this zone as it
+    /// stands (a store that never streams, a damaged file, a stop): nothing handed over may then
+    /// be kept, and `fetchZoneChanges` answers as usual.
+    func fetchAllRecords(_ zone: ZoneID, chunk: Int, deliver: ([CloudRecord]) -> Bool) throws(CloudStoreError) -> StreamedFetch
     /// The current records with these names (missing or deleted ones are absent).
     func fetchRecords(in zone: ZoneID, named names: [String]) throws(CloudStoreError) -> [String: CloudRecord]
     /// One atomic commit: all of it becomes visible together, or none of it.
@@ -43,6 +50,20 @@ public enum SavePolicy: Sendable, Equatable {
     /// CloudKit's changed-keys save: the record carries only the fields that changed, checked
     /// like `ifServerRecordUnchanged`, then merged onto the cloud's version (other fields kept).
     case changedKeys
+}
+
+/// How a streamed full fetch ended: every live record handed over, with the token and
+/// completeness `fetchZoneChanges` would have given; or refused, nothing of it to keep.
+public enum StreamedFetch: Sendable, Equatable {
+    case complete(token: ChangeToken, isComplete: Bool)
+    case refused
+}
+
+extension CloudDatabase {
+    /// Stores that do not stream answer every full fetch through `fetchZoneChanges`.
+    public func fetchAllRecords(_ zone: ZoneID, chunk: Int, deliver: ([CloudRecord]) -> Bool) throws(CloudStoreError) -> StreamedFetch {
+        .refused
+    }
 }
 
 public struct DatabaseChanges: Sendable, Equatable {

@@ -41,6 +41,17 @@ enum CloudFileFormat {
 
     /// The body, or why the bytes are not a valid file of this kind.
     static func decode<Body: Decodable>(_ data: Data, kind: Kind, as type: Body.Type) -> Result<Body, FormatProblem> {
+        unseal(data, kind: kind).flatMap { json in
+            do {
+                return .success(try BodyCoding.decode(Body.self, from: json))
+            } catch {
+                return .failure(.init("unreadable body"))
+            }
+        }
+    }
+
+    /// The body's JSON, once the header, length and checksum are checked and the body inflated.
+    static func unseal(_ data: Data, kind: Kind) -> Result<Data, FormatProblem> {
         guard let newline = data.prefix(maxHeaderBytes).firstIndex(of: UInt8(ascii: "\n")),
               let header = String(data: data[data.startIndex..<newline], encoding: .utf8)
         else { return .failure(.init("no header line")) }
@@ -63,11 +74,7 @@ enum CloudFileFormat {
             }
             json = inflated
         }
-        do {
-            return .success(try BodyCoding.decode(Body.self, from: json))
-        } catch {
-            return .failure(.init("unreadable body"))
-        }
+        return .success(json)
     }
 }
 

@@ -197,6 +197,72 @@ public final class FolderCloudDatabase: CloudDatabase {
         }
     }
 
+    /// Streams a full fetch: every file but the largest snapshot is read and coalesced first;
+    /// then that snapshot is decoded entry by entry, and an entry that wins over everything else
+    /// is final at once (nothing is left to read), so it is handed over while the rest are still
+    /// being decoded. The records no streamed entry won follow at the end. Only for a zone this
+    /// store has not read yet, with a snapshot; refused otherwise, or at the first doubt about
+    /// the snapshot (then the usual fetch reads it and says what is wrong with it).
+    public func fetchAllRecords(_ zone: ZoneID, chunk size: Int, deliver: ([CloudRecord]) -> Bool) throws(CloudStoreError) -> StreamedFetch {
+        try operation { (state: inout State) throws(CloudStoreError) in
+            let generation = try requireGeneration(&state)
+            let heads = readHeads(generation, &state)
+            guard knownZones(heads).contains(zone) else { throw .zoneNotFound(zone) }
+            guard state.views[zone] == nil else { return .refused }
+            let snapshots = heads.compactMap { other, head -> (DeviceID, HeadBody.ZoneLog)? in
+                guard let log = head?.zones[zone.name], log.snapshotBase > 0 else { return nil }
+                return (other, log)
+            }
+            guard let (largest, log) = snapshots.max(by: { ($0.1.snapshotBytes ?? 0, $0.0.name) < ($1.1.snapshotBytes ?? 0, $1.0.name) }),
+                  case .data(let data) = folder.read(layout.snapshot(generation, largest, zone, log.snapshotBase), limit: CloudLimits.maxSnapshotBytes),
+                  case .success(let json) = CloudFileFormat.unseal(data, kind: .snapshot)
+            else { return .refused }
+            let base = log.snapshotBase
+            // Everything else first: this device's segments after the snapshot, and the other devices.
+            var view = ZoneView()
+            view.positions[largest] = base
+            refresh(&view, zone: zone, generation: generation, heads: heads, state: &state)
+            var handedOver = Set<String>(), read = Set<String>(), pending: [CloudRecord] = []
+            pending.reserveCapacity(size)
+            // A small first batch, so the caller starts storing early.
+            var batch = min(size, 256)
+            struct Doubt: Error {}
+            let body: SnapshotBody
+            do {
+                body = try BodyCodec.decodeSnapshot(json) { entry in
+                    // As the usual read checks a snapshot, and one version per record, as compaction writes.
+                    guard entry.seq <= base, Self.isSound(entry), read.insert(entry.name).inserted else { throw Doubt() }
+                    view.merge(entry, from: largest)
+                    guard !entry.deleted, let winner = view.winners[entry.name], winner.device == largest, winner.entry.seq == entry.seq else { return }
+                    handedOver.insert(entry.name)
+                    pending.append(entry.record(device: largest))
+                    if pending.count >= batch {
+                        guard deliver(pending) else { throw Doubt() }
+                        pending.removeAll(keepingCapacity: true)
+                        batch = size
+                    }
+                }
+            } catch {
+                return .refused
+            }
+            guard body.generation == generation, body.device == largest, body.zone == zone, body.base == base else { return .refused }
+            for name in view.winners.keys.sorted() where !handedOver.contains(name) {
+                guard let winner = view.winners[name], !winner.entry.deleted else { continue }
+                pending.append(winner.entry.record(device: winner.device))
+                if pending.count >= size {
+                    guard deliver(pending) else { return .refused }
+                    pending.removeAll(keepingCapacity: true)
+                }
+            }
+            if !pending.isEmpty { guard deliver(pending) else { return .refused } }
+            state.views[zone] = view
+            var positions: [String: Int] = [:]
+            for (other, seq) in view.positions where other != device { positions[other.name] = seq }
+            return .complete(token: ChangeToken(generation: generation, scope: zone.name, positions: positions),
+                             isComplete: view.waitingFor.subtracting([device]).isEmpty)
+        }
+    }
+
     public func fetchRecords(in zone: ZoneID, named names: [String]) throws(CloudStoreError) -> [String: CloudRecord] {
         try operation { (state: inout State) throws(CloudStoreError) in
             let generation = try requireGeneration(&state)

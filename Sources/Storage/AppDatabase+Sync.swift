@@ -161,22 +161,38 @@ extension AppDatabase {
     /// change, except where a merge keeps something the cloud does not have yet.
     @discardableResult
     public func applyIncoming(_ changes: IncomingChanges, zone: RecordName.Zone, token: Data?, profile: Profile) throws(StorageError) -> ApplyReport {
+        try applyIncoming(zone: zone, profile: profile) { apply in
+            try apply(changes)
+            return token
+        }
+    }
+
+    /// As `applyIncoming`, for a fetch that arrives in batches while it is read: `feed` hands
+    /// each batch to `apply` and returns the token. All of it is one transaction: an error
+    /// thrown by `feed` leaves the database as it was.
+    public func applyIncoming(zone: RecordName.Zone, profile: Profile,
+                              feed: (_ apply: (IncomingChanges) throws -> Void) throws -> Data?) throws(StorageError) -> ApplyReport {
         try write { db in
-            var apply = try IncomingApplication(db: db, player: profile.playerID)
-            try apply.run(changes)
+            var application = try IncomingApplication(db: db, player: profile.playerID)
+            var devices: [String: String] = [:]
+            let token = try feed { changes in
+                try application.apply(changes)
+                devices.merge(changes.devices) { $1 }
+            }
+            try application.finish()
             if let token {
                 try db.execute(sql: """
                     INSERT INTO zoneToken (playerId, zone, token) VALUES (?, ?, ?)
                     ON CONFLICT (playerId, zone) DO UPDATE SET token = excluded.token
                     """, arguments: [profile.playerID, zone.rawValue, token])
             }
-            for (id, name) in changes.devices where id != profile.device.id && Self.isValidDeviceName(name) {
+            for (id, name) in devices where id != profile.device.id && Self.isValidDeviceName(name) {
                 try db.execute(sql: """
                     INSERT INTO device (id, name, isLocal, lastSeenAt) VALUES (?, ?, 0, ?)
                     ON CONFLICT (id) DO UPDATE SET name = excluded.name, lastSeenAt = excluded.lastSeenAt
                     """, arguments: [id, name, Date()])
             }
-            return apply.report
+            return application.report
         }
     }
 

@@ -13,6 +13,8 @@ struct IncomingApplication {
     private var touched = Set<String>()
     /// The player's games, read once: most records name one.
     private var games: Set<String>
+    /// Games of other players on this machine, read once: a fetched game with one of their ids is not ours.
+    private let othersGames: Set<String>
     /// The status each game applied here was left with: a won game needs no settling.
     private var known: [String: GameStatus] = [:]
 
@@ -20,14 +22,26 @@ struct IncomingApplication {
         self.db = db
         self.player = player
         games = try Set(String.fetchAll(db, sql: "SELECT id FROM game WHERE playerId = ?", arguments: [player]))
+        othersGames = try Set(String.fetchAll(db, sql: "SELECT id FROM game WHERE playerId != ?", arguments: [player]))
     }
 
     mutating func run(_ changes: IncomingChanges) throws {
+        try apply(changes)
+        try finish()
+    }
+
+    /// One batch of a fetch: its games first, so their guesses and marks find them. A fetch
+    /// applied in several batches (a streamed one) ends with one `finish`.
+    mutating func apply(_ changes: IncomingChanges) throws {
         for (game, fields) in changes.games { try apply(game, fields) }
         for guess in changes.guesses { try apply(guess) }
         for (mark, fields) in changes.marks { try apply(mark, fields) }
         for (bookmark, fields) in changes.bookmarks { try apply(bookmark, fields) }
         for deletion in changes.deletions { try delete(type: deletion.type, name: deletion.name) }
+    }
+
+    /// Once everything is in: records that waited for their game, then each touched game's status.
+    mutating func finish() throws {
         try adoptOrphans()
         for gameID in touched.sorted() where known[gameID] != .won { try settle(gameID) }
         report.waiting = try Int.fetchOne(db, sql: "SELECT count(*) FROM orphanRecord WHERE playerId = ?", arguments: [player]) ?? 0
@@ -41,7 +55,7 @@ struct IncomingApplication {
         touched.insert(remote.id)
         guard games.contains(remote.id), var local = try GameRecord.fetchOne(db, key: remote.id) else {
             // A game this player lacks, unless another player has that id (then it is not ours).
-            guard try !Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM game WHERE id = ?"), arguments: [remote.id]).isTrue else { return }
+            guard !othersGames.contains(remote.id) else { return }
             let row = GameRecord(remote, player: player)
             // A full fetch inserts thousands: one prepared statement rather than a record insert each.
             var insert = RowInsert(try db.cachedStatement(sql: """

@@ -198,6 +198,10 @@ public struct SyncEngine: Sendable {
         }
         for zone in zones {
             let token = try database.zoneToken(zone, profile: profile).flatMap { try? ChangeToken(serialized: $0) }
+            if token == nil, let complete = streamedFullFetch(zone, report: &report) {
+                if complete { incomplete.remove(zone.rawValue) } else { incomplete.insert(zone.rawValue) }
+                continue
+            }
             var fetched: ZoneChanges
             do {
                 fetched = try withRetries { try cloud.fetchZoneChanges(zone.cloudZone, since: token) }
@@ -214,6 +218,67 @@ public struct SyncEngine: Sendable {
         if token != stored.databaseToken || incomplete != stored.incompleteZones || cloud.generation?.name != stored.generation {
             try database.saveDatabaseToken(token, generation: cloud.generation?.name, incompleteZones: incomplete, profile: profile)
         }
+    }
+
+    /// A full fetch read and stored at once, on two threads: the store decodes and hands over
+    /// records while the database stores the ones before (docs/performance.md). One transaction,
+    /// as ever. Returns whether the zone is complete, or nil when the store did not stream it or
+    /// anything went wrong: nothing is then kept, and the usual fetch does it all again.
+    private func streamedFullFetch(_ zone: RecordName.Zone, report: inout SyncReport) -> Bool? {
+        let handoff = Handoff()
+        let cloud = self.cloud, device = cloud.device
+        var counts = (skipped: 0, own: 0)
+        var outcome: StreamedFetch = .refused
+        do {
+            let applied = try database.applyIncoming(zone: zone, profile: profile) { apply in
+                let reader = Thread {
+                    let result = Result { () throws(CloudStoreError) -> StreamedFetch in
+                        try cloud.fetchAllRecords(zone.cloudZone, chunk: Self.streamChunk) { records in
+                            // Checking and mapping the records is done by whichever side would
+                            // otherwise wait: here, when the storing side is behind.
+                            guard handoff.isBacklogged else { return handoff.put(.read(records)) }
+                            return handoff.put(.mapped(Self.mapped(records, device: device)))
+                        }
+                    }
+                    handoff.finish(result.mapError { $0 as any Error })
+                }
+                // The decoder recurses into nested values; give it the stack the main thread has.
+                reader.stackSize = 8 << 20
+                reader.start()
+                // However this ends, the reader is stopped and waited for before the transaction ends.
+                defer { handoff.stopAndWait() }
+                while let batch = handoff.take() {
+                    let mapped = switch batch {
+                    case .read(let records): Self.mapped(records, device: device)
+                    case .mapped(let mapped): mapped
+                    }
+                    try apply(mapped.changes)
+                    counts.skipped += mapped.skipped
+                    counts.own += mapped.own
+                }
+                outcome = try handoff.result()
+                guard case .complete(let token, _) = outcome else { throw Handoff.Refused() }
+                return token.serialized
+            }
+            guard case .complete(_, let isComplete) = outcome else { return nil }
+            report.skipped += counts.skipped
+            report.downloaded += max(0, applied.applied - counts.own)
+            report.deleted += applied.deleted
+            report.conflictsResolved += applied.merged
+            report.waiting = applied.waiting
+            return isComplete
+        } catch {
+            return nil
+        }
+    }
+
+    /// Records handed from the store to the database at a time.
+    static let streamChunk = 2_000
+
+    static func mapped(_ records: [CloudRecord], device: DeviceID) -> Handoff.Mapped {
+        var changes = IncomingChanges()
+        let sorted = RecordMapping.incoming(records, deletions: [], device: device, into: &changes)
+        return Handoff.Mapped(changes: changes, skipped: sorted.skipped, own: sorted.own)
     }
 
     private func apply(_ records: [CloudRecord], deletions: [DeletedRecord], zone: RecordName.Zone, token: Data?, report: inout SyncReport) throws {
@@ -269,4 +334,74 @@ public struct SyncEngine: Sendable {
 
 extension RecordName.Zone {
     var cloudZone: ZoneID { ZoneID(validated: rawValue) }
+}
+
+/// Batches of a streamed fetch, from the thread that reads them to the one that stores them:
+/// at most a few waiting, so reading never runs far ahead of storing.
+final class Handoff: @unchecked Sendable {
+    struct Mapped: Sendable {
+        var changes: IncomingChanges
+        var skipped: Int
+        var own: Int
+    }
+    enum Batch: Sendable {
+        case read([CloudRecord])
+        case mapped(Mapped)
+    }
+    struct Refused: Error {}
+
+    private let condition = NSCondition()
+    private var waiting: [Batch] = []
+    private var ended: Result<StreamedFetch, any Error>?
+    private var stopped = false
+    private let capacity = 3
+
+    /// Whether a batch already waits to be stored.
+    var isBacklogged: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return !waiting.isEmpty
+    }
+
+    /// From the reader: false once the storing side has stopped, so the reader stops too.
+    func put(_ batch: Batch) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while waiting.count >= capacity && !stopped { condition.wait() }
+        guard !stopped else { return false }
+        waiting.append(batch)
+        condition.broadcast()
+        return true
+    }
+
+    func finish(_ result: Result<StreamedFetch, any Error>) {
+        condition.lock()
+        ended = result
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The next batch, or nil once the reader has finished and all were taken.
+    func take() -> Batch? {
+        condition.lock()
+        defer { condition.unlock() }
+        while waiting.isEmpty && ended == nil { condition.wait() }
+        guard !waiting.isEmpty else { return nil }
+        condition.broadcast()
+        return waiting.removeFirst()
+    }
+
+    func result() throws -> StreamedFetch {
+        condition.lock()
+        defer { condition.unlock() }
+        return try ended?.get() ?? .refused
+    }
+
+    func stopAndWait() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        while ended == nil { condition.wait() }
+        condition.unlock()
+    }
 }

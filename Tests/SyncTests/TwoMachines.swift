@@ -131,6 +131,17 @@ final class WatchedCloud: CloudDatabase, @unchecked Sendable {
     func compact(_ zone: ZoneID, keepingRecent: Int) throws(CloudStoreError) -> CompactionReport { try inner.compact(zone, keepingRecent: keepingRecent) }
     func compactIfWorthwhile(_ zone: ZoneID) throws(CloudStoreError) -> CompactionReport? { try inner.compactIfWorthwhile(zone) }
 
+    /// Whether full fetches are streamed as the real store streams them (else refused, as a
+    /// store that never streams does), and how each streamed one ended.
+    var streams = false
+    private(set) var streamed: [StreamedFetch] = []
+    func fetchAllRecords(_ zone: ZoneID, chunk: Int, deliver: ([CloudRecord]) -> Bool) throws(CloudStoreError) -> StreamedFetch {
+        guard streams else { return .refused }
+        let outcome = try inner.fetchAllRecords(zone, chunk: chunk, deliver: deliver)
+        streamed.append(outcome)
+        return outcome
+    }
+
     func modifyRecords(in zone: ZoneID, saving: [CloudRecord], deleting: [String], policy: SavePolicy) throws(CloudStoreError) -> CommitResult {
         beforeCommit?()
         let result = try inner.modifyRecords(in: zone, saving: saving, deleting: deleting, policy: policy)

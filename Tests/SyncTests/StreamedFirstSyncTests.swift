@@ -1,0 +1,103 @@
+import CloudStore
+import Foundation
+import QiktionaryCore
+import Storage
+@testable import Sync
+import Testing
+
+/// A new machine's first sync streams the cloud's largest snapshot into the database while it is
+/// decoded. It must leave exactly what the usual fetch leaves, and when the stream is refused
+/// halfway, nothing of it may stay.
+@Suite struct StreamedFirstSyncTests {
+    let clock = TestClock()
+    let folder = MemoryFolder()
+
+    /// Games won, lost and in progress, marks and bookmarks, compacted into snapshots, then more
+    /// played after them: guesses in old games, a game given up, one deleted, a bookmark removed.
+    func laptopWithHistory() throws -> Machine {
+        let a = try Machine("laptop", folder: folder, shared: clock)
+        let secrets = Array(Words.packWords.filter { $0.count == 5 && Set($0).count == 5 }.prefix(24))
+        var games: [String] = []
+        for (n, secret) in secrets.enumerated() {
+            let game = try a.start(secret)
+            games.append(game.id)
+            for guess in Words.fiveLetterGuesses(avoiding: secret).prefix(n % 4 + 1) { try a.guess(guess, in: game.id) }
+            if n % 3 == 0 { try a.guess(secret, in: game.id) }
+            if n % 5 == 1 { _ = try a.database.mark("q", as: .out, gameID: game.id, profile: a.profile, now: a.clock.now) }
+            if n % 4 == 0 { try a.database.addBookmark(word: secrets[n], profile: a.profile) }
+        }
+        try a.sync()
+        for zone in ["Games", "ReadingList"] { _ = try a.cloud.compact(ZoneID(zone), keepingRecent: 0) }
+        try a.guess("plank", in: games[1])
+        _ = try a.database.mark("q", as: .in, gameID: games[1], profile: a.profile, now: a.clock.now)
+        _ = try a.database.giveUp(gameID: games[2], profile: a.profile, now: a.clock.now)
+        try a.database.deleteGame(id: games[3], profile: a.profile)
+        try a.database.removeBookmark(word: secrets[4], profile: a.profile)
+        try a.sync()
+        return a
+    }
+
+    struct Everything: Equatable {
+        var history: [String]
+        var inProgress: [String]
+        var readingList: [String]
+        var games: [String: GameSnapshot]
+
+        init(_ machine: Machine) throws {
+            let history = try machine.database.history(profile: machine.profile)
+            let inProgress = try machine.database.gamesInProgress(profile: machine.profile)
+            self.history = history.map(\.id)
+            self.inProgress = inProgress.map(\.id)
+            readingList = try machine.database.readingList(profile: machine.profile).map { "\($0.word) \($0.addedAt)" }
+            games = try Dictionary(uniqueKeysWithValues: (history + inProgress).map { ($0.id, try machine.snapshot($0.id)) })
+        }
+    }
+
+    @Test func aStreamedFirstSyncLeavesWhatTheUsualOneLeaves() throws {
+        let a = try laptopWithHistory()
+        let streamed = try Machine("desktop", folder: folder, shared: clock), usual = try Machine("tablet", folder: folder, shared: clock)
+        let watched = WatchedCloud(streamed.cloud)
+        watched.streams = true
+        let streamedReport = try SyncEngine(database: streamed.database, cloud: watched, profile: streamed.profile, pause: { _ in }).sync()
+        let usualReport = try SyncEngine(database: usual.database, cloud: WatchedCloud(usual.cloud), profile: usual.profile, pause: { _ in }).sync()
+        #expect(watched.streamed.contains { if case .complete = $0 { true } else { false } }, "the Games zone was streamed")
+        #expect(streamedReport.downloaded == usualReport.downloaded && streamedReport.skipped == usualReport.skipped)
+        #expect(streamedReport.waiting == 0 && streamedReport.uploaded == 0 && usualReport.uploaded == 0)
+        let expected = try Everything(usual)
+        #expect(try Everything(streamed) == expected)
+        #expect(try Everything(a) == expected)
+        #expect(!expected.games.isEmpty && !expected.readingList.isEmpty && !expected.inProgress.isEmpty)
+        // Both go on syncing the same way afterwards.
+        try a.guess("wharf", in: expected.inProgress[0])
+        try a.sync()
+        try streamed.sync()
+        try usual.sync()
+        #expect(try Everything(streamed) == Everything(usual))
+    }
+
+    /// The largest snapshot replaced by another device's: the stream is refused after records
+    /// went into the transaction, which is rolled back, and the usual fetch does the sync.
+    @Test func aStreamRefusedHalfwayKeepsNothingOfIt() throws {
+        _ = try laptopWithHistory()
+        let b = try Machine("desktop", folder: folder, shared: clock)
+        for (n, word) in Words.packWords.filter({ $0.count == 5 }).prefix(6).enumerated() where n % 2 == 0 {
+            let game = try b.start(word)
+            try b.guess(word, in: game.id)
+        }
+        try b.sync()
+        _ = try b.cloud.compact(ZoneID("Games"), keepingRecent: 0)
+        let snapshots = folder.allFiles.filter { $0.hasSuffix(".snap") && $0.contains("/Games/") }
+        let largest = try #require(snapshots.max { folder.contents(of: $0)!.count < folder.contents(of: $1)!.count })
+        let smaller = try #require(snapshots.first { $0 != largest })
+        folder.place(folder.contents(of: smaller)!, at: largest.split(separator: "/").map(String.init))
+
+        let streamed = try Machine("phone", folder: folder, shared: clock), usual = try Machine("tablet", folder: folder, shared: clock)
+        let watched = WatchedCloud(streamed.cloud)
+        watched.streams = true
+        let streamedReport = try SyncEngine(database: streamed.database, cloud: watched, profile: streamed.profile, pause: { _ in }).sync()
+        let usualReport = try SyncEngine(database: usual.database, cloud: WatchedCloud(usual.cloud), profile: usual.profile, pause: { _ in }).sync()
+        #expect(watched.streamed.contains(.refused))
+        #expect(streamedReport.downloaded == usualReport.downloaded)
+        #expect(try Everything(streamed) == Everything(usual))
+    }
+}
