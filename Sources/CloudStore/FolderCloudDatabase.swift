@@ -222,7 +222,7 @@ public final class FolderCloudDatabase: CloudDatabase {
             var view = ZoneView()
             view.positions[largest] = base
             refresh(&view, zone: zone, generation: generation, heads: heads, state: &state)
-            var handedOver = Set<String>(), read = Set<String>(), pending: [CloudRecord] = []
+            var read = Set<String>(), pending: [CloudRecord] = []
             pending.reserveCapacity(size)
             // A small first batch, so the caller starts storing early.
             var batch = min(size, 256)
@@ -234,7 +234,6 @@ public final class FolderCloudDatabase: CloudDatabase {
                     guard entry.seq <= base, Self.isSound(entry), read.insert(entry.name).inserted else { throw Doubt() }
                     view.merge(entry, from: largest)
                     guard !entry.deleted, let winner = view.winners[entry.name], winner.device == largest, winner.entry.seq == entry.seq else { return }
-                    handedOver.insert(entry.name)
                     pending.append(entry.record(device: largest))
                     if pending.count >= batch {
                         guard deliver(pending) else { throw Doubt() }
@@ -246,8 +245,9 @@ public final class FolderCloudDatabase: CloudDatabase {
                 return .refused
             }
             guard body.generation == generation, body.device == largest, body.zone == zone, body.base == base else { return .refused }
-            for name in view.winners.keys.sorted() where !handedOver.contains(name) {
-                guard let winner = view.winners[name], !winner.entry.deleted else { continue }
+            // A winner from the snapshot (its segments come after it) was handed over when it was read.
+            for name in view.winners.keys.sorted() {
+                guard let winner = view.winners[name], !winner.entry.deleted, winner.device != largest || winner.entry.seq > base else { continue }
                 pending.append(winner.entry.record(device: winner.device))
                 if pending.count >= size {
                     guard deliver(pending) else { return .refused }

@@ -90,7 +90,7 @@ enum RecordMapping {
 
     static func syncGuess(_ r: CloudRecord) -> SyncGuess? {
         guard let gameID = string(r, "game"), UUIDLike.isValid(gameID), let word = string(r, "word"), isWord(word),
-              r.recordName == RecordName.guess(gameID: gameID, word: word),
+              RecordName.isGuess(r.recordName, gameID: gameID, word: word),
               let position = int(r, "position"), (1...1_000).contains(position), let playedAt = date(r, "playedAt") else { return nil }
         let feedback: Feedback
         if let common = int(r, "common"), (0...7).contains(common) {
