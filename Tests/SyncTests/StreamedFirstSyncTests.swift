@@ -6,8 +6,8 @@ import Storage
 import Testing
 
 /// A new machine's first sync streams the cloud's largest snapshot into the database while it is
-/// decoded. It must leave exactly what the usual fetch leaves, and when the stream is refused
-/// halfway, nothing of it may stay.
+/// decoded. It must leave exactly what the usual fetch leaves, also when the stream is refused
+/// and the usual fetch does it again.
 @Suite struct StreamedFirstSyncTests {
     let clock = TestClock()
     let folder = MemoryFolder()
@@ -75,9 +75,9 @@ import Testing
         #expect(try Everything(streamed) == Everything(usual))
     }
 
-    /// The largest snapshot replaced by another device's: the stream is refused after records
-    /// went into the transaction, which is rolled back, and the usual fetch does the sync.
-    @Test func aStreamRefusedHalfwayKeepsNothingOfIt() throws {
+    /// The largest snapshot replaced by another device's: the stream is refused once the
+    /// snapshot is read, its transaction rolled back, and the usual fetch does the sync.
+    @Test func aRefusedStreamEndsAsTheUsualSyncDoes() throws {
         _ = try laptopWithHistory()
         let b = try Machine("desktop", folder: folder, shared: clock)
         for (n, word) in Words.packWords.filter({ $0.count == 5 }).prefix(6).enumerated() where n % 2 == 0 {
