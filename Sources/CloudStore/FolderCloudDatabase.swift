@@ -186,16 +186,22 @@ public final class FolderCloudDatabase: CloudDatabase {
             let view = try refreshedView(zone, generation, heads: heads, &state)
             state.views[zone] = view
             let changes = view.changes(since: since, reader: device)
-            var positions: [String: Int] = [:]
-            for (other, seq) in view.positions where other != device {
-                positions[other.name] = max(seq, since?[other] ?? 0)
-            }
-            return ZoneChanges(
-                changedRecords: changes.changed, deletedRecords: changes.deleted,
-                token: ChangeToken(generation: generation, scope: zone.name, positions: positions),
-                isComplete: view.waitingFor.subtracting([device]).isEmpty)
+            return ZoneChanges(changedRecords: changes.changed, deletedRecords: changes.deleted,
+                               token: tokenAfter(view, generation, zone, since: since), isComplete: isComplete(view))
         }
     }
+
+    /// The token after reading `view`: every other device's position, never behind `since`.
+    private func tokenAfter(_ view: ZoneView, _ generation: CloudGeneration, _ zone: ZoneID, since: [DeviceID: Int]?) -> ChangeToken {
+        var positions: [String: Int] = [:]
+        for (other, seq) in view.positions where other != device {
+            positions[other.name] = max(seq, since?[other] ?? 0)
+        }
+        return ChangeToken(generation: generation, scope: zone.name, positions: positions)
+    }
+
+    /// Complete unless another device's announced file has not arrived intact.
+    private func isComplete(_ view: ZoneView) -> Bool { view.waitingFor.subtracting([device]).isEmpty }
 
     /// Streams a full fetch: every file but the largest snapshot is read and coalesced first;
     /// then that snapshot is decoded entry by entry, and an entry that wins over everything else
@@ -226,6 +232,16 @@ public final class FolderCloudDatabase: CloudDatabase {
             pending.reserveCapacity(size)
             // A small first batch, so the caller starts storing early.
             var batch = min(size, 256)
+            /// Adds a record to the batch, handing the batch over once full (or when `last`);
+            /// false when the caller stopped.
+            func handOver(_ record: CloudRecord?, last: Bool = false) -> Bool {
+                if let record { pending.append(record) }
+                guard pending.count >= batch || (last && !pending.isEmpty) else { return true }
+                guard deliver(pending) else { return false }
+                pending.removeAll(keepingCapacity: true)
+                batch = size
+                return true
+            }
             struct Doubt: Error {}
             let body: SnapshotBody
             do {
@@ -234,12 +250,7 @@ public final class FolderCloudDatabase: CloudDatabase {
                     guard entry.seq <= base, Self.isSound(entry), read.insert(entry.name).inserted else { throw Doubt() }
                     view.merge(entry, from: largest)
                     guard !entry.deleted, let winner = view.winners[entry.name], winner.device == largest, winner.entry.seq == entry.seq else { return }
-                    pending.append(entry.record(device: largest))
-                    if pending.count >= batch {
-                        guard deliver(pending) else { throw Doubt() }
-                        pending.removeAll(keepingCapacity: true)
-                        batch = size
-                    }
+                    guard handOver(entry.record(device: largest)) else { throw Doubt() }
                 }
             } catch {
                 return .refused
@@ -248,18 +259,11 @@ public final class FolderCloudDatabase: CloudDatabase {
             // A winner from the snapshot (its segments come after it) was handed over when it was read.
             for name in view.winners.keys.sorted() {
                 guard let winner = view.winners[name], !winner.entry.deleted, winner.device != largest || winner.entry.seq > base else { continue }
-                pending.append(winner.entry.record(device: winner.device))
-                if pending.count >= size {
-                    guard deliver(pending) else { return .refused }
-                    pending.removeAll(keepingCapacity: true)
-                }
+                guard handOver(winner.entry.record(device: winner.device)) else { return .refused }
             }
-            if !pending.isEmpty { guard deliver(pending) else { return .refused } }
+            guard handOver(nil, last: true) else { return .refused }
             state.views[zone] = view
-            var positions: [String: Int] = [:]
-            for (other, seq) in view.positions where other != device { positions[other.name] = seq }
-            return .complete(token: ChangeToken(generation: generation, scope: zone.name, positions: positions),
-                             isComplete: view.waitingFor.subtracting([device]).isEmpty)
+            return .complete(token: tokenAfter(view, generation, zone, since: nil), isComplete: isComplete(view))
         }
     }
 

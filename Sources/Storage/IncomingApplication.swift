@@ -13,8 +13,9 @@ struct IncomingApplication {
     private var touched = Set<String>()
     /// The player's games, read once: most records name one.
     private var games: Set<String>
-    /// Games of other players on this machine, read once: a fetched game with one of their ids is not ours.
-    private let othersGames: Set<String>
+    /// Whether another player has a profile here. Usually not, and then (games belong to a
+    /// player) no fetched game can be theirs, and no new game needs looking up.
+    private let othersExist: Bool
     /// The status each game applied here was left with: a won game needs no settling.
     private var known: [String: GameStatus] = [:]
 
@@ -22,7 +23,7 @@ struct IncomingApplication {
         self.db = db
         self.player = player
         games = try Set(String.fetchAll(db, sql: "SELECT id FROM game WHERE playerId = ?", arguments: [player]))
-        othersGames = try Set(String.fetchAll(db, sql: "SELECT id FROM game WHERE playerId != ?", arguments: [player]))
+        othersExist = try Bool.fetchOne(db, sql: "SELECT 1 FROM player WHERE id != ? LIMIT 1", arguments: [player]).isTrue
     }
 
     mutating func run(_ changes: IncomingChanges) throws {
@@ -55,7 +56,7 @@ struct IncomingApplication {
         touched.insert(remote.id)
         guard games.contains(remote.id), var local = try GameRecord.fetchOne(db, key: remote.id) else {
             // A game this player lacks, unless another player has that id (then it is not ours).
-            guard !othersGames.contains(remote.id) else { return }
+            if othersExist, try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM game WHERE id = ?"), arguments: [remote.id]).isTrue { return }
             let row = GameRecord(remote, player: player)
             // A full fetch inserts thousands: one prepared statement rather than a record insert each.
             var insert = RowInsert(try db.cachedStatement(sql: """

@@ -261,11 +261,7 @@ public struct SyncEngine: Sendable {
                 return token.serialized
             }
             guard case .complete(_, let isComplete) = outcome else { return nil }
-            report.skipped += counts.skipped
-            report.downloaded += max(0, applied.applied - counts.own)
-            report.deleted += applied.deleted
-            report.conflictsResolved += applied.merged
-            report.waiting = applied.waiting
+            Self.count(applied, skipped: counts.skipped, own: counts.own, into: &report)
             return isComplete
         } catch {
             return nil
@@ -275,21 +271,25 @@ public struct SyncEngine: Sendable {
     /// Records handed from the store to the database at a time.
     static let streamChunk = 2_000
 
-    static func mapped(_ records: [CloudRecord], device: DeviceID) -> Handoff.Mapped {
+    static func mapped(_ records: [CloudRecord], deletions: [DeletedRecord] = [], device: DeviceID) -> Handoff.Mapped {
         var changes = IncomingChanges()
-        let sorted = RecordMapping.incoming(records, deletions: [], device: device, into: &changes)
+        let sorted = RecordMapping.incoming(records, deletions: deletions, device: device, into: &changes)
         return Handoff.Mapped(changes: changes, skipped: sorted.skipped, own: sorted.own)
     }
 
-    private func apply(_ records: [CloudRecord], deletions: [DeletedRecord], zone: RecordName.Zone, token: Data?, report: inout SyncReport) throws {
-        var incoming = IncomingChanges()
-        let sorted = RecordMapping.incoming(records, deletions: deletions, device: cloud.device, into: &incoming)
-        report.skipped += sorted.skipped
-        let applied = try database.applyIncoming(incoming, zone: zone, token: token, profile: profile)
-        report.downloaded += max(0, applied.applied - sorted.own)
+    /// What applying a fetch did, in the report (this device's own records are not downloads).
+    private static func count(_ applied: ApplyReport, skipped: Int, own: Int, into report: inout SyncReport) {
+        report.skipped += skipped
+        report.downloaded += max(0, applied.applied - own)
         report.deleted += applied.deleted
         report.conflictsResolved += applied.merged
         report.waiting = applied.waiting
+    }
+
+    private func apply(_ records: [CloudRecord], deletions: [DeletedRecord], zone: RecordName.Zone, token: Data?, report: inout SyncReport) throws {
+        let mapped = Self.mapped(records, deletions: deletions, device: cloud.device)
+        let applied = try database.applyIncoming(mapped.changes, zone: zone, token: token, profile: profile)
+        Self.count(applied, skipped: mapped.skipped, own: mapped.own, into: &report)
     }
 
     // MARK: Errors and retries

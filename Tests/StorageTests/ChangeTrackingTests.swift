@@ -73,4 +73,20 @@ import QiktionaryCore
         #expect(try db.game(id: id, profile: profile).game.guesses.map(\.word) == ["flint"])
         #expect(try db.zoneToken(.games, profile: profile) == Data("token".utf8))
     }
+
+    /// Two players on one machine: a fetched game whose id is another player's game here is not
+    /// this player's, and is neither taken over nor copied.
+    @Test func aFetchedGameWithAnotherPlayersIDIsNotTaken() throws {
+        let (db, ann) = try Fixtures.database()
+        let bob = try db.profile(player: "bob", device: "desk", hostName: "desk")
+        let annsGame = try db.startGame(GameRequest(word: "amber"), profile: ann)
+        let now = AppDatabase.stamp(Date())
+        var incoming = IncomingChanges()
+        incoming.games = [(SyncGame(id: annsGame.id, packID: "stones", secret: "crisp", fact: "Fact.", rules: .classic, maxGuesses: 15,
+                                    status: .won, startedAt: now, updatedAt: now, finishedAt: now, startedOn: "desk", lastChangedOn: "desk"), fields)]
+        _ = try db.applyIncoming(incoming, zone: .games, token: nil, profile: bob)
+        #expect(try db.gamesInProgress(profile: bob).isEmpty && db.history(profile: bob).isEmpty)
+        let kept = try db.game(id: annsGame.id, profile: ann)
+        #expect(kept.game.secret == "amber" && kept.game.status == .inProgress)
+    }
 }
