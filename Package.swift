@@ -56,6 +56,13 @@ let package = Package(
                            .product(name: "GRDB", package: "GRDB.swift")],
             path: "Sources/QiktionaryBench"
         ),
+        // How good the coach is: plays every pack word with the hint as its only strategy,
+        // against a random consistent guesser, and times hints and reviews (docs/coach.md).
+        .executableTarget(
+            name: "qiktionary-coach-bench",
+            dependencies: ["QiktionaryCore", "QiktionaryResources"],
+            path: "Sources/CoachBench"
+        ),
         // The command line: argument parsing and wiring, kept thin.
         .executableTarget(
             name: "qiktionary",
@@ -75,6 +82,6 @@ let package = Package(
             "qiktionary", "PlainMode", "Storage", "QiktionaryCore", "QiktionaryResources", "CloudStore", "Sync",
         ]),
         .testTarget(name: "CloudStoreTests", dependencies: ["CloudStore", "cloudstore-probe"], exclude: ["Fixtures"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["qiktionary", "qiktionary-bench", "QiktionaryCore"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["qiktionary", "qiktionary-bench", "qiktionary-coach-bench", "QiktionaryCore"]),
     ]
 )

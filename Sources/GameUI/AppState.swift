@@ -52,6 +52,44 @@ public struct StatusMessage: Sendable, Equatable {
     }
 }
 
+/// The answers still possible in one game.
+public struct Candidates: Sendable, Equatable {
+    public var gameID: String
+    /// Guesses the game had when they were counted.
+    public var guesses: Int
+    public var words: [String]
+
+    public init(gameID: String, guesses: Int, words: [String]) {
+        self.gameID = gameID
+        self.guesses = guesses
+        self.words = words
+    }
+}
+
+/// A hint as the board shows it: for one game, before one guess.
+public struct ShownHint: Sendable, Equatable {
+    public var gameID: String
+    public var beforeGuess: Int
+    public var hint: Hint
+
+    public init(gameID: String, beforeGuess: Int, hint: Hint) {
+        self.gameID = gameID
+        self.beforeGuess = beforeGuess
+        self.hint = hint
+    }
+}
+
+/// A review on screen: the game and what the coach made of it.
+public struct ShownReview: Sendable, Equatable {
+    public var game: SavedGame
+    public var review: Review
+
+    public init(game: SavedGame, review: Review) {
+        self.game = game
+        self.review = review
+    }
+}
+
 /// Everything the full-screen interface shows. Only `update` changes it.
 public struct AppState: Sendable, Equatable {
     public static let minimumSize = Size(width: 40, height: 12)
@@ -90,6 +128,16 @@ public struct AppState: Sendable, Equatable {
     public var confirmation: Confirmation?
     public var quitting = false
 
+    /// The answers still possible in the game on the board, once counted.
+    public var candidates: Candidates?
+    /// The last hint shown, for the game and the point it was asked at.
+    public var hint: ShownHint?
+    /// The coach is working (a hint or a review): said on the status line until it answers.
+    public var thinking = false
+    /// A finished game's review, shown over the screen until closed.
+    public var review: ShownReview?
+    public var reviewScroll = 0
+
     public init(glyphs: Glyphs = .unicode) {
         self.glyphs = glyphs
     }
@@ -108,6 +156,18 @@ public struct AppState: Sendable, Equatable {
             if seconds < 3600 { return "synced \(seconds / 60) min ago" }
             return "synced \(seconds / 3600) h ago"
         }
+    }
+
+    /// The candidates of the game on the board, when they were counted for its guesses as shown.
+    public var currentCandidates: [String]? {
+        guard let game, let candidates, candidates.gameID == game.id, candidates.guesses == game.game.guesses.count else { return nil }
+        return candidates.words
+    }
+
+    /// The hint for the game on the board, while it still applies (no guess since).
+    public var currentHint: Hint? {
+        guard let game, let hint, hint.gameID == game.id, hint.beforeGuess == game.game.guesses.count, !game.game.isFinished else { return nil }
+        return hint.hint
     }
 
     /// The pack of the game on the board, once packs are loaded.

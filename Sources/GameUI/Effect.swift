@@ -13,11 +13,15 @@ public enum ListKind: Sendable, Hashable, CaseIterable {
 public enum Effect: Sendable, Equatable {
     /// Resume the latest game in progress (unless the request names a pack or word), else start one.
     case begin(GameRequest)
-    case newGame(packID: String?)
+    case newGame(packID: String?, hard: Bool = false)
     case resume(gameID: String)
     case guess(String, gameID: String)
     case mark(Character, LetterMark?, gameID: String)
     case giveUp(gameID: String)
+    /// Work out the best next guess, off the event loop; answered by `.hintReady`.
+    case hint(gameID: String)
+    /// Review a finished game, off the event loop; answered by `.reviewReady`.
+    case review(gameID: String)
     case bookmark(gameID: String)
     case removeBookmark(word: String)
     case deleteGame(id: String)
@@ -62,6 +66,11 @@ public enum Message: Sendable, Equatable {
     case gameLoaded(SavedGame)
     case guessPlayed(PlayedGuess)
     case guessRefused(input: String, reason: String)
+    /// The answers still possible in a game with this many guesses.
+    case candidatesLoaded(gameID: String, guesses: Int, candidates: [String])
+    /// The coach's hint, and the game as saved with the hint counted.
+    case hintReady(SavedGame, Hint)
+    case reviewReady(SavedGame, Review)
     case packsLoaded([PackProgress])
     case inProgressLoaded([SavedGame])
     case readingListLoaded([Bookmark])

@@ -24,8 +24,9 @@ public enum EventLoop {
                 for message in perform(effect) { pending += update(&state, message) }
             }
             if changed { terminal.draw(view(state, size: size)) }
-            // The timeout only lets a signal be noticed; nothing changes while the player waits.
-            guard let event = terminal.nextEvent(timeoutMilliseconds: 250) else {
+            // The timeout only lets a signal be noticed; nothing changes while the player waits,
+            // unless the coach is thinking: then its answer is looked for every frame.
+            guard let event = terminal.nextEvent(timeoutMilliseconds: state.thinking ? 16 : 250) else {
                 changed = false
                 continue
             }

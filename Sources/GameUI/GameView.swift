@@ -41,8 +41,14 @@ extension Canvas {
 
     /// The guesses, numbered, with feedback as pips and words; the newest at the bottom, in bold,
     /// always in view.
-    mutating func drawGuesses(_ game: Game, _ inner: Rect) {
-        guard !inner.isEmpty else { return }
+    mutating func drawGuesses(_ game: Game, _ area: Rect) {
+        guard !area.isEmpty else { return }
+        var inner = area
+        if let hint = state.currentHint, area.height >= 3 {
+            let line: Rect
+            (line, inner) = area.sliceBottom(1)
+            buffer.write(" Hint: \(hint.word.uppercased()) (\(Review.format(hint.expectedLeft)) left on average)", in: line, style: Style(color: .cyan, bold: true))
+        }
         if game.guesses.isEmpty {
             let text = game.rules == .classic
                 ? "Find the \(game.length)-letter word. Each guess scores the letters it shares with it (\(glyphs.pipInPlace)), wherever they stand. No repeated letters."
@@ -98,7 +104,7 @@ extension Canvas {
     mutating func drawNotepad(_ game: Game, _ inner: Rect, perRow: Int = AppState.notepadColumns) {
         guard !inner.isEmpty else { return }
         let focused = state.pane == .notepad && !state.helpOpen
-        for (i, entry) in game.notepad.entries.enumerated() {
+        for (i, entry) in game.notepad(candidates: state.currentCandidates).entries.enumerated() {
             let y = inner.y + i / perRow
             guard y < inner.maxY else { break }
             let symbol = entry.shown.map { $0 == .in ? glyphs.check : glyphs.cross } ?? glyphs.unknown
@@ -129,7 +135,11 @@ extension Canvas {
         let focused = state.pane == .guess && !state.helpOpen
         let line: Rect
         if rect.height >= 3 {
-            let title = game.isFinished ? "Game over" : "Guess \(game.guesses.count + 1) of \(game.maxGuesses)"
+            var title = game.isFinished ? "Game over" : "Guess \(game.guesses.count + 1) of \(game.maxGuesses)"
+            if !game.isFinished, let candidates = state.currentCandidates {
+                let longer = title + glyphs.separator + GameCoach.stillPossible(candidates.count)
+                if longer.columns + 4 <= rect.width { title = longer }
+            }
             line = buffer.drawBox(rect, title: title, glyphs: glyphs, style: focused ? .bold : .dim)
         } else {
             line = rect
@@ -160,7 +170,7 @@ extension Canvas {
         guard width > 4, rect.height >= 6 else { return rect }
         var lines = [endLine(saved), ""] + Text.wrap(saved.fact, width: width)
         if actions {
-            lines += ["", saved.bookmarked ? "\(glyphs.star) on your reading list (b removes it)  n next game" : "b bookmark this fact  n next game"]
+            lines += ["", (saved.bookmarked ? "\(glyphs.star) on your reading list (b removes it)" : "b bookmark this fact") + "  r review  n next game"]
         }
         let height = min(lines.count + 2, rect.height - 3)
         let (cardRect, rest) = rect.sliceBottom(height)

@@ -28,6 +28,17 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
     case .guessRefused(let input, let reason):
         state.status = StatusMessage("\(input.uppercased()) refused: \(reason).", isError: true)
         return []
+    case .candidatesLoaded(let gameID, let guesses, let words):
+        state.candidates = Candidates(gameID: gameID, guesses: guesses, words: words)
+    case .hintReady(let game, let hint):
+        state.thinking = false
+        if state.game?.id == game.id { state.game = game }
+        state.hint = ShownHint(gameID: game.id, beforeGuess: game.game.guesses.count, hint: hint)
+        state.status = StatusMessage("Hint: \(hint.word.uppercased())\(state.glyphs.separator)it \(hint.reason).")
+    case .reviewReady(let game, let review):
+        state.thinking = false
+        state.review = ShownReview(game: game, review: review)
+        state.reviewScroll = 0
     case .packsLoaded(let packs):
         state.packs = packs
         state.packSelection = clamp(state.packSelection, packs.count)
@@ -70,6 +81,7 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.now = now
     case .failed(let text):
         state.waitingForGame = false
+        state.thinking = false
         state.status = StatusMessage(text, isError: true)
     }
     return []
@@ -122,6 +134,7 @@ private func handle(_ key: Key, _ state: inout AppState) -> [Effect] {
         }
     }
     if state.helpOpen { return handleHelp(key, &state) }
+    if state.review != nil { return handleReview(key, &state) }
     if let effects = handleGlobal(key, &state) { return effects }
     switch state.pane {
     case .guess: return handleGuess(key, &state)
@@ -205,6 +218,24 @@ private func handleHelp(_ key: Key, _ state: inout AppState) -> [Effect] {
     return []
 }
 
+/// The review covers the screen: arrows scroll it, any other key closes it.
+private func handleReview(_ key: Key, _ state: inout AppState) -> [Effect] {
+    switch key {
+    case .up, .character("k"): state.reviewScroll = max(0, state.reviewScroll - 1)
+    case .down, .character("j"): state.reviewScroll += 1
+    default:
+        state.review = nil
+        state.reviewScroll = 0
+    }
+    return []
+}
+
+/// Asks the coach for a review of a finished game.
+private func askReview(_ saved: SavedGame, _ state: inout AppState) -> [Effect] {
+    state.thinking = true
+    return [.review(gameID: saved.id)]
+}
+
 private func handleGuess(_ key: Key, _ state: inout AppState) -> [Effect] {
     guard let saved = state.game else {
         if key == .enter || key == .character("n") { return [.newGame(packID: nil)] }
@@ -217,9 +248,11 @@ private func handleGuess(_ key: Key, _ state: inout AppState) -> [Effect] {
     if game.isFinished {
         switch key {
         case .character("n"), .enter: return [.newGame(packID: game.packID)]
+        case .character("h"): return [.newGame(packID: game.packID, hard: true)]
         case .character("b"): return toggleBookmark(saved)
+        case .character("r"): return askReview(saved, &state)
         default:
-            state.status = StatusMessage("This game is over: n for the next game, b to bookmark the fact.")
+            state.status = StatusMessage("This game is over: n for the next game, h for a hard one, b to bookmark the fact, r to review it.")
             return []
         }
     }
@@ -242,6 +275,14 @@ private func handleGuess(_ key: Key, _ state: inout AppState) -> [Effect] {
         return [.guess(state.input, gameID: game.id)]
     case .control("g"):
         state.confirmation = .giveUp(gameID: game.id)
+    case .control("h"), .function(2):
+        if state.thinking { return [] }
+        if let hint = state.currentHint {
+            state.status = StatusMessage("Hint: \(hint.word.uppercased())\(state.glyphs.separator)it \(hint.reason).")
+            return []
+        }
+        state.thinking = true
+        return [.hint(gameID: game.id)]
     case .character(let c):
         state.status = StatusMessage("'\(c)' is not a letter: guesses use a to z. F1 shows every key.", isError: true)
     default:
@@ -286,9 +327,9 @@ private func mark(_ letter: Character, _ mark: LetterMark?, _ state: AppState) -
 private func handleList(_ key: Key, _ state: inout AppState) -> [Effect] {
     switch state.pane {
     case .packs:
-        if key == .enter, state.packs.indices.contains(state.packSelection) {
+        if key == .enter || key == .character("h"), state.packs.indices.contains(state.packSelection) {
             state.pane = .guess
-            return [.newGame(packID: state.packs[state.packSelection].id)]
+            return [.newGame(packID: state.packs[state.packSelection].id, hard: key == .character("h"))]
         }
         move(&state.packSelection, state.packs.count, key)
     case .inProgress:
@@ -308,6 +349,7 @@ private func handleList(_ key: Key, _ state: inout AppState) -> [Effect] {
         switch key {
         case .enter: state.historyOpen.toggle()
         case .character("b"): return toggleBookmark(game)
+        case .character("r"): return askReview(game, &state)
         case .character("d"), .delete: state.confirmation = .deleteGame(id: game.id, word: game.game.secret)
         default: move(&state.historySelection, state.history.count, key)
         }

@@ -26,6 +26,8 @@ public func view(_ state: AppState, size: Size) -> ScreenBuffer {
     }
     if state.helpOpen {
         canvas.drawHelp(rest)
+    } else if let review = state.review {
+        canvas.drawReview(review, rest)
     } else {
         switch state.pane {
         case .guess, .notepad: canvas.drawGame(rest)
@@ -71,7 +73,7 @@ struct Canvas {
         if let saved = state.game {
             let game = saved.game
             let pack = state.currentPack.map { "\($0.title) \($0.solved)/\($0.words) solved" } ?? game.packID
-            left += [(pack, 1), ("\(game.rules.rawValue), \(game.length) letters", 2)]
+            left += [(pack, 1), ("\(game.rules.rawValue), \(game.length) letters\(game.hard ? ", hard" : "")", 2)]
             right.append(("last change: \(saved.lastChangedOn)", 2))
         }
         let separator = glyphs.separator
@@ -111,21 +113,21 @@ struct Canvas {
     var footerKeys: [(String, String)] {
         if state.confirmation == .cloudReset { return [("u", "upload"), ("e", "erase"), ("Esc", "later")] }
         if state.confirmation != nil { return [("y", "yes"), ("n", "no")] }
-        if state.helpOpen { return [("Esc", "close"), (arrows, "scroll"), ("^C", "quit")] }
+        if state.helpOpen || state.review != nil { return [("Esc", "close"), (arrows, "scroll"), ("^C", "quit")] }
         let common: [(String, String)] = [("Tab", "next"), ("F1", "help"), ("^C", "quit")]
         switch state.pane {
         case .guess:
             if state.game?.game.isFinished ?? true {
-                return [("n", "next game"), ("b", "bookmark")] + common
+                return [("n", "next game"), ("b", "bookmark"), ("r", "review"), ("h", "hard game")] + common
             }
-            return [("Enter", "guess"), ("Tab", "notepad"), ("^G", "give up"), ("^N", "new"), ("F1", "help"), ("^C", "quit")]
+            return [("Enter", "guess"), ("Tab", "notepad"), ("^H", "hint"), ("^G", "give up"), ("^N", "new"), ("F1", "help"), ("^C", "quit")]
         case .notepad:
             return [("Space", "cycle"), ("-", "out"), ("+", "in"), ("Enter", "back")] + common
-        case .packs: return [("Enter", "play"), (arrows, "choose")] + common
+        case .packs: return [("Enter", "play"), ("h", "play hard"), (arrows, "choose")] + common
         case .inProgress: return [("Enter", "resume"), (arrows, "choose")] + common
         case .readingList: return [(arrows, "read"), ("d", "remove")] + common
         case .history:
-            return [("Enter", state.historyOpen ? "close" : "open"), ("b", "bookmark"), ("d", "delete")] + common
+            return [("Enter", state.historyOpen ? "close" : "open"), ("r", "review"), ("b", "bookmark"), ("d", "delete")] + common
         case .stats: return [("1", "game"), ("F5", "sync")] + common
         }
     }
@@ -133,6 +135,8 @@ struct Canvas {
     mutating func drawStatus(_ rect: Rect) {
         if let confirmation = state.confirmation {
             buffer.write(" " + confirmation.question, in: rect, style: Style(color: .yellow, bold: true))
+        } else if state.thinking {
+            buffer.write(" Thinking" + glyphs.ellipsis, in: rect, style: Style(color: .cyan))
         } else if let status = state.status {
             buffer.write(" " + status.text, in: rect, style: status.isError ? Style(color: .red, bold: true) : Style(color: .cyan))
         }

@@ -27,6 +27,9 @@ public struct GameJSON: Encodable, Equatable {
     public var status: GameStatus
     public var maxGuesses: Int
     public var guessesLeft: Int
+    public var hard: Bool
+    /// Hints taken so far.
+    public var hints: Int
     public var guesses: [GuessJSON]
     /// Letters the player marked, e.g. {"e": "in", "x": "out"}.
     public var marks: [String: LetterMark]
@@ -48,6 +51,8 @@ public struct GameJSON: Encodable, Equatable {
         status = game.status
         maxGuesses = game.maxGuesses
         guessesLeft = game.guessesLeft
+        hard = game.hard
+        hints = saved.hints.count
         guesses = game.guesses.map(GuessJSON.init)
         marks = Dictionary(uniqueKeysWithValues: game.marks.map { (String($0.key), $0.value) })
         startedAt = saved.startedAt
@@ -67,6 +72,9 @@ public struct HistoryEntryJSON: Encodable, Equatable {
     public var pack: String
     public var word: String
     public var rules: Rules
+    public var hard: Bool
+    /// Hints taken during the game.
+    public var hints: Int
     public var result: GameStatus
     public var guesses: Int
     /// The words guessed, in the order they were played.
@@ -82,6 +90,8 @@ public struct HistoryEntryJSON: Encodable, Equatable {
         pack = saved.game.packID
         word = saved.game.secret
         rules = saved.game.rules
+        hard = saved.game.hard
+        hints = saved.hints.count
         result = saved.game.status
         guesses = saved.game.guesses.count
         guessed = saved.game.guesses.map(\.word)
@@ -139,6 +149,16 @@ public struct StatsJSON: Encodable, Equatable {
     public var averageGuesses: Double
     /// Won games by guesses used, "1" up to the default guess limit (or further if needed).
     public var distribution: [String: Int]
+    /// Hard-mode games apart: {"played","won","winRate"}.
+    public var hard: HardStatsJSON
+    public var hintsTaken: Int
+    public var gamesWithHints: Int
+
+    public struct HardStatsJSON: Encodable, Equatable {
+        public var played: Int
+        public var won: Int
+        public var winRate: Double
+    }
 
     public init(_ stats: Statistics) {
         played = stats.played
@@ -149,6 +169,52 @@ public struct StatsJSON: Encodable, Equatable {
         averageGuesses = (stats.averageGuesses * 100).rounded() / 100
         let top = max(Game.defaultMaxGuesses, stats.distribution.keys.max() ?? 0)
         distribution = Dictionary(uniqueKeysWithValues: (1...top).map { (String($0), stats.distribution[$0] ?? 0) })
+        let hardRate = stats.hardPlayed == 0 ? 0 : Double(stats.hardWon) / Double(stats.hardPlayed)
+        hard = HardStatsJSON(played: stats.hardPlayed, won: stats.hardWon, winRate: (hardRate * 10_000).rounded() / 10_000)
+        hintsTaken = stats.hintsTaken
+        gamesWithHints = stats.gamesWithHints
+    }
+}
+
+/// `history show GAME_ID --json`: one finished game and its review (docs/coach.md).
+public struct ReviewJSON: Encodable, Equatable {
+    public struct Step: Encodable, Equatable {
+        public var word: String
+        public var candidatesBefore: Int
+        public var candidatesAfter: Int
+        public var best: String
+        public var bestExpected: Double
+        public var expected: Double
+    }
+
+    public var id: String
+    public var pack: String
+    public var word: String
+    public var rules: Rules
+    public var hard: Bool
+    public var hints: Int
+    public var result: GameStatus
+    public var finishedAt: Date?
+    public var guesses: [Step]
+    public var skill: Int
+    public var luck: Double
+
+    public init(_ saved: SavedGame, review: Review) {
+        id = saved.id
+        pack = saved.game.packID
+        word = saved.game.secret
+        rules = saved.game.rules
+        hard = saved.game.hard
+        hints = saved.hints.count
+        result = saved.game.status
+        finishedAt = saved.finishedAt
+        func rounded(_ x: Double) -> Double { (x * 100).rounded() / 100 }
+        guesses = review.steps.map {
+            Step(word: $0.word, candidatesBefore: $0.candidatesBefore, candidatesAfter: $0.candidatesAfter,
+                 best: $0.best, bestExpected: rounded($0.bestExpected), expected: rounded($0.expected))
+        }
+        skill = review.skill
+        luck = rounded(review.luck)
     }
 }
 

@@ -3,7 +3,8 @@ import QiktionaryCore
 /// One line of plain-mode input, parsed.
 public enum PlainCommand: Equatable, Sendable {
     case guess(String)
-    case new(packID: String?)
+    case new(packID: String?, hard: Bool = false)
+    case hint
     case resume(gameID: String)
     case games
     case mark(Character, LetterMark?)
@@ -32,9 +33,15 @@ public enum PlainCommand: Equatable, Sendable {
             try arguments(1...1, usage: "guess WORD")
             return .guess(rest[0])
         case "new":
-            try arguments(0...1, usage: "new [PACK_ID]")
-            return .new(packID: rest.first)
+            let hard = rest.contains { $0.lowercased() == "--hard" }
+            let others = rest.filter { $0.lowercased() != "--hard" }
+            if others.count > 1 || rest.count - others.count > 1 { throw Unknown(message: "usage: new [--hard] [PACK_ID]") }
+            if let pack = others.first, pack.hasPrefix("-") { throw Unknown(message: "unknown option '\(pack)'; usage: new [--hard] [PACK_ID]") }
+            return .new(packID: others.first, hard: hard)
         case "resume":
+            if rest.contains(where: { $0.lowercased() == "--hard" }) {
+                throw Unknown(message: "hard mode is chosen when a game starts: 'new --hard [PACK_ID]'; 'resume' takes only a game id")
+            }
             try arguments(1...1, usage: "resume GAME_ID")
             return .resume(gameID: rest[0])
         case "mark":
@@ -50,10 +57,11 @@ public enum PlainCommand: Equatable, Sendable {
             case "clear": return .mark(c, nil)
             default: throw Unknown(message: "usage: \(usage)")
             }
-        case "games", "give-up", "bookmark", "unbookmark", "board", "help", "quit":
+        case "games", "give-up", "bookmark", "unbookmark", "board", "hint", "help", "quit":
             try arguments(0...0, usage: head)
             switch head {
             case "games": return .games
+            case "hint": return .hint
             case "give-up": return .giveUp
             case "bookmark": return .bookmark
             case "unbookmark": return .unbookmark
@@ -69,7 +77,8 @@ public enum PlainCommand: Equatable, Sendable {
 
     public static let helpLines: [String] = [
         "WORD or guess WORD   play a guess",
-        "new [PACK_ID]        start a new game",
+        "new [--hard] [PACK_ID]   start a new game (hard: every guess must fit the feedback so far)",
+        "hint                 the guess that leaves the fewest words possible on average",
         "resume GAME_ID       go back to a game in progress",
         "games                list games in progress",
         "mark LETTER out|in|clear   mark a letter on the notepad",

@@ -5,7 +5,8 @@ import Storage
 /// What plain mode reports, one per line: a JSON object with an "event" key, or a text line.
 public enum PlainEvent: Encodable, Equatable {
     case started(GameJSON, resumed: Bool)
-    case feedback(gameID: String, n: Int, guess: GuessJSON, guessesLeft: Int)
+    case feedback(gameID: String, n: Int, guess: GuessJSON, guessesLeft: Int, candidates: Int)
+    case hint(gameID: String, word: String, candidates: Int, expectedLeft: Double, reason: String)
     case rejected(input: String, reason: String, code: String)
     case ended(GameJSON, result: GameStatus, word: String, fact: String, score: Int)
     case bookmarked(word: String, fact: String)
@@ -17,7 +18,7 @@ public enum PlainEvent: Encodable, Equatable {
     case error(String)
 
     private enum Key: String, CodingKey {
-        case event, game, resumed, gameId, n, guess, common, inPlace, inWord, guessesLeft
+        case event, game, resumed, gameId, n, guess, common, inPlace, inWord, guessesLeft, candidates, expectedLeft
         case input, reason, code, result, word, fact, score, letter, mark, games, notepad, commands, message
     }
 
@@ -28,7 +29,7 @@ public enum PlainEvent: Encodable, Equatable {
             try c.encode("started", forKey: .event)
             try c.encode(game, forKey: .game)
             try c.encode(resumed, forKey: .resumed)
-        case .feedback(let gameID, let n, let guess, let left):
+        case .feedback(let gameID, let n, let guess, let left, let candidates):
             try c.encode("feedback", forKey: .event)
             try c.encode(gameID, forKey: .gameId)
             try c.encode(n, forKey: .n)
@@ -37,6 +38,14 @@ public enum PlainEvent: Encodable, Equatable {
             try c.encodeIfPresent(guess.inPlace, forKey: .inPlace)
             try c.encodeIfPresent(guess.inWord, forKey: .inWord)
             try c.encode(left, forKey: .guessesLeft)
+            try c.encode(candidates, forKey: .candidates)
+        case .hint(let gameID, let word, let candidates, let expectedLeft, let reason):
+            try c.encode("hint", forKey: .event)
+            try c.encode(gameID, forKey: .gameId)
+            try c.encode(word, forKey: .word)
+            try c.encode(candidates, forKey: .candidates)
+            try c.encode((expectedLeft * 100).rounded() / 100, forKey: .expectedLeft)
+            try c.encode(reason, forKey: .reason)
         case .rejected(let input, let reason, let code):
             try c.encode("rejected", forKey: .event)
             try c.encode(input, forKey: .input)

@@ -9,6 +9,7 @@ public final class PlainSession {
     private let profile: Profile
     private let lexicon: () -> Lexicon
     private let rules: Rules?
+    private let hard: Bool
     private let json: Bool
     private let write: (String) -> Void
     private var seed: UInt64?
@@ -18,25 +19,26 @@ public final class PlainSession {
 
     public init(
         database: AppDatabase, profile: Profile, lexicon: @escaping () -> Lexicon,
-        rules: Rules?, seed: UInt64?, json: Bool, write: @escaping (String) -> Void
+        rules: Rules?, seed: UInt64?, hard: Bool = false, json: Bool, write: @escaping (String) -> Void
     ) {
         self.database = database
         self.profile = profile
         self.lexicon = lexicon
         self.rules = rules
+        self.hard = hard
         self.seed = seed
         self.json = json
         self.write = write
     }
 
-    /// Starts as asked (`--word`/`--pack` always begin a new game), else resumes the most
-    /// recent game in progress, else starts a new one. Throws when the request cannot be met.
+    /// Starts as asked (`--word`, `--pack` and `--hard` always begin a new game), else resumes
+    /// the most recent game in progress, else starts a new one. Throws when the request cannot be met.
     public func begin(pack: String?, word: String?) throws(StorageError) {
-        if pack == nil && word == nil, let latest = try database.latestGameInProgress(profile: profile) {
+        if pack == nil && word == nil && !hard, let latest = try database.latestGameInProgress(profile: profile) {
             current = latest
             emit(.started(GameJSON(latest), resumed: true))
         } else {
-            try start(GameRequest(packID: pack, word: word, rules: rules, seed: takeSeed()))
+            try start(GameRequest(packID: pack, word: word, rules: rules, seed: takeSeed(), hard: hard))
         }
     }
 
@@ -78,8 +80,8 @@ public final class PlainSession {
             return false
         case .help:
             emit(.help(PlainCommand.helpLines))
-        case .new(let packID):
-            try start(GameRequest(packID: packID ?? current?.game.packID, rules: rules, seed: takeSeed()))
+        case .new(let packID, let hard):
+            try start(GameRequest(packID: packID ?? current?.game.packID, rules: rules, seed: takeSeed(), hard: hard || self.hard))
         case .resume(let id):
             let game = try database.game(id: id, profile: profile)
             if game.game.isFinished { throw .rejected(.gameOver) }
@@ -89,13 +91,23 @@ public final class PlainSession {
             emit(.games(try database.gamesInProgress(profile: profile).map(GameJSON.init)))
         case .board:
             let game = try currentGame()
-            emit(.board(GameJSON(game), notepad: Self.notepad(game.game)))
+            let candidates = game.game.isFinished ? nil : try candidates(of: game.game)
+            emit(.board(GameJSON(game), notepad: Self.notepad(game.game.notepad(candidates: candidates))))
         case .guess(let word):
             let id = try currentGame().id
             let played = try database.submitGuess(word, gameID: id, lexicon: lexicon(), profile: profile)
             current = played.game
-            emit(.feedback(gameID: id, n: played.number, guess: GuessJSON(played.guess), guessesLeft: played.game.game.guessesLeft))
+            let candidates = try candidates(of: played.game.game)
+            emit(.feedback(gameID: id, n: played.number, guess: GuessJSON(played.guess), guessesLeft: played.game.game.guessesLeft,
+                           candidates: candidates.count))
             if played.game.game.isFinished { emitEnded(played.game) }
+        case .hint:
+            let game = try currentGame()
+            if game.game.isFinished { throw .rejected(.gameOver) }
+            let coach = GameCoach(game: game.game, packAnswers: try database.answers(for: game.game), lexicon: lexicon())
+            guard let hint = coach.hint(for: game.game) else { throw .noHint }
+            current = try database.recordHint(gameID: game.id, profile: profile)
+            emit(.hint(gameID: game.id, word: hint.word, candidates: hint.candidates, expectedLeft: hint.expectedLeft, reason: hint.reason))
         case .giveUp:
             let game = try database.giveUp(gameID: try currentGame().id, profile: profile)
             current = game
@@ -140,9 +152,14 @@ public final class PlainSession {
         emit(.ended(GameJSON(game), result: game.game.status, word: game.game.secret, fact: game.fact, score: game.game.score))
     }
 
-    static func notepad(_ game: Game) -> [String: String] {
+    /// The answers still possible in a game.
+    private func candidates(of game: Game) throws(StorageError) -> [String] {
+        GameCoach.candidates(of: game, packAnswers: try database.answers(for: game), lexicon: self.lexicon())
+    }
+
+    static func notepad(_ notepad: Notepad) -> [String: String] {
         var marks: [String: String] = [:]
-        for entry in game.notepad.entries {
+        for entry in notepad.entries {
             if let deduced = entry.deduced {
                 marks[String(entry.letter)] = "\(deduced.rawValue) (certain)"
             } else if let marked = entry.marked {

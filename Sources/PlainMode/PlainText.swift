@@ -6,11 +6,13 @@ enum PlainText {
         switch event {
         case .started(let game, let resumed):
             let verb = resumed ? "Resumed" : "New game"
-            return "\(verb): pack \(game.pack), \(game.length) letters, \(game.rules.rawValue) rules, "
+            return "\(verb): pack \(game.pack), \(game.length) letters, \(game.rules.rawValue) rules\(game.hard ? ", hard mode" : ""), "
                 + "\(game.guessesLeft) of \(game.maxGuesses) guesses left. Game \(game.id)."
                 + (game.guesses.isEmpty ? "" : "\n" + guessLines(game.guesses))
-        case .feedback(_, let n, let guess, let left):
-            return "\(line(n, guess))   (\(left) left)"
+        case .feedback(_, let n, let guess, let left, let candidates):
+            return "\(line(n, guess))   (\(left) left; \(GameCoach.stillPossible(candidates)))"
+        case .hint(_, let word, _, _, let reason):
+            return "Hint: \(word.uppercased()). It \(reason)."
         case .rejected(let input, let reason, _):
             return "'\(input)' refused: \(reason)."
         case .ended(_, let result, let word, let fact, let score):
@@ -53,4 +55,24 @@ enum PlainText {
         let number = n < 10 ? " \(n)" : "\(n)"
         return "\(number). \(guess.word.uppercased())  \(guess.feedback.summary)"
     }
+}
+
+/// `history show`: a finished game's review as lines a person reads.
+public enum ReviewText {
+    public static func render(_ review: ReviewJSON) -> String {
+        var lines = ["\(review.word.uppercased()): \(review.result.rawValue), \(review.guesses.count) guesses, "
+                     + "\(review.pack), \(review.rules.rawValue)\(review.hard ? ", hard" : "")"
+                     + (review.hints > 0 ? ", \(review.hints) \(review.hints == 1 ? "hint" : "hints")" : "")]
+        for (i, step) in review.guesses.enumerated() {
+            let verdict = Review.verdict(word: step.word, best: step.best, expected: step.expected, bestExpected: step.bestExpected)
+            lines.append(String(i + 1).leftPadded(3) + ". \(step.word.uppercased())  \(step.candidatesBefore) → \(step.candidatesAfter) possible, "
+                         + "\(Review.format(step.expected)) expected; \(verdict)")
+        }
+        lines.append(Review.summary(skill: review.skill, luck: review.luck))
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
 }

@@ -27,6 +27,14 @@ public enum Feedback: Sendable, Hashable {
         self = common.map(Feedback.common) ?? .mastermind(inPlace: inPlace ?? 0, inWord: inWord ?? 0)
     }
 
+    /// The feedback inside a sentence, e.g. "1 in common" or "1 in place, 2 in word".
+    public var phrase: String {
+        switch self {
+        case .common(let n): "\(n) in common"
+        case .mastermind: summary
+        }
+    }
+
     /// A short phrase for the board, e.g. "2 common" or "1 in place, 2 in word".
     public var summary: String {
         switch self {

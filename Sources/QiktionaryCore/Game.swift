@@ -8,6 +8,8 @@ public struct Game: Sendable, Equatable {
     public let secret: String
     public let rules: Rules
     public let maxGuesses: Int
+    /// Hard mode: every guess must fit all the feedback so far. Set at the start, never changed.
+    public let hard: Bool
     public private(set) var guesses: [Guess]
     public private(set) var status: GameStatus
     /// Letters the player marked on the notepad.
@@ -15,7 +17,7 @@ public struct Game: Sendable, Equatable {
 
     public init(
         id: String, packID: String, secret: String, rules: Rules,
-        maxGuesses: Int = Game.defaultMaxGuesses,
+        maxGuesses: Int = Game.defaultMaxGuesses, hard: Bool = false,
         guesses: [Guess] = [], status: GameStatus = .inProgress, marks: [Character: LetterMark] = [:]
     ) {
         self.id = id
@@ -23,6 +25,7 @@ public struct Game: Sendable, Equatable {
         self.secret = secret
         self.rules = rules
         self.maxGuesses = maxGuesses
+        self.hard = hard
         self.guesses = guesses
         self.status = status
         self.marks = marks
@@ -47,7 +50,20 @@ public struct Game: Sendable, Equatable {
         if !rules.allows(word) { return .failure(.repeatedLetters) }
         if guesses.contains(where: { $0.word == word }) { return .failure(.alreadyGuessed) }
         if !lexicon.contains(word) && word != secret { return .failure(.notInDictionary) }
+        if hard, let contradiction = contradiction(word) { return .failure(contradiction) }
         return .success(word)
+    }
+
+    /// The first earlier guess whose feedback `word` could not have given, were it the secret.
+    /// Hard mode refuses such a guess; the refusal names the guess and both scores.
+    public func contradiction(_ word: String) -> GuessRejection? {
+        for earlier in guesses {
+            let would = rules.feedback(for: earlier.word, against: word)
+            if would != earlier.feedback {
+                return .contradicts(guess: word, earlier: earlier.word, scored: earlier.feedback, wouldScore: would)
+            }
+        }
+        return nil
     }
 
     /// Plays a guess: scores it, and ends the game on a win or when the limit is reached.
@@ -70,8 +86,11 @@ public struct Game: Sendable, Equatable {
     }
 
     /// The notepad as shown: the player's marks over what the guesses prove.
-    public var notepad: Notepad {
-        Notepad(rules: rules, length: length, guesses: guesses, marks: marks)
+    public var notepad: Notepad { notepad(candidates: nil) }
+
+    /// The notepad with what the answers still possible prove as well.
+    public func notepad(candidates: [String]?) -> Notepad {
+        Notepad(rules: rules, length: length, guesses: guesses, marks: marks, candidates: candidates)
     }
 }
 

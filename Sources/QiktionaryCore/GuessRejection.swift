@@ -7,6 +7,8 @@ public enum GuessRejection: Error, Sendable, Equatable {
     case repeatedLetters
     case alreadyGuessed
     case notInDictionary
+    /// Hard mode: were `guess` the secret, `earlier` would have scored `wouldScore`, not `scored`.
+    case contradicts(guess: String, earlier: String, scored: Feedback, wouldScore: Feedback)
 
     /// The sentence shown to the player.
     public var reason: String {
@@ -18,6 +20,8 @@ public enum GuessRejection: Error, Sendable, Equatable {
         case .repeatedLetters: "repeated letters are not allowed under classic rules"
         case .alreadyGuessed: "already guessed"
         case .notInDictionary: "not in the dictionary"
+        case .contradicts(let guess, let earlier, let scored, let would):
+            "hard mode: \(earlier.uppercased()) scored \(scored.phrase); \(guess.uppercased()) has \(would.phrase) with \(earlier.uppercased())"
         }
     }
 
@@ -31,6 +35,7 @@ public enum GuessRejection: Error, Sendable, Equatable {
         case .repeatedLetters: "repeated-letters"
         case .alreadyGuessed: "already-guessed"
         case .notInDictionary: "not-in-dictionary"
+        case .contradicts: "contradicts-feedback"
         }
     }
 }

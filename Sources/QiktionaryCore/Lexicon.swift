@@ -19,4 +19,15 @@ public struct Lexicon: Sendable {
 
     public func contains(_ word: String) -> Bool { words.contains(word) }
     public var count: Int { words.count }
+
+    /// Every word of `length` letters, sorted, so a solver built from them is the same on every
+    /// run (a `Set`'s own order changes from one process to the next).
+    public func words(ofLength length: Int) -> [String] {
+        // A word never has more letters than bytes, and an ASCII word has exactly as many, so
+        // only a longer non-ASCII word needs its letters counted.
+        words.filter { word in
+            let bytes = word.utf8.count
+            return bytes == length ? word.utf8.allSatisfy { $0 < 128 } : bytes > length && word.count == length
+        }.sorted()
+    }
 }

@@ -25,9 +25,32 @@ public struct Notepad: Sendable, Equatable {
 
     public let entries: [Entry]
 
-    public init(rules: Rules, length: Int, guesses: [Guess], marks: [Character: LetterMark]) {
-        let deduced = Notepad.deductions(rules: rules, length: length, guesses: guesses)
+    /// `candidates`, when given, are the answers still possible: a letter in every one of them
+    /// is certainly in, a letter in none certainly out (as certain as the answer set is).
+    public init(rules: Rules, length: Int, guesses: [Guess], marks: [Character: LetterMark], candidates: [String]? = nil) {
+        var deduced = Notepad.deductions(rules: rules, length: length, guesses: guesses)
+        if let candidates, !candidates.isEmpty {
+            for (letter, mark) in Notepad.deductions(candidates: candidates) where deduced[letter] == nil {
+                deduced[letter] = mark
+            }
+        }
         entries = Notepad.alphabet.map { Entry(letter: $0, deduced: deduced[$0], marked: marks[$0]) }
+    }
+
+    /// Letters every candidate has (in) and letters no candidate has (out).
+    static func deductions(candidates: [String]) -> [Character: LetterMark] {
+        var everywhere: UInt32 = (1 << 26) - 1, anywhere: UInt32 = 0
+        for word in candidates {
+            var mask: UInt32 = 0
+            for byte in word.utf8 where (97...122).contains(byte) { mask |= 1 << UInt32(byte - 97) }
+            everywhere &= mask
+            anywhere |= mask
+        }
+        var known: [Character: LetterMark] = [:]
+        for (i, letter) in alphabet.enumerated() {
+            if everywhere & (1 << UInt32(i)) != 0 { known[letter] = .in } else if anywhere & (1 << UInt32(i)) == 0 { known[letter] = .out }
+        }
+        return known
     }
 
     public subscript(letter: Character) -> Entry? {

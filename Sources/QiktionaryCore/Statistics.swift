@@ -2,10 +2,15 @@
 public struct FinishedGame: Sendable, Equatable {
     public var status: GameStatus
     public var guessesUsed: Int
+    public var hard: Bool
+    /// Hints taken during the game.
+    public var hints: Int
 
-    public init(status: GameStatus, guessesUsed: Int) {
+    public init(status: GameStatus, guessesUsed: Int, hard: Bool = false, hints: Int = 0) {
         self.status = status
         self.guessesUsed = guessesUsed
+        self.hard = hard
+        self.hints = hints
     }
 }
 
@@ -17,12 +22,24 @@ public struct Statistics: Sendable, Equatable {
     public var maxStreak = 0
     /// Won games by the number of guesses they took.
     public var distribution: [Int: Int] = [:]
+    /// Hard-mode games, counted apart as well as in the totals above.
+    public var hardPlayed = 0
+    public var hardWon = 0
+    /// Hints taken over all finished games, and how many games took at least one.
+    public var hintsTaken = 0
+    public var gamesWithHints = 0
 
     /// `games` in the order they finished, oldest first.
     public init<S: Sequence>(games: S) where S.Element == FinishedGame {
         var streak = 0
         for game in games where game.status.isFinished {
             played += 1
+            hintsTaken += game.hints
+            if game.hints > 0 { gamesWithHints += 1 }
+            if game.hard {
+                hardPlayed += 1
+                if game.status == .won { hardWon += 1 }
+            }
             if game.status == .won {
                 won += 1
                 streak += 1

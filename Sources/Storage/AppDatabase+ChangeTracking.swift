@@ -51,6 +51,7 @@ extension AppDatabase {
         if old.finishedAt != new.finishedAt { fields.insert("finishedAt") }
         if old.updatedAt != new.updatedAt { fields.insert("updatedAt") }
         if old.lastChangedOn != new.lastChangedOn { fields.insert("lastChangedOn") }
+        if old.hints != new.hints { fields.insert("hints") }
         return fields
     }
 

@@ -18,7 +18,7 @@ extension AppDatabase {
                 secret: entry.word, fact: entry.fact, rules: rules,
                 maxGuesses: pack.maxGuesses ?? Game.defaultMaxGuesses, status: .inProgress,
                 startedAt: now, updatedAt: now, finishedAt: nil,
-                startedOn: profile.device.name, lastChangedOn: profile.device.name
+                startedOn: profile.device.name, lastChangedOn: profile.device.name, hard: request.hard
             )
             try record.insert(db)
             return try Self.savedGame(record, db)
@@ -88,6 +88,34 @@ extension AppDatabase {
         }
     }
 
+    /// Notes that the player was shown a hint now, before guess `guesses.count + 1`. Showing
+    /// the same hint again at the same point counts once. Refused once the game is over.
+    public func recordHint(gameID: String, profile: Profile, now: Date? = nil) throws(StorageError) -> SavedGame {
+        let now = Self.stamp(now ?? clock())
+        return try write { db in
+            var record = try Self.gameRecord(gameID, profile, db)
+            let saved = try Self.savedGame(record, db)
+            if saved.game.isFinished { throw StorageError.rejected(.gameOver) }
+            let hints = HintLog.text(saved.hints + [saved.game.guesses.count])
+            guard hints != record.hints else { return saved }
+            record.hints = hints
+            try Self.recordChange(&record, status: record.status, profile: profile, now: now, db)
+            try Self.trackGameChange(record.id, fields: ["hints"], db)
+            return try Self.savedGame(record, db)
+        }
+    }
+
+    /// The secret words of the game's pack allowed under its rules: the answers it can have.
+    /// Nil when the pack is not here or no longer holds the secret (the caller then takes the
+    /// dictionary's words of the game's length).
+    public func answers(for game: Game) throws(StorageError) -> [String]? {
+        try read { db in
+            let words = try String.fetchAll(db, sql: "SELECT word FROM packWord WHERE packId = ? ORDER BY position",
+                                            arguments: [game.packID]).filter { $0.count == game.length && game.rules.allows($0) }
+            return words.contains(game.secret) ? words : nil
+        }
+    }
+
     // MARK: Lists
 
     /// Games in progress, most recently changed first.
@@ -126,12 +154,15 @@ extension AppDatabase {
     public func statistics(profile: Profile) throws(StorageError) -> Statistics {
         try read { db in
             let rows = try Row.fetchAll(db, sql: """
-                SELECT g.status, (SELECT count(*) FROM guess WHERE gameId = g.id) AS used
+                SELECT g.status, g.hard, g.hints, (SELECT count(*) FROM guess WHERE gameId = g.id) AS used
                 FROM game g WHERE g.playerId = ? AND g.status != 'in-progress'
                 ORDER BY g.finishedAt, g.id
                 """, arguments: [profile.playerID])
             return Statistics(games: rows.compactMap { row in
-                GameStatus(rawValue: row["status"]).map { FinishedGame(status: $0, guessesUsed: row["used"]) }
+                GameStatus(rawValue: row["status"]).map {
+                    FinishedGame(status: $0, guessesUsed: row["used"], hard: row["hard"],
+                                 hints: HintLog.parse(row["hints"] as String)?.count ?? 0)
+                }
             })
         }
     }
@@ -182,7 +213,7 @@ extension AppDatabase {
             && BookmarkRecord.exists(db, key: ["playerId": record.playerId, "word": record.secret])
         let game = Game(
             id: record.id, packID: record.packId, secret: record.secret, rules: record.rules,
-            maxGuesses: record.maxGuesses,
+            maxGuesses: record.maxGuesses, hard: record.hard,
             guesses: guesses.map { Guess(word: $0.word, feedback: $0.feedback) },
             status: record.status,
             marks: Dictionary(marks.compactMap { m in m.letter.first.map { ($0, m.state) } }, uniquingKeysWith: { a, _ in a })
@@ -190,7 +221,7 @@ extension AppDatabase {
         return SavedGame(
             game: game, fact: record.fact, startedAt: record.startedAt, updatedAt: record.updatedAt,
             finishedAt: record.finishedAt, startedOn: record.startedOn, lastChangedOn: record.lastChangedOn,
-            bookmarked: bookmarked
+            bookmarked: bookmarked, hints: HintLog.parse(record.hints) ?? []
         )
     }
 

@@ -321,7 +321,8 @@ extension SyncGame {
     init(_ record: GameRecord) {
         self.init(id: record.id, packID: record.packId, secret: record.secret, fact: record.fact, rules: record.rules,
                   maxGuesses: record.maxGuesses, status: record.status, startedAt: record.startedAt, updatedAt: record.updatedAt,
-                  finishedAt: record.finishedAt, startedOn: record.startedOn, lastChangedOn: record.lastChangedOn)
+                  finishedAt: record.finishedAt, startedOn: record.startedOn, lastChangedOn: record.lastChangedOn,
+                  hard: record.hard, hints: record.hints)
     }
 }
 

@@ -61,8 +61,8 @@ struct IncomingApplication {
             // A full fetch inserts thousands: one prepared statement rather than a record insert each.
             var insert = RowInsert(try db.cachedStatement(sql: """
                 INSERT INTO game (id, playerId, packId, secret, fact, rules, maxGuesses, status, startedAt, updatedAt, finishedAt,
-                                  startedOn, lastChangedOn, remoteRecordName)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                  startedOn, lastChangedOn, remoteRecordName, hard, hints)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """))
             for text in [row.id, row.playerId, row.packId, row.secret, row.fact, row.rules.rawValue] { insert.bind(text) }
             insert.bind(row.maxGuesses)
@@ -73,6 +73,8 @@ struct IncomingApplication {
             insert.bind(row.startedOn)
             insert.bind(row.lastChangedOn)
             insert.bind(row.remoteRecordName)
+            insert.bind(row.hard ? 1 : 0)
+            insert.bind(row.hints)
             try insert.run(db)
             games.insert(remote.id)
             known[remote.id] = row.status
@@ -90,6 +92,7 @@ struct IncomingApplication {
         local.finishedAt = merged.finishedAt
         local.updatedAt = merged.updatedAt
         local.lastChangedOn = merged.lastChangedOn
+        local.hints = merged.hints
         local.remoteRecordName = RecordName.game(remote.id)
         try local.update(db)
         known[remote.id] = local.status
@@ -113,6 +116,8 @@ struct IncomingApplication {
         let later = (a.updatedAt, a.lastChangedOn) >= (b.updatedAt, b.lastChangedOn) ? a : b
         merged.updatedAt = later.updatedAt
         merged.lastChangedOn = later.lastChangedOn
+        merged.hard = a.hard || b.hard
+        merged.hints = HintLog.union(a.hints, b.hints)
         return merged
     }
 
@@ -270,7 +275,8 @@ extension GameRecord {
         self.init(id: game.id, playerId: player, packId: game.packID, secret: game.secret, fact: game.fact, rules: game.rules,
                   maxGuesses: game.maxGuesses, status: game.status, startedAt: game.startedAt, updatedAt: game.updatedAt,
                   finishedAt: game.status.isFinished ? game.finishedAt ?? game.updatedAt : nil,
-                  startedOn: game.startedOn, lastChangedOn: game.lastChangedOn, remoteRecordName: RecordName.game(game.id))
+                  startedOn: game.startedOn, lastChangedOn: game.lastChangedOn, remoteRecordName: RecordName.game(game.id),
+                  hard: game.hard, hints: game.hints)
     }
 }
 

@@ -17,6 +17,9 @@ enum Migrations {
         migrator.registerMigration("v4: system fields of changing records, by their key alone") { db in
             try db.execute(sql: v4)
         }
+        migrator.registerMigration("v5: hard mode and hints") { db in
+            try db.execute(sql: v5)
+        }
         return migrator
     }
 
@@ -193,5 +196,13 @@ enum Migrations {
           WHERE recordName NOT IN (SELECT remoteRecordName FROM guess WHERE remoteRecordName IS NOT NULL);
         DROP TABLE remoteRecord;
         ALTER TABLE remoteRecordByKey RENAME TO remoteRecord;
+        """
+
+    /// The coach (docs/coach.md): whether a game is played in hard mode (set when it starts,
+    /// never changed), and the hints taken, as the sorted guess counts at which each was shown
+    /// ("0,2": before the first and before the third guess). Two machines' hints merge as a union.
+    static let v5 = """
+        ALTER TABLE game ADD COLUMN hard BOOLEAN NOT NULL DEFAULT 0;
+        ALTER TABLE game ADD COLUMN hints TEXT NOT NULL DEFAULT '';
         """
 }

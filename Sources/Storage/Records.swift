@@ -60,6 +60,9 @@ struct GameRecord: Codable, FetchableRecord, PersistableRecord {
     var lastChangedOn: String
     /// Set once the cloud has the game; nil marks a game never uploaded.
     var remoteRecordName: String?
+    var hard: Bool = false
+    /// The guess counts at which hints were taken, sorted, comma-separated (`HintLog`).
+    var hints: String = ""
 }
 
 struct GuessRecord: Codable, FetchableRecord, PersistableRecord {

@@ -13,6 +13,8 @@ public struct SavedGame: Sendable, Equatable {
     /// Name of the device that last changed the game.
     public var lastChangedOn: String
     public var bookmarked: Bool
+    /// The guess counts at which the player took a hint (0: before the first guess), sorted.
+    public var hints: [Int] = []
 
     public var id: String { game.id }
 }
@@ -52,11 +54,35 @@ public struct GameRequest: Sendable, Equatable {
     public var word: String?
     public var rules: Rules?
     public var seed: UInt64?
+    public var hard: Bool
 
-    public init(packID: String? = nil, word: String? = nil, rules: Rules? = nil, seed: UInt64? = nil) {
+    public init(packID: String? = nil, word: String? = nil, rules: Rules? = nil, seed: UInt64? = nil, hard: Bool = false) {
         self.packID = packID
         self.word = word
         self.rules = rules
         self.seed = seed
+        self.hard = hard
+    }
+}
+
+/// Hints taken, as stored and synced: the guess counts at which each was shown. A set that only
+/// grows, so two machines' copies merge as a union and nothing is counted twice.
+public enum HintLog {
+    public static func parse(_ text: String) -> [Int]? {
+        if text.isEmpty { return [] }
+        var counts: [Int] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard part.count <= 4, let n = Int(part), (0...1_000).contains(n) else { return nil }
+            counts.append(n)
+        }
+        return Array(Set(counts)).sorted()
+    }
+
+    public static func text(_ counts: [Int]) -> String {
+        Array(Set(counts)).sorted().map(String.init).joined(separator: ",")
+    }
+
+    public static func union(_ a: String, _ b: String) -> String {
+        text((parse(a) ?? []) + (parse(b) ?? []))
     }
 }

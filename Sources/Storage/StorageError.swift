@@ -18,6 +18,8 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     case badPlayerName(String)
     case badDeviceName(String)
     case rejected(GuessRejection)
+    case noHint
+    case notFinishedForReview(String)
     case database(String)
 
     public var description: String {
@@ -39,6 +41,8 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
             "player name '\(name)' must be 1 to 32 of letters, digits, '_' and '-', starting with a letter or digit"
         case .badDeviceName(let name): "device name '\(name)' must be 1 to 64 printable characters"
         case .rejected(let rejection): rejection.reason
+        case .noHint: "no hint: no word of the answer set fits every guess so far"
+        case .notFinishedForReview(let id): "game '\(id)' is still in progress; a review is for finished games"
         case .database(let message): "database error: \(message)"
         }
     }

@@ -15,9 +15,14 @@ public struct SyncGame: Sendable, Equatable, Codable {
     public var finishedAt: Date?
     public var startedOn: String
     public var lastChangedOn: String
+    /// Hard mode, fixed when the game starts.
+    public var hard: Bool
+    /// Hints taken (`HintLog`'s text): merged as a union.
+    public var hints: String
 
     public init(id: String, packID: String, secret: String, fact: String, rules: Rules, maxGuesses: Int, status: GameStatus,
-                startedAt: Date, updatedAt: Date, finishedAt: Date?, startedOn: String, lastChangedOn: String) {
+                startedAt: Date, updatedAt: Date, finishedAt: Date?, startedOn: String, lastChangedOn: String,
+                hard: Bool = false, hints: String = "") {
         self.id = id
         self.packID = packID
         self.secret = secret
@@ -30,6 +35,8 @@ public struct SyncGame: Sendable, Equatable, Codable {
         self.finishedAt = finishedAt
         self.startedOn = startedOn
         self.lastChangedOn = lastChangedOn
+        self.hard = hard
+        self.hints = hints
     }
 }
 

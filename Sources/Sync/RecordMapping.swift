@@ -18,6 +18,9 @@ enum RecordMapping {
             "startedOn": .string(game.startedOn), "lastChangedOn": .string(game.lastChangedOn),
         ]
         if let finishedAt = game.finishedAt { all["finishedAt"] = .date(finishedAt) }
+        // Written only when set, so a game without them is the same bytes as before the coach.
+        if game.hard { all["hard"] = .bool(true) }
+        if !game.hints.isEmpty { all["hints"] = .string(game.hints) }
         var fields = names.map { wanted in all.filter { wanted.contains($0.key) } } ?? all
         fields["device"] = .string(device)
         return CloudRecord(recordType: Self.game, recordName: RecordName.game(game.id), fields: fields, systemFields: systemFields)
@@ -82,10 +85,21 @@ enum RecordMapping {
               let pack = string(r, "pack"), !pack.isEmpty, pack.count <= 40,
               let fact = string(r, "fact"), fact.count <= 2_000,
               UUIDLike.isValid(r.recordName) else { return nil }
+        var hard = false
+        switch r["hard"] {
+        case nil: break
+        case .bool(let on)?: hard = on
+        default: return nil
+        }
+        var hints = ""
+        if let value = r["hints"] {
+            guard case .string(let text) = value, text.count <= 200, let counts = HintLog.parse(text) else { return nil }
+            hints = HintLog.text(counts)
+        }
         return SyncGame(id: r.recordName, packID: pack, secret: secret, fact: fact, rules: rules, maxGuesses: maxGuesses,
                         status: status, startedAt: startedAt, updatedAt: updatedAt,
                         finishedAt: status.isFinished ? (date(r, "finishedAt") ?? updatedAt) : nil,
-                        startedOn: name(r, "startedOn"), lastChangedOn: name(r, "lastChangedOn"))
+                        startedOn: name(r, "startedOn"), lastChangedOn: name(r, "lastChangedOn"), hard: hard, hints: hints)
     }
 
     static func syncGuess(_ r: CloudRecord) -> SyncGuess? {

@@ -143,7 +143,8 @@ public final class CursesTerminal: Terminal {
         case 9: return .tab
         case 10, 13: return .enter
         case 27: return .escape
-        case 8, 127: return .backspace
+        // The terminal's own Backspace arrives as KEY_BACKSPACE or DEL; a raw ^H is Ctrl-H (a hint).
+        case 127: return .backspace
         case 1...26: return .control(Character(UnicodeScalar(code + 96)!))
         case 0..<32: return nil
         default: return UnicodeScalar(code).map { .character(Character($0)) }

@@ -17,7 +17,7 @@ enum FullScreen {
         var state = AppState(glyphs: terminal.capabilities.glyphs)
         let inbox = Inbox()
         let background = setup.syncEnabled ? BackgroundSync(setup: setup, inbox: inbox) : nil
-        let effects = Effects(database: setup.database, profile: setup.profile, lexicon: setup.lexicon, background: background)
+        let effects = Effects(database: setup.database, profile: setup.profile, lexicon: setup.lexicon, background: background, inbox: inbox)
         // The game is on screen before the first sync, which then brings in the other machine's
         // moves; from then on the folder is watched and every change here is sent at once.
         background?.start()
@@ -145,17 +145,52 @@ final class BackgroundSync: @unchecked Sendable {
 struct Effects {
     let database: AppDatabase
     let profile: Profile
-    let lexicon: () -> Lexicon
+    let lexicon: @Sendable () -> Lexicon
     let background: BackgroundSync?
+    /// Where the coach's answers go: it thinks on a queue of its own, never on the event loop.
+    let inbox: Inbox
+    private let coach = DispatchQueue(label: "qiktionary.coach")
+
+    init(database: AppDatabase, profile: Profile, lexicon: @escaping @Sendable () -> Lexicon, background: BackgroundSync?, inbox: Inbox) {
+        self.database = database
+        self.profile = profile
+        self.lexicon = lexicon
+        self.background = background
+        self.inbox = inbox
+    }
 
     func perform(_ effect: Effect) -> [Message] {
-        let messages = outcome(of: effect)
+        var messages = outcome(of: effect)
         // Every change made here goes to the other machine at once, in the background.
         switch effect {
         case .guess, .mark, .giveUp, .bookmark, .removeBookmark, .deleteGame, .begin, .newGame: background?.request(manual: false)
         default: break
         }
+        // A game put on the board comes with the answers still possible (a pack's few words:
+        // counted here, well within a frame).
+        for message in messages {
+            let game: SavedGame? = switch message {
+            case .gameLoaded(let game): game
+            case .guessPlayed(let played): played.game
+            default: nil
+            }
+            if let game, !game.game.isFinished, let words = try? candidates(of: game.game) {
+                messages.append(.candidatesLoaded(gameID: game.id, guesses: game.game.guesses.count, candidates: words))
+            }
+        }
         return messages
+    }
+
+    private func candidates(of game: Game) throws(StorageError) -> [String] {
+        GameCoach.candidates(of: game, packAnswers: try database.answers(for: game), lexicon: lexicon())
+    }
+
+    /// Runs the coach's work off the event loop and posts its answer, or its failure, to the inbox.
+    private func think(_ work: @escaping @Sendable () throws(StorageError) -> Message) {
+        let inbox = inbox
+        coach.async {
+            do { inbox.post(try work()) } catch { inbox.post(.failed("\(error)")) }
+        }
     }
 
     private func outcome(of effect: Effect) -> [Message] {
@@ -176,8 +211,29 @@ struct Effects {
                 return [.gameLoaded(latest)]
             }
             return [.gameLoaded(try database.startGame(request, profile: profile))]
-        case .newGame(let packID):
-            return [.gameLoaded(try database.startGame(GameRequest(packID: packID), profile: profile))]
+        case .newGame(let packID, let hard):
+            return [.gameLoaded(try database.startGame(GameRequest(packID: packID, hard: hard), profile: profile))]
+        case .hint(let id):
+            let (database, profile, lexicon, background) = (database, profile, lexicon, background)
+            think { () throws(StorageError) -> Message in
+                let saved = try database.game(id: id, profile: profile)
+                if saved.game.isFinished { throw .rejected(.gameOver) }
+                let coach = GameCoach(game: saved.game, packAnswers: try database.answers(for: saved.game), lexicon: lexicon())
+                guard let hint = coach.hint(for: saved.game) else { throw .noHint }
+                let counted = try database.recordHint(gameID: id, profile: profile)
+                background?.request(manual: false)
+                return .hintReady(counted, hint)
+            }
+            return []
+        case .review(let id):
+            let (database, profile, lexicon) = (database, profile, lexicon)
+            think { () throws(StorageError) -> Message in
+                let saved = try database.game(id: id, profile: profile)
+                guard saved.game.isFinished else { throw .notFinishedForReview(id) }
+                let coach = GameCoach(game: saved.game, packAnswers: try database.answers(for: saved.game), lexicon: lexicon())
+                return .reviewReady(saved, coach.review(of: saved.game))
+            }
+            return []
         case .resume(let id):
             return [.gameLoaded(try database.game(id: id, profile: profile))]
         case .guess(let word, let id):

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PlainMode
+import QiktionaryCore
 import Storage
 
 struct Games: ParsableCommand {
@@ -23,7 +24,7 @@ struct Games: ParsableCommand {
 struct History: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Finished games, newest first.",
-        subcommands: [List.self, Delete.self], defaultSubcommand: List.self
+        subcommands: [List.self, Show.self, Delete.self], defaultSubcommand: List.self
     )
 
     struct List: ParsableCommand {
@@ -36,10 +37,30 @@ struct History: ParsableCommand {
             let games = try setup.database.history(profile: setup.profile)
             if json { return printJSON(games.map(HistoryEntryJSON.init)) }
             if games.isEmpty { return print("No finished games yet.") }
-            print(columns([["WORD", "RESULT", "GUESSES", "FINISHED", "ON", "PACK", "GAME"]] + games.map {
+            print(columns([["WORD", "RESULT", "GUESSES", "HARD", "HINTS", "FINISHED", "ON", "PACK", "GAME"]] + games.map {
                 [($0.bookmarked ? "★ " : "  ") + $0.game.secret, $0.game.status.rawValue, "\($0.game.guesses.count)",
+                 $0.game.hard ? "hard" : "", $0.hints.isEmpty ? "" : "\($0.hints.count)",
                  shortDate($0.finishedAt), $0.lastChangedOn, $0.game.packID, $0.id]
             }))
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "One finished game with its review: each guess against the best one, skill and luck."
+        )
+        @OptionGroup var shared: SharedOptions
+        @Argument(help: ArgumentHelp("The game's id (see 'qiktionary history').", valueName: "game-id")) var gameID: String
+        @Flag(help: "Print a JSON object.") var json = false
+
+        func run() throws {
+            let setup = try Setup.open(shared)
+            let saved = try setup.database.game(id: gameID, profile: setup.profile)
+            guard saved.game.isFinished else { throw Failure(StorageError.notFinishedForReview(gameID)) }
+            let coach = GameCoach(game: saved.game, packAnswers: try setup.database.answers(for: saved.game), lexicon: setup.lexicon())
+            let review = ReviewJSON(saved, review: coach.review(of: saved.game))
+            if json { return printJSON(review) }
+            print(ReviewText.render(review))
         }
     }
 
@@ -134,6 +155,8 @@ struct Stats: ParsableCommand {
         if json { return printJSON(StatsJSON(stats)) }
         print("Played \(stats.played), won \(stats.won) (\(Int((stats.winRate * 100).rounded()))%), "
               + "streak \(stats.currentStreak), best streak \(stats.maxStreak)")
+        if stats.hardPlayed > 0 { print("Hard mode: played \(stats.hardPlayed), won \(stats.hardWon)") }
+        if stats.hintsTaken > 0 { print("Hints taken: \(stats.hintsTaken), in \(stats.gamesWithHints) \(stats.gamesWithHints == 1 ? "game" : "games")") }
         let top = stats.distribution.values.max() ?? 0
         for guesses in (stats.distribution.keys.sorted()) {
             let count = stats.distribution[guesses] ?? 0

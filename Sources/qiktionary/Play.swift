@@ -10,8 +10,8 @@ struct Play: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Play a game (the default command).",
         discussion: """
-            With --plain, one command per line on stdin: a word to guess, new [PACK], resume ID, games, \
-            mark LETTER out|in|clear, give-up, bookmark, unbookmark, board, help, quit.
+            With --plain, one command per line on stdin: a word to guess, new [--hard] [PACK], resume ID, games, \
+            hint, mark LETTER out|in|clear, give-up, bookmark, unbookmark, board, help, quit.
             """
     )
 
@@ -29,6 +29,9 @@ struct Play: ParsableCommand {
     @Option(help: ArgumentHelp("Choose the word repeatably from this number.", valueName: "n"))
     var seed: UInt64?
 
+    @Flag(help: "Start a new hard game: every guess must fit all the feedback so far.")
+    var hard = false
+
     @Flag(help: "Line mode for scripts, screen readers and dumb terminals.")
     var plain = false
 
@@ -45,11 +48,11 @@ struct Play: ParsableCommand {
     func run() throws {
         let setup = try Setup.open(shared)
         guard plain else {
-            return try FullScreen.run(setup: setup, request: GameRequest(packID: pack, word: word, rules: rules, seed: seed))
+            return try FullScreen.run(setup: setup, request: GameRequest(packID: pack, word: word, rules: rules, seed: seed, hard: hard))
         }
         let session = PlainSession(
             database: setup.database, profile: setup.profile, lexicon: setup.lexicon,
-            rules: rules, seed: seed, json: json, write: writeLine
+            rules: rules, seed: seed, hard: hard, json: json, write: writeLine
         )
         // Sync before (to resume a game from the other machine) and after (to hand this one over).
         setup.syncInPassing()

@@ -12,7 +12,7 @@ struct Setup {
     let cloudDir: URL?
     let database: AppDatabase
     let profile: Profile
-    let lexicon: () -> Lexicon
+    let lexicon: @Sendable () -> Lexicon
     let noSync: Bool
     let clock: @Sendable () -> Date
 

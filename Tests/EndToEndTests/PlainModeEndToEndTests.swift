@@ -5,7 +5,7 @@ import Testing
 /// through the other commands.
 @Suite(.serialized) struct PlainModeEndToEndTests {
     static let gameKeys: Set<String> = ["id", "pack", "length", "rules", "status", "maxGuesses", "guesses", "guessesLeft",
-                                        "marks", "startedAt", "updatedAt", "startedOn", "lastChangedOn"]
+                                        "marks", "startedAt", "updatedAt", "startedOn", "lastChangedOn", "hard", "hints"]
 
     func keys(_ object: Any?) -> Set<String> { Set((object as? [String: Any])?.keys.map { $0 } ?? []) }
 
@@ -26,7 +26,7 @@ import Testing
         #expect(game?["length"] as? Int == 5)
 
         let feedback = events[1]
-        #expect(keys(feedback) == ["event", "gameId", "n", "guess", "common", "guessesLeft"])
+        #expect(keys(feedback) == ["event", "gameId", "n", "guess", "common", "guessesLeft", "candidates"])
         #expect(feedback["guess"] as? String == "crane")
         #expect(feedback["common"] as? Int == 2)
         #expect(feedback["n"] as? Int == 1)

@@ -31,7 +31,7 @@ import Testing
 │ > _ _ _ _ _                                                    11 of 15 left │
 └──────────────────────────────────────────────────────────────────────────────┘
 
- Enter guess  Tab notepad  ^G give up  ^N new  F1 help  ^C quit
+ Enter guess  Tab notepad  ^H hint  ^G give up  ^N new  F1 help  ^C quit
 """, "game")
     }
 
@@ -76,7 +76,7 @@ import Testing
 │ > _ _ _ _ _                                                                                            11 of 15 left │
 └──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────┘
 
- Enter guess  Tab notepad  ^G give up  ^N new  F1 help  ^C quit
+ Enter guess  Tab notepad  ^H hint  ^G give up  ^N new  F1 help  ^C quit
 """, "game")
     }
 
@@ -99,13 +99,13 @@ import Testing
 │ researchers can identify individuals from    ││ letters it shares with the   │
 │ camera-trap photos.                          ││ word, wherever they stand.   │
 │                                              ││ No repeated letters.         │
-│ b bookmark this fact  n next game            ││                              │
+│ b bookmark this fact  r review  n next game  ││                              │
 └──────────────────────────────────────────────┘└──────────────────────────────┘
 ┌─ Game over ──────────────────────────────────────────────────────────────────┐
 │ n next game  ·  b bookmark  ·  Tab other screens                             │
 └──────────────────────────────────────────────────────────────────────────────┘
 
- n next game  b bookmark  Tab next  F1 help  ^C quit
+ n next game  b bookmark  r review  h hard game  Tab next  F1 help  ^C quit
 """, "gameOver")
     }
 
@@ -144,13 +144,13 @@ import Testing
 │ two tigers share the same pattern, so researchers can identify individuals from      ││                              │
 │ camera-trap photos.                                                                  ││                              │
 │                                                                                      ││                              │
-│ b bookmark this fact  n next game                                                    ││                              │
+│ b bookmark this fact  r review  n next game                                          ││                              │
 └──────────────────────────────────────────────────────────────────────────────────────┘└──────────────────────────────┘
 ┌─ Game over ──────────────────────────────────────────────────────────────────────────────────────────────────────────┐
 │ n next game  ·  b bookmark  ·  Tab other screens                                                                     │
 └──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────┘
 
- n next game  b bookmark  Tab next  F1 help  ^C quit
+ n next game  b bookmark  r review  h hard game  Tab next  F1 help  ^C quit
 """, "gameOver")
     }
 
@@ -253,7 +253,7 @@ import Testing
 │ Creatures of land, sea and sky. 15 guesses a game. Enter starts one.         │
 └──────────────────────────────────────────────────────────────────────────────┘
 
- Enter play  ↑↓ choose  Tab next  F1 help  ^C quit
+ Enter play  h play hard  ↑↓ choose  Tab next  F1 help  ^C quit
 """, "packs")
     }
 
@@ -298,7 +298,7 @@ import Testing
 │ Creatures of land, sea and sky. 15 guesses a game. Enter starts one.                                                 │
 └──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────┘
 
- Enter play  ↑↓ choose  Tab next  F1 help  ^C quit
+ Enter play  h play hard  ↑↓ choose  Tab next  F1 help  ^C quit
 """, "packs")
     }
 
@@ -475,7 +475,7 @@ import Testing
 │ Why zebras have stripes is an old puzzle.                                    │
 └──────────────────────────────────────────────────────────────────────────────┘
 
- Enter open  b bookmark  d delete  Tab next  F1 help  ^C quit
+ Enter open  r review  b bookmark  d delete  Tab next  F1 help  ^C quit
 """, "history")
     }
 
@@ -520,7 +520,7 @@ import Testing
 │ Why zebras have stripes is an old puzzle.                                                                            │
 └──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────┘
 
- Enter open  b bookmark  d delete  Tab next  F1 help  ^C quit
+ Enter open  r review  b bookmark  d delete  Tab next  F1 help  ^C quit
 """, "history")
     }
 
@@ -549,7 +549,7 @@ import Testing
 │ individuals from camera-trap photos.                                         │
 └──────────────────────────────────────────────────────────────────────────────┘
 
- Enter close  b bookmark  d delete  Tab next  F1 help  ^C quit
+ Enter close  r review  b bookmark  d delete  Tab next  F1 help  ^C quit
 """, "historyOpen")
     }
 
@@ -594,7 +594,7 @@ import Testing
 │ so researchers can identify individuals from camera-trap photos.                                                     │
 └──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────┘
 
- Enter close  b bookmark  d delete  Tab next  F1 help  ^C quit
+ Enter close  r review  b bookmark  d delete  Tab next  F1 help  ^C quit
 """, "historyOpen")
     }
 
@@ -690,11 +690,11 @@ import Testing
 │  a to z        type a guess            PgUp/PgDn     a page up / down        │
 │  Enter         submit the guess        Home/End      first / last            │
 │  Backspace     delete a letter         Enter         play, resume, open      │
-│  Ctrl-U        clear the guess         b             bookmark (history)      │
-│  Ctrl-G        give up (asks first)    d             delete (asks) / remove  │
-│  Ctrl-N        start another game      y / n         answer a question       │
-│  n, Enter      next game, once over                                          │
-│  b             bookmark, once over                                           │
+│  Ctrl-U        clear the guess         h             play hard (packs)       │
+│  Ctrl-H, F2    a hint (counted)        r             review (history)        │
+│  Ctrl-G        give up (asks first)    b             bookmark (history)      │
+│  Ctrl-N        start another game      d             delete (asks) / remove  │
+│  n, Enter      next game, once over    y / n         answer a question      ↓│
 └──────────────────────────────────────────────────────────────────────────────┘
 
  Esc close  ↑↓ scroll  ^C quit
@@ -719,14 +719,14 @@ import Testing
 │  a to z        type a guess                                PgUp/PgDn     a page up / down                            │
 │  Enter         submit the guess                            Home/End      first / last                                │
 │  Backspace     delete a letter                             Enter         play, resume, open                          │
-│  Ctrl-U        clear the guess                             b             bookmark (history)                          │
-│  Ctrl-G        give up (asks first)                        d             delete (asks) / remove                      │
-│  Ctrl-N        start another game                          y / n         answer a question                           │
-│  n, Enter      next game, once over                                                                                  │
+│  Ctrl-U        clear the guess                             h             play hard (packs)                           │
+│  Ctrl-H, F2    a hint (counted)                            r             review (history)                            │
+│  Ctrl-G        give up (asks first)                        b             bookmark (history)                          │
+│  Ctrl-N        start another game                          d             delete (asks) / remove                      │
+│  n, Enter      next game, once over                        y / n         answer a question                           │
+│  h             next game, hard mode                                                                                  │
 │  b             bookmark, once over                                                                                   │
-│                                                                                                                      │
-│                                                                                                                      │
-│                                                                                                                      │
+│  r             review, once over                                                                                     │
 │                                                                                                                      │
 │                                                                                                                      │
 │                                                                                                                      │
@@ -771,7 +771,7 @@ import Testing
 | > _ _ _ _ _                                                    11 of 15 left |
 +------------------------------------------------------------------------------+
 
- Enter guess  Tab notepad  ^G give up  ^N new  F1 help  ^C quit
+ Enter guess  Tab notepad  ^H hint  ^G give up  ^N new  F1 help  ^C quit
 """, "ascii")
     }
 
@@ -818,7 +818,7 @@ import Testing
 └──────────────────────────────────────┘
  > _ _ _ _ _              11 of 15 left
 
- Enter guess  Tab notepad  ^G give up
+ Enter guess  Tab notepad  ^H hint
 """, "minimum")
     }
 }

@@ -25,6 +25,8 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
         "Notepad (Tab from the guess)/arrows", "Notepad (Tab from the guess)/a to z", "Notepad (Tab from the guess)/Space",
         "Notepad (Tab from the guess)/- / +", "Notepad (Tab from the guess)/Backspace", "Notepad (Tab from the guess)/Enter",
         "Lists/Up/Down, j/k", "Lists/PgUp/PgDn", "Lists/Home/End", "Lists/Enter", "Lists/b", "Lists/d", "Lists/y / n",
+        // CoachUITests.
+        "Game/Ctrl-H, F2", "Game/h", "Game/r", "Lists/h", "Lists/r",
     ]
 
     @Test func everyKeyOnTheHelpScreenHasATest() {

@@ -8,6 +8,10 @@ import Testing
         ("guess queue", .guess("queue")),
         ("new", .new(packID: nil)),
         ("new animals", .new(packID: "animals")),
+        ("new --hard", .new(packID: nil, hard: true)),
+        ("new --hard animals", .new(packID: "animals", hard: true)),
+        ("new animals --HARD", .new(packID: "animals", hard: true)),
+        ("hint", .hint),
         ("resume abc", .resume(gameID: "abc")),
         ("games", .games),
         ("mark E in", .mark("e", .in)),
@@ -27,7 +31,11 @@ import Testing
 
     @Test("Malformed commands say how to use them", arguments: [
         ("guess", "usage: guess WORD"),
-        ("new a b", "usage: new [PACK_ID]"),
+        ("new a b", "usage: new [--hard] [PACK_ID]"),
+        ("new --hard --hard", "usage: new [--hard] [PACK_ID]"),
+        ("new --easy", "unknown option '--easy'"),
+        ("resume abc --hard", "hard mode is chosen when a game starts"),
+        ("hint please", "usage: hint"),
         ("mark e", "usage: mark LETTER out|in|clear"),
         ("mark 9 in", "'9' is not a letter"),
         ("mark ab in", "'ab' is not a letter"),

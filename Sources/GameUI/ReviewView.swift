@@ -1,0 +1,36 @@
+import QiktionaryCore
+import Screen
+
+extension Canvas {
+    /// A finished game's review: each guess with the words possible before and after it, what
+    /// it was expected to leave and the best guess at that point; then skill and luck.
+    mutating func drawReview(_ shown: ShownReview, _ area: Rect) {
+        let game = shown.game.game
+        let inner = box(area, "Review: \(game.secret.uppercased())")
+        guard !inner.isEmpty else { return }
+        let arrow = glyphs == .ascii ? "->" : "→"
+        func padLeft(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.columns)) + text }
+        var lines: [(String, Style)] = [
+            ("\(endLine(shown.game))  \(game.rules.rawValue)\(game.hard ? ", hard" : "")"
+                + (shown.game.hints.isEmpty ? "" : ", \(shown.game.hints.count) \(shown.game.hints.count == 1 ? "hint" : "hints")"), .bold),
+            ("", .plain),
+            ("  #  guess    possible    expected  best guess", .dim),
+        ]
+        for (i, step) in shown.review.steps.enumerated() {
+            let number = padLeft(String(i + 1), 3)
+            let possible = Text.pad("\(step.candidatesBefore) \(arrow) \(step.candidatesAfter)", to: 11)
+            let best = step.word == step.best || step.expected <= step.bestExpected + 1e-9
+                ? "\(glyphs.check) as good as the best"
+                : "\(step.best.uppercased()) (\(Review.format(step.bestExpected)))"
+            lines.append(("\(number)  \(Text.pad(step.word.uppercased(), to: 8)) \(possible) \(padLeft(Review.format(step.expected), 8))  \(best)", .plain))
+        }
+        lines += [("", .plain), (Review.summary(skill: shown.review.skill, luck: shown.review.luck), .bold),
+                  ("Expected: the words a guess leaves on average; best: the guess that leaves the fewest.", .dim)]
+        let scroll = min(state.reviewScroll, max(0, lines.count - inner.height))
+        for (row, line) in lines.dropFirst(scroll).prefix(inner.height).enumerated() {
+            buffer.write(line.0, x: inner.x + 1, y: inner.y + row, style: line.1, limit: inner.width - 1)
+        }
+        if scroll + inner.height < lines.count { buffer.write(String(glyphs.arrowDown), x: inner.maxX - 1, y: inner.maxY - 1, style: .bold) }
+        if scroll > 0 { buffer.write(String(glyphs.arrowUp), x: inner.maxX - 1, y: inner.y, style: .bold) }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import QiktionaryCore
+import Screen
+import Testing
+@testable import GameUI
+@testable import Storage
+
+/// The coach in the full-screen game: hard games, hints, the words still possible and reviews.
+@Suite struct CoachUITests {
+    static let hint = Hint(word: "tiger", candidates: 3, groups: 3, expectedLeft: 1, isCandidate: true)
+    static let review = Review(steps: [
+        Review.Step(word: "crane", candidatesBefore: 36, candidatesAfter: 9, best: "slate", bestExpected: 6.5, expected: 8.25),
+        Review.Step(word: "tiger", candidatesBefore: 9, candidatesAfter: 1, best: "tiger", bestExpected: 1.4, expected: 1.4),
+    ], skill: 89, luck: 0.4)
+
+    @Test func ctrlHOrF2AsksForAHintOnceAndSaysItIsThinking() {
+        for key in [Key.control("h"), .function(2)] {
+            let (state, effects) = press(key, on: Fixtures.state(.guess))
+            #expect(effects == [.hint(gameID: "g1")])
+            #expect(state.thinking)
+            #expect(press(key, on: state).1.isEmpty, "a second press while thinking asks nothing more")
+            #expect(view(state, size: Size(width: 100, height: 30)).text.contains("Thinking…"))
+        }
+    }
+
+    @Test func theHintShowsOnTheBoardUntilTheNextGuessAndIsNotAskedTwice() {
+        var state = Fixtures.state(.guess)
+        _ = update(&state, .key(.control("h")))
+        _ = update(&state, .hintReady(Fixtures.inPlay, Self.hint))
+        #expect(!state.thinking && state.currentHint == Self.hint)
+        #expect(state.status?.text == "Hint: TIGER · it \(Self.hint.reason).")
+        let screen = view(state, size: Size(width: 100, height: 30)).text
+        #expect(screen.contains("│ Hint: TIGER (1.0 left on average)"))
+        // Asked again at the same point: shown again, not worked out (or counted) again.
+        let again = press(.control("h"), on: state)
+        #expect(again.1.isEmpty && again.0.status?.text.hasPrefix("Hint: TIGER") == true)
+        // After another guess the hint no longer applies.
+        var later = state
+        let played = Fixtures.game("g1", secret: "tiger", guesses: ["crane", "moist", "jumpy", "tribe", "liver"])
+        _ = update(&later, .guessPlayed(PlayedGuess(guess: played.game.guesses.last!, number: 5, game: played)))
+        #expect(later.currentHint == nil)
+    }
+
+    @Test func theWordsStillPossibleShowInTheGuessLineAndProveLetters() {
+        var state = Fixtures.state(.guess)
+        _ = update(&state, .candidatesLoaded(gameID: "g1", guesses: 4, candidates: ["tiger", "tribe"]))
+        let screen = view(state, size: Size(width: 100, height: 30)).text
+        #expect(screen.contains("Guess 5 of 15 · 2 words still possible"))
+        // T, R, I and E are in both words still possible, so certainly in; W is in neither, so certainly out.
+        #expect(screen.contains("[W✗]") && screen.contains("[T✓]"))
+        // Counted for another game or an older board: not shown.
+        var stale = Fixtures.state(.guess)
+        _ = update(&stale, .candidatesLoaded(gameID: "g1", guesses: 3, candidates: ["tiger"]))
+        #expect(stale.currentCandidates == nil)
+        #expect(!view(stale, size: Size(width: 100, height: 30)).text.contains("still possible"))
+    }
+
+    @Test func hOnPacksOrOnAFinishedGameStartsAHardGame() {
+        var packs = Fixtures.state(.packs)
+        packs.packSelection = 1
+        let (playing, effects) = press(.character("h"), on: packs)
+        #expect(effects == [.newGame(packID: "animals", hard: true)] && playing.pane == .guess)
+        let over = Fixtures.state(.guess, game: Fixtures.won)
+        #expect(press(.character("h"), on: over).1 == [.newGame(packID: "animals", hard: true)])
+        #expect(press(.character("h"), on: Fixtures.state(.guess)).1.isEmpty, "in play, h is a letter")
+        #expect(press(.character("h"), on: Fixtures.state(.guess)).0.input == "h")
+    }
+
+    @Test func aHardGameSaysSoInTheHeader() {
+        var state = Fixtures.state(.guess)
+        let game = state.game!.game
+        state.game?.game = Game(id: game.id, packID: game.packID, secret: game.secret, rules: game.rules, hard: true,
+                                guesses: game.guesses, status: game.status, marks: game.marks)
+        #expect(view(state, size: Size(width: 100, height: 30)).text.contains("classic, 5 letters, hard"))
+    }
+
+    @Test func rReviewsAFinishedGameFromItsCardOrFromHistoryAndAnyKeyCloses() {
+        let over = Fixtures.state(.guess, game: Fixtures.won)
+        let (asked, effects) = press(.character("r"), on: over)
+        #expect(effects == [.review(gameID: "g2")] && asked.thinking)
+        #expect(press(.character("r"), on: Fixtures.state(.history)).1 == [.review(gameID: "g2")])
+        #expect(press(.character("r"), on: Fixtures.state(.guess)).1.isEmpty, "in play, r is a letter")
+
+        var shown = asked
+        _ = update(&shown, .reviewReady(Fixtures.won, Self.review))
+        #expect(!shown.thinking && shown.review != nil)
+        let screen = view(shown, size: Size(width: 100, height: 30)).text
+        #expect(screen.contains("Review: TIGER"))
+        #expect(screen.contains("  1  CRANE    36 → 9           8.3  SLATE (6.5)"))
+        #expect(screen.contains("  2  TIGER    9 → 1            1.4  ✓ as good as the best"))
+        #expect(screen.contains("Skill 89 of 100; luck +0.4: the answers left fewer words than expected."))
+        let down = press(.down, on: shown).0
+        #expect(down.review != nil && down.reviewScroll == 1, "arrows scroll the review")
+        let closed = press(.escape, on: shown).0
+        #expect(closed.review == nil && closed.pane == .guess)
+    }
+
+    @Test func aFailureWhileThinkingStopsTheThinking() {
+        var state = press(.control("h"), on: Fixtures.state(.guess)).0
+        _ = update(&state, .failed("no hint: no word of the answer set fits every guess so far"))
+        #expect(!state.thinking && state.status?.isError == true)
+    }
+}

@@ -1,0 +1,75 @@
+import CloudStore
+import Foundation
+import QiktionaryCore
+import Storage
+import Testing
+@testable import Sync
+
+/// Hard mode and hints travel with the game; hints taken on two machines merge as a union.
+@Suite struct CoachSyncTests {
+    let folder = MemoryFolder()
+    let clock = TestClock()
+
+    @Test func hardAndHintsReachTheOtherMachine() throws {
+        let a = try Machine("laptop", folder: folder, shared: clock), b = try Machine("desktop", folder: folder, shared: clock)
+        clock.advance(1)
+        let game = try a.database.startGame(GameRequest(word: "tiger", hard: true), profile: a.profile, now: clock.now)
+        _ = try a.database.recordHint(gameID: game.id, profile: a.profile)
+        try a.guess("crane", in: game.id)
+        try a.sync()
+        try b.sync()
+        let there = try b.game(game.id)
+        #expect(there.game.hard && there.hints == [0])
+        #expect(there.game.guesses.map(\.word) == ["crane"])
+        // Hard mode holds on the other machine too: a guess that contradicts CRANE is refused there.
+        let crane = there.game.guesses[0].feedback
+        let contradiction = Content.lexicon.words(ofLength: 5).first { $0 != "tiger" && Rules.classic.allows($0)
+            && Rules.classic.feedback(for: "crane", against: $0) != crane }!
+        #expect(throws: StorageError.self) { try b.guess(contradiction, in: game.id) }
+    }
+
+    @Test func hintsTakenOnBothMachinesAtOnceAreAllKept() throws {
+        let a = try Machine("laptop", folder: folder, shared: clock), b = try Machine("desktop", folder: folder, shared: clock)
+        let game = try a.start("tiger")
+        try a.sync()
+        try b.sync()
+        // Offline from each other: A takes a hint before its first guess, B plays one and takes a hint after it.
+        _ = try a.database.recordHint(gameID: game.id, profile: a.profile)
+        try b.guess("crane", in: game.id)
+        _ = try b.database.recordHint(gameID: game.id, profile: b.profile)
+        try a.sync()
+        try b.sync()
+        try a.sync()
+        #expect(try a.game(game.id).hints == [0, 1])
+        #expect(try b.game(game.id).hints == [0, 1])
+        #expect(try a.database.pendingChangeCount(profile: a.profile) == 0)
+        #expect(try b.database.pendingChangeCount(profile: b.profile) == 0)
+    }
+
+    @Test func aGameWithoutTheCoachIsSentWithoutItsFields() throws {
+        let plain = SyncGame(id: "00000000-0000-4000-8000-000000000001", packID: "animals", secret: "tiger", fact: "f", rules: .classic,
+                             maxGuesses: 15, status: .inProgress, startedAt: Date(timeIntervalSince1970: 1), updatedAt: Date(timeIntervalSince1970: 1),
+                             finishedAt: nil, startedOn: "a", lastChangedOn: "a")
+        let record = RecordMapping.record(plain, fields: nil, device: "a", systemFields: nil)
+        #expect(record["hard"] == nil && record["hints"] == nil, "the same bytes as before the coach")
+        var coached = plain
+        coached.hard = true
+        coached.hints = "0,3"
+        let sent = RecordMapping.record(coached, fields: nil, device: "a", systemFields: nil)
+        #expect(sent["hard"] == .bool(true) && sent["hints"] == .string("0,3"))
+    }
+
+    @Test func badCoachFieldsFromTheCloudAreSkipped() throws {
+        let plain = SyncGame(id: "00000000-0000-4000-8000-000000000001", packID: "animals", secret: "tiger", fact: "f", rules: .classic,
+                             maxGuesses: 15, status: .inProgress, startedAt: Date(timeIntervalSince1970: 1), updatedAt: Date(timeIntervalSince1970: 1),
+                             finishedAt: nil, startedOn: "a", lastChangedOn: "a")
+        let good = RecordMapping.record(plain, fields: nil, device: "a", systemFields: nil)
+        #expect(RecordMapping.syncGame(good) != nil)
+        for (key, value) in [("hard", FieldValue.string("yes")), ("hard", .int(1)), ("hints", .string("1,x")), ("hints", .int(2)),
+                             ("hints", .string(String(repeating: "1,", count: 200) + "1"))] {
+            var bad = good
+            bad.fields[key] = value
+            #expect(RecordMapping.syncGame(bad) == nil, "\(key): \(value)")
+        }
+    }
+}
