@@ -83,7 +83,7 @@ extension Canvas {
         let selected = games.indices.contains(state.historySelection) ? games[state.historySelection] : nil
         if state.historyOpen, let selected {
             let rest = drawFactCard(selected, in: area, actions: false)
-            let title = [packTitle(selected.game.packID), selected.game.rules.rawValue,
+            let title = [packTitle(selected.game.packID), selected.game.rules.rawValue + (selected.game.hard ? ", hard" : ""),
                          "finished \(shortDate(selected.finishedAt)) on \(selected.lastChangedOn)"]
             drawGuesses(selected.game, box(rest, title.joined(separator: glyphs.separator)))
             return
@@ -93,7 +93,7 @@ extension Canvas {
             let game = saved.game
             return [(saved.bookmarked ? String(glyphs.star) : " ") + " " + Text.pad(game.secret.uppercased(), to: wordWidth),
                     Text.pad(game.status.rawValue, to: 7), Text.pad(guessCount(game.guesses.count), to: 10),
-                    shortDate(saved.finishedAt), saved.lastChangedOn].joined(separator: "  ")
+                    shortDate(saved.finishedAt), saved.lastChangedOn, coachNote(saved)].joined(separator: "  ")
         }
         drawListScreen(area, title: "History", rows: rows, selected: state.historySelection,
                        empty: "No finished games yet.",
@@ -101,6 +101,13 @@ extension Canvas {
     }
 
     func guessCount(_ n: Int) -> String { n == 1 ? "1 guess" : "\(n) guesses" }
+
+    /// "hard", "1 hint", "hard, 2 hints" or nothing: how the coach took part in a game.
+    func coachNote(_ saved: SavedGame) -> String {
+        let hints = saved.hints.count
+        return ([saved.game.hard ? "hard" : nil, hints == 0 ? nil : hints == 1 ? "1 hint" : "\(hints) hints"].compactMap { $0 })
+            .joined(separator: ", ")
+    }
 
     /// A pack's title when packs are loaded, else its id.
     func packTitle(_ id: String) -> String {

@@ -25,6 +25,16 @@ extension Canvas {
             buffer.write(Text.pad(figure.0, to: cell), x: inner.x + 1 + i * cell, y: y + 1, style: .dim)
         }
         y += 3
+        // Hard games and hints, apart, only once there are any.
+        var coach: [String] = []
+        if stats.hardPlayed > 0 { coach.append("Hard mode: \(stats.hardWon) won of \(stats.hardPlayed)") }
+        if stats.hintsTaken > 0 {
+            coach.append("Hints: \(stats.hintsTaken) in \(stats.gamesWithHints) \(stats.gamesWithHints == 1 ? "game" : "games")")
+        }
+        if !coach.isEmpty, y + 1 < inner.maxY {
+            buffer.write(coach.joined(separator: glyphs.separator), x: inner.x + 1, y: y, style: .plain, limit: inner.width - 1)
+            y += 2
+        }
         guard y < inner.maxY else { return }
         buffer.write("Guess distribution (games won)", x: inner.x + 1, y: y, style: .bold, limit: inner.width - 1)
         y += 1

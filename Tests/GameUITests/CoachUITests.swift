@@ -100,4 +100,25 @@ import Testing
         _ = update(&state, .failed("no hint: no word of the answer set fits every guess so far"))
         #expect(!state.thinking && state.status?.isError == true)
     }
+
+    @Test func historyAndStatsShowHardGamesAndHintsApart() {
+        var state = Fixtures.state(.history)
+        let won = Fixtures.won
+        state.history[0].game = Game(id: won.id, packID: won.game.packID, secret: won.game.secret, rules: won.game.rules, hard: true,
+                                     guesses: won.game.guesses, status: won.game.status)
+        state.history[0].hints = [0, 3]
+        state.history[2].hints = [1]
+        let list = view(state, size: Size(width: 120, height: 40)).text
+        #expect(list.contains("laptop  hard, 2 hints"))
+        #expect(list.contains("laptop  1 hint"))
+        state.historyOpen = true
+        #expect(view(state, size: Size(width: 120, height: 40)).text.contains("Animals · classic, hard · finished"))
+
+        var stats = Fixtures.state(.stats)
+        stats.stats = Statistics(games: [FinishedGame(status: .won, guessesUsed: 4, hard: true, hints: 2),
+                                         FinishedGame(status: .lost, guessesUsed: 15, hard: true),
+                                         FinishedGame(status: .won, guessesUsed: 3, hints: 1)])
+        #expect(view(stats, size: Size(width: 100, height: 30)).text.contains("Hard mode: 1 won of 2 · Hints: 3 in 2 games"))
+        #expect(!view(Fixtures.state(.stats), size: Size(width: 100, height: 30)).text.contains("Hard mode"), "nothing when there is none")
+    }
 }
