@@ -117,7 +117,7 @@ enum Metric: String, CaseIterable {
         case .naiveRatio: "  naive sync ÷ sync with nothing to do"
         case .oneGuess: "sync of one new guess"
         case .bytesPerGuess: "bytes written to the cloud per guess (a finished game's upload)"
-        case .submitGuess: "submitting a guess (check, save, change tracking)"
+        case .submitGuess: "submitting a guess (check, save, change tracking, words still possible)"
         case .firstSync: "first sync of a new machine (full pull)"
         case .floor: "  baseline: floor (read the bytes, insert the rows)"
         case .floorRatio: "  first sync ÷ floor"
@@ -232,7 +232,13 @@ func measure(games: Int, options: Options) throws -> [Measurement] {
     record(.submitGuess, try samples(runs * 4) {
         let game = try laptop.database.startGame(GameRequest(packID: "animals"), profile: laptop.profile)
         let word = Seeding.guessable.first { $0 != game.game.secret }!
-        return try time { _ = try laptop.database.submitGuess(word, gameID: game.game.id, lexicon: Seeding.lexicon, profile: laptop.profile) }
+        // As a player sees it: the guess saved, then the words still possible counted for the board.
+        return try time {
+            let played = try laptop.database.submitGuess(word, gameID: game.game.id, lexicon: Seeding.lexicon, profile: laptop.profile)
+            let left = GameCoach.candidates(of: played.game.game, packAnswers: try laptop.database.answers(for: played.game.game),
+                                            lexicon: Seeding.lexicon)
+            guard !left.isEmpty else { throw BenchFailure("no word still possible after \(word)") }
+        }
     })
     try laptop.engine.sync()
     let expected = try laptop.database.statistics(profile: laptop.profile).played

@@ -3,14 +3,11 @@
 /// guess set (the dictionary's words of its length). Both sets follow the game's rules.
 public struct GameCoach: Sendable {
     public let solver: Solver
-    private let answers: [String]
-    private let guesses: [String]
 
     /// `packAnswers` is nil for a game whose pack does not hold its secret.
     public init(game: Game, packAnswers: [String]?, lexicon: Lexicon) {
-        guesses = lexicon.words(ofLength: game.length)
-        answers = packAnswers ?? guesses
-        solver = Solver(rules: game.rules, length: game.length, answers: answers, guesses: guesses)
+        let guesses = lexicon.words(ofLength: game.length)
+        solver = Solver(rules: game.rules, length: game.length, answers: packAnswers ?? guesses, guesses: guesses)
     }
 
     /// The answers still possible after the game's guesses. Needs no guess set, so it is cheap
@@ -31,13 +28,11 @@ public struct GameCoach: Sendable {
     public func hint(for game: Game) -> Hint? {
         if game.isFinished { return nil }
         let candidates = candidates(of: game)
-        guard game.hard, !game.guesses.isEmpty else { return solver.hint(candidates: candidates) }
-        let allowed = Solver(rules: game.rules, length: game.length, answers: guesses, guesses: [])
-            .candidates(after: game.guesses)
-        return Solver(rules: game.rules, length: game.length, answers: answers, guesses: allowed).hint(candidates: candidates)
+        return game.hard ? solver.hint(candidates: candidates, fitting: game.guesses) : solver.hint(candidates: candidates)
     }
 
-    public func review(of game: Game) -> Review { solver.review(guesses: game.guesses) }
+    /// The review; a hard game's best guesses are the ones hard mode accepted at each point.
+    public func review(of game: Game) -> Review { solver.review(guesses: game.guesses, hard: game.hard) }
 }
 
 extension GameCoach {

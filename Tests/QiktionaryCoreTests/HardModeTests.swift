@@ -111,6 +111,11 @@ import Testing
                 let coach = GameCoach(game: game, packAnswers: answers, lexicon: lexicon)
                 let hint = try #require(coach.hint(for: game))
                 #expect(game.contradiction(hint.word) == nil, "\(hint.word) after \(game.guesses.map(\.word))")
+                // And no guess hard mode accepts leaves fewer on average.
+                let candidates = coach.candidates(of: game)
+                let allowed = Self.words.filter { rules.allows($0) && !game.guesses.map(\.word).contains($0) && game.contradiction($0) == nil }
+                let best = allowed.map { coach.solver.split(of: $0, over: candidates).expectedLeft }.min() ?? .infinity
+                #expect(abs(hint.expectedLeft - min(best, 1)) < 1e-9 || abs(hint.expectedLeft - best) < 1e-9)
                 #expect(hint.candidates == GameCoach.candidates(of: game, packAnswers: answers, lexicon: lexicon).count)
                 try game.submit(hint.word, lexicon: lexicon)
                 if game.isFinished { break }
@@ -140,5 +145,27 @@ import Testing
         #expect(Review.summary(skill: 82, luck: 0.4) == "Skill 82 of 100; luck +0.4: the answers left fewer words than expected.")
         #expect(Review.verdict(word: "crane", best: "slate", expected: 8.25, bestExpected: 6.5) == "best was SLATE (6.5 left on average)")
         #expect(Review.verdict(word: "slate", best: "slate", expected: 6.5, bestExpected: 6.5) == "as good as the best")
+    }
+}
+
+extension GameCoachTests {
+    /// A hard game's review measures each guess against the best guess hard mode allowed then.
+    @Test func aHardGamesReviewComparesWithGuessesHardModeAccepted() throws {
+        let answers = Array(Self.words.prefix(12))
+        var game = Game(id: "g", packID: "p", secret: "mite", rules: .classic, hard: true)
+        try game.submit("sale", lexicon: lexicon)
+        try game.submit("time", lexicon: lexicon)
+        try game.submit("mite", lexicon: lexicon)
+        #expect(game.status == .won)
+        let review = GameCoach(game: game, packAnswers: answers, lexicon: lexicon).review(of: game)
+        var prefix = Game(id: "p", packID: "p", secret: "mite", rules: .classic, hard: true)
+        for step in review.steps {
+            #expect(prefix.contradiction(step.best) == nil, "\(step.best) after \(prefix.guesses.map(\.word))")
+            try prefix.submit(step.word, lexicon: lexicon)
+        }
+        let easy = Game(id: "g", packID: "p", secret: "mite", rules: .classic, guesses: game.guesses, status: game.status)
+        let easyReview = GameCoach(game: easy, packAnswers: answers, lexicon: lexicon).review(of: easy)
+        #expect(zip(review.steps, easyReview.steps).allSatisfy { $0.bestExpected >= $1.bestExpected - 1e-9 },
+                "hard mode's best is never better than the free best")
     }
 }

@@ -240,8 +240,8 @@ import Testing
         for round in 0..<60 {
             let rules: Rules = round % 2 == 0 ? .classic : .mastermind
             let length = 4 + (round / 2) % 4
-            let answers = Self.randomList(rules, length: length, count: 1 + round % 90, &rng)
-            let guesses = answers + Self.randomList(rules, length: length, count: 30, &rng)
+            let answers = Self.randomList(rules, length: length, count: 1 + round % 70, &rng)
+            let guesses = answers + Self.randomList(rules, length: length, count: 25, &rng)
             let solver = Solver(rules: rules, length: length, answers: answers, guesses: guesses)
             let candidates = Array(Set(answers)).sorted()
             let hint = solver.hint(candidates: candidates, parallel: parallel, parallelFrom: 0)
@@ -255,8 +255,8 @@ import Testing
     @Test func hintsOnTheDictionaryMatchBruteForce() {
         for rules in Rules.allCases {
             for length in 4...7 {
-                let guesses = Self.words(length, rules, every: 40)
-                let answers = Self.words(length, rules, every: 97)
+                let guesses = Self.words(length, rules, every: 61)
+                let answers = Self.words(length, rules, every: 127)
                 let solver = Solver(rules: rules, length: length, answers: answers, guesses: guesses)
                 let brute = Self.bruteHint(rules, answers, guesses)
                 #expect(solver.hint(candidates: answers, parallel: false)?.word == brute?.word, "\(rules) \(length)")

@@ -14,43 +14,58 @@ public struct Solver: Sendable {
     public let rules: Rules
     public let length: Int
     let scorer: FeedbackCode
-    /// Every distinct word accepted from the answers and the guesses, sorted, so that a word's
-    /// index is also its alphabetical rank.
+    /// Every distinct word accepted from the answers and the guesses, in the order first met,
+    /// with its code.
     let words: [String]
     let codes: [WordCode]
     let ids: [String: Int32]
     /// The answers, in the order given.
     let answerIDs: [Int32]
-    /// The guess set, in alphabetical order.
+    /// The guess set, in alphabetical order: a guess's place here is its last tie-break.
     let guessIDs: [Int32]
 
     public init(rules: Rules, length: Int, answers: [String], guesses: [String]) {
         self.rules = rules
         self.length = length
         scorer = FeedbackCode(rules: rules, length: length)
-        var table: [String: WordCode] = [:]
-        table.reserveCapacity(answers.count + guesses.count)
-        func accept(_ word: String) -> Bool {
-            if table[word] != nil { return true }
+        var words: [String] = [], codes: [WordCode] = [], ids: [String: Int32] = [:]
+        var isAnswer: [Bool] = [], isGuess: [Bool] = []
+        ids.reserveCapacity(answers.count + guesses.count)
+        /// The word's id, nil when it is not a word these rules and this length allow.
+        func id(of word: String) -> Int? {
+            if let id = ids[word] { return Int(id) }
             guard let code = WordCode(word, length: length),
-                  rules == .mastermind || code.distinctLetters == length else { return false }
-            table[word] = code
-            return true
+                  rules == .mastermind || code.distinctLetters == length else { return nil }
+            ids[word] = Int32(words.count)
+            words.append(word)
+            codes.append(code)
+            isAnswer.append(false)
+            isGuess.append(false)
+            return words.count - 1
         }
-        var answerWords: [String] = [], seen = Set<String>()
-        for word in answers where seen.insert(word).inserted && accept(word) { answerWords.append(word) }
-        var guessWords = Set<String>()
-        for word in guesses where !guessWords.contains(word) && accept(word) { guessWords.insert(word) }
-
-        let words = table.keys.sorted()
-        var ids: [String: Int32] = [:]
-        ids.reserveCapacity(words.count)
-        for (id, word) in words.enumerated() { ids[word] = Int32(id) }
+        var answerIDs: [Int32] = []
+        for word in answers {
+            if let id = id(of: word), !isAnswer[id] {
+                isAnswer[id] = true
+                answerIDs.append(Int32(id))
+            }
+        }
+        var guessIDs: [Int32] = []
+        for word in guesses {
+            if let id = id(of: word), !isGuess[id] {
+                isGuess[id] = true
+                guessIDs.append(Int32(id))
+            }
+        }
+        // The lexicon's lists come sorted, which makes this check all the sorting there is.
+        if !zip(guessIDs, guessIDs.dropFirst()).allSatisfy({ words[Int($0)] < words[Int($1)] }) {
+            guessIDs.sort { words[Int($0)] < words[Int($1)] }
+        }
         self.words = words
+        self.codes = codes
         self.ids = ids
-        codes = words.map { table[$0]! }
-        answerIDs = answerWords.map { ids[$0]! }
-        guessIDs = words.indices.filter { guessWords.contains(words[$0]) }.map(Int32.init)
+        self.answerIDs = answerIDs
+        self.guessIDs = guessIDs
     }
 
     public var answerCount: Int { answerIDs.count }
@@ -114,19 +129,49 @@ public struct Solver: Sendable {
     /// `parallel: false` keeps to the calling thread, as does a search of fewer than
     /// `parallelFrom` guess × candidate pairs; the answer is the same either way.
     func hint(candidates: [String], parallel: Bool, parallelFrom: Int = SplitSearch.parallelFrom) -> Hint? {
-        var seen = Set<String>(), list: [(word: String, code: WordCode)] = []
-        for word in candidates where seen.insert(word).inserted {
-            guard let code = ids[word].map({ codes[Int($0)] }) ?? WordCode(word, length: length),
-                  rules == .mastermind || code.distinctLetters == length else { continue }
-            list.append((word, code))
-        }
-        return hint(over: list, parallel: parallel, parallelFrom: parallelFrom)
+        hint(over: distinct(candidates), parallel: parallel, parallelFrom: parallelFrom)
     }
 
-    func hint(over candidates: [(word: String, code: WordCode)], parallel: Bool, parallelFrom: Int = SplitSearch.parallelFrom) -> Hint? {
+    /// The candidates once each, with their codes, leaving out what these rules and this length
+    /// do not allow.
+    func distinct(_ candidates: [String]) -> [(word: String, code: WordCode)] {
+        var known = [Bool](repeating: false, count: words.count), unknown = Set<String>()
+        var list: [(word: String, code: WordCode)] = []
+        list.reserveCapacity(candidates.count)
+        for word in candidates {
+            if let id = ids[word].map(Int.init) {
+                if !known[id] {
+                    known[id] = true
+                    list.append((word, codes[id]))
+                }
+            } else if let code = WordCode(word, length: length), rules == .mastermind || code.distinctLetters == length,
+                      unknown.insert(word).inserted {
+                list.append((word, code))
+            }
+        }
+        return list
+    }
+
+    /// The best next guess of a hard game: over the guess set's words that fit every score so
+    /// far (`guesses`), the only ones hard mode accepts.
+    public func hint(candidates: [String], fitting guesses: [Guess]) -> Hint? {
+        hint(over: distinct(candidates), parallel: true, pool: guessIDs(fitting: guesses))
+    }
+
+    /// The guess set's words hard mode accepts after `guesses`: each fits every score, and none
+    /// was guessed already.
+    func guessIDs(fitting guesses: [Guess]) -> [Int32] {
+        guard let checks = checks(guesses) else { return [] }
+        return guessIDs.filter { id in checks.allSatisfy { fits(codes[Int(id)], $0, missed: true) } }
+    }
+
+    /// `pool` narrows the guess set (kept in its alphabetical order); nil searches all of it.
+    func hint(over candidates: [(word: String, code: WordCode)], parallel: Bool, parallelFrom: Int = SplitSearch.parallelFrom,
+              pool narrowed: [Int32]? = nil) -> Hint? {
         let n = candidates.count
         if n == 0 { return nil }
         if n == 1 { return Hint(word: candidates[0].word, candidates: 1, groups: 1, expectedLeft: 1, isCandidate: true) }
+        let guessIDs = narrowed ?? self.guessIDs
         let pool: [PoolWord], poolWords: [String]
         if guessIDs.isEmpty {
             let sorted = candidates.sorted { $0.word < $1.word }
@@ -155,12 +200,7 @@ public struct Solver: Sendable {
     /// groups. The guess need not be in the guess set; one that is not a word of this length
     /// tells nothing and leaves all the candidates in one group.
     public func split(of guess: String, over candidates: [String]) -> (groups: Int, expectedLeft: Double) {
-        var seen = Set<String>(), list: [WordCode] = []
-        for word in candidates where seen.insert(word).inserted {
-            if let code = ids[word].map({ codes[Int($0)] }) ?? WordCode(word, length: length),
-               rules == .mastermind || code.distinctLetters == length { list.append(code) }
-        }
-        let sizes = groupSizes(of: guess, over: list)
+        let sizes = groupSizes(of: guess, over: distinct(candidates).map(\.code))
         return (sizes.count, Solver.expectedLeft(sizes))
     }
 
@@ -183,14 +223,16 @@ public struct Solver: Sendable {
     /// and fits its own feedback, is taken as the win: 1 left, the secret. (Under mastermind
     /// only the win fits its own feedback; under classic a game that stopped on a full-score
     /// anagram without winning is read as won too, since the feedback alone cannot tell.)
-    public func review(guesses: [Guess]) -> Review {
+    /// In a `hard` game the best at each point is over the guesses hard mode then accepted.
+    public func review(guesses: [Guess], hard: Bool = false) -> Review {
         var steps: [Review.Step] = []
         var ratios: [Double] = [], lucks: [Double] = []
         var before = answerIDs
         for (index, guess) in guesses.enumerated() {
             let candidates = before.map { (word: words[Int($0)], code: codes[Int($0)]) }
             let n = candidates.count
-            let best = hint(over: candidates, parallel: true)
+            let allowed = hard && index > 0 ? guessIDs(fitting: Array(guesses[..<index])) : nil
+            let best = hint(over: candidates, parallel: true, pool: allowed)
             let sizes = groupSizes(of: guess.word, over: candidates.map(\.code))
             let expected = Solver.expectedLeft(sizes)
             var after: [Int32] = []

@@ -164,10 +164,11 @@ struct CandidatePlanes: Sendable {
 /// come in: pruning only drops a guess that provably cannot beat one already found, under a
 /// total order.
 enum SplitSearch {
-    /// The pool word with the lowest key, or nil when the pool or the candidates are empty.
     /// Below this many guess × candidate pairs one thread is quicker than waking a second.
     static let parallelFrom = 200_000
 
+    /// The pool word with the lowest key, or nil when the pool or the candidates are empty.
+    /// The candidates must be distinct.
     static func best(rules: Rules, length: Int, candidates: [WordCode], pool: [PoolWord], parallel: Bool,
                      parallelFrom: Int = SplitSearch.parallelFrom) -> SplitChoice? {
         guard !candidates.isEmpty, !pool.isEmpty else { return nil }
@@ -265,7 +266,7 @@ private final class ChunkResults: @unchecked Sendable {
     func all() -> [Found] { slots.compactMap { $0 } }
 }
 
-/// A fully scored guess: its pool index, key and the feedback counts it left.
+/// A fully scored guess: its pool index, its key and its number of groups.
 struct Found: Sendable {
     var index: Int
     var key: SplitKey
@@ -283,13 +284,24 @@ struct Kernel: Sendable {
         SplitChoice(index: found.index, sum: found.key.sum, groups: found.groups)
     }
 
+    /// Working space for one guess: group counts by code, their partial counts as bytes, and
+    /// the count masks of one block.
+    struct Scratch {
+        var counts: UnsafeMutablePointer<Int>
+        var bytes: UnsafeMutablePointer<UInt64>
+        var places: UnsafeMutablePointer<UInt64>
+        var shared: UnsafeMutablePointer<UInt64>
+    }
+
     /// The best of `indices` that beats `bound`, if any.
     func search<C: Collection>(_ indices: C, pool: [PoolWord], bound: Found?) -> Found? where C.Element == Int {
         var best = bound
         let width = CandidatePlanes.width(rules)
         planes.bits.withUnsafeBufferPointer { bits in inputs.withUnsafeBufferPointer { table in
             withUnsafeTemporaryAllocation(of: Int.self, capacity: 64) { counts in
-                withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 16) { leaves in
+                withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 80) { words in
+                    let base = words.baseAddress!
+                    let scratch = Scratch(counts: counts.baseAddress!, bytes: base, places: base + 64, shared: base + 72)
                     for index in indices {
                         let word = pool[index]
                         let tie = SplitKey(sum: 0, word: word).tie
@@ -298,10 +310,10 @@ struct Kernel: Sendable {
                         let scored: (sum: Int, groups: Int)?
                         switch rules {
                         case .mastermind:
-                            scored = mastermind(inputs, bits: bits.baseAddress!, counts: counts.baseAddress!, leaves: leaves.baseAddress!, limit: limit)
+                            scored = mastermind(inputs, bits: bits.baseAddress!, scratch, limit: limit)
                         case .classic:
-                            scored = classic(inputs, self: word.isCandidate ? word.code.distinctLetters : nil,
-                                             bits: bits.baseAddress!, counts: counts.baseAddress!, leaves: leaves.baseAddress!, limit: limit)
+                            scored = classic(inputs, own: word.isCandidate ? word.code.distinctLetters : nil,
+                                             bits: bits.baseAddress!, scratch, limit: limit)
                         }
                         if let scored {
                             let key = SplitKey(sum: scored.sum, tie: tie)
@@ -323,57 +335,119 @@ struct Kernel: Sendable {
         return (t ^ c, (a & b) | (t & c))
     }
 
-    /// Seven one-bit inputs to a three-bit count per lane, as the eight masks "count is v".
+    /// Seven one-bit inputs to a three-bit count per lane.
     @inline(__always)
-    private func countMasks(_ x0: UInt64, _ x1: UInt64, _ x2: UInt64, _ x3: UInt64, _ x4: UInt64, _ x5: UInt64, _ x6: UInt64,
-                            valid: UInt64, into out: UnsafeMutablePointer<UInt64>) {
+    private func add7(_ x0: UInt64, _ x1: UInt64, _ x2: UInt64, _ x3: UInt64, _ x4: UInt64, _ x5: UInt64, _ x6: UInt64)
+        -> (UInt64, UInt64, UInt64) {
         let (s1, c1) = fullAdd(x0, x1, x2)
         let (s2, c2) = fullAdd(x3, x4, x5)
         let (b0, c3) = fullAdd(s1, s2, x6)
         let (b1, b2) = fullAdd(c1, c2, c3)
+        return (b0, b1, b2)
+    }
+
+    /// A three-bit count per lane as the eight masks "the count is v", valid lanes only.
+    @inline(__always)
+    private func masks(_ b0: UInt64, _ b1: UInt64, _ b2: UInt64, valid: UInt64, into out: UnsafeMutablePointer<UInt64>) {
         let one = b0 & valid, zero = ~b0 & valid
-        let low = ~b1 & ~b2, twoish = b1 & ~b2, four = ~b1 & b2, six = b1 & b2
+        let low = ~b1 & ~b2, two = b1 & ~b2, four = ~b1 & b2, six = b1 & b2
         out[0] = low & zero; out[1] = low & one
-        out[2] = twoish & zero; out[3] = twoish & one
+        out[2] = two & zero; out[3] = two & one
         out[4] = four & zero; out[5] = four & one
         out[6] = six & zero; out[7] = six & one
     }
 
-    /// Mastermind: groups by (in place, shared). Returns nil as soon as the partial Σ s² plus the
-    /// least the remaining candidates can add (1 each) passes `limit`.
+    /// The bits set in each byte of `x`: the first three steps of a SWAR popcount. There is no
+    /// popcount instruction in the baseline x86-64 the package builds for, so the last step
+    /// (summing the bytes) is left for `byteSum`, once every 8 blocks: a byte then holds at
+    /// most 8 × 8 = 64.
     @inline(__always)
-    private func mastermind(_ inputs: UnsafePointer<Int>, bits: UnsafePointer<UInt64>, counts: UnsafeMutablePointer<Int>,
-                            leaves: UnsafeMutablePointer<UInt64>, limit: Int) -> (sum: Int, groups: Int)? {
-        let blocks = planes.blocks, length = planes.length
+    private func byteCounts(_ x: UInt64) -> UInt64 {
+        var x = x
+        x = x &- ((x >> 1) & 0x5555_5555_5555_5555)
+        x = (x & 0x3333_3333_3333_3333) &+ ((x >> 2) & 0x3333_3333_3333_3333)
+        return (x &+ (x >> 4)) & 0x0F0F_0F0F_0F0F_0F0F
+    }
+
+    /// The sum of the bytes of `x` (each at most 64, so the sum fits the 16-bit fields).
+    @inline(__always)
+    private func byteSum(_ x: UInt64) -> Int {
+        let pairs = (x & 0x00FF_00FF_00FF_00FF) &+ ((x >> 8) & 0x00FF_00FF_00FF_00FF)
+        return Int(truncatingIfNeeded: (pairs &* 0x0001_0001_0001_0001) >> 48)
+    }
+
+    /// Blocks between two looks at the bound (and flushes of the byte counts).
+    private static let stride = 8
+
+    /// Mastermind: groups by (in place, shared), code `inPlace << 3 | shared`. Returns nil as
+    /// soon as the Σ s² so far plus the least the remaining candidates can add (1 each) passes
+    /// `limit`. The length is made a constant by specialising on it, so the loops over counts
+    /// unroll.
+    private func mastermind(_ inputs: UnsafePointer<Int>, bits: UnsafePointer<UInt64>, _ scratch: Scratch, limit: Int) -> (sum: Int, groups: Int)? {
+        switch planes.length {
+        case 7: mastermind(Length7.self, inputs, bits: bits, scratch, limit: limit)
+        case 6: mastermind(Length6.self, inputs, bits: bits, scratch, limit: limit)
+        case 5: mastermind(Length5.self, inputs, bits: bits, scratch, limit: limit)
+        case 4: mastermind(Length4.self, inputs, bits: bits, scratch, limit: limit)
+        case 3: mastermind(Length3.self, inputs, bits: bits, scratch, limit: limit)
+        case 2: mastermind(Length2.self, inputs, bits: bits, scratch, limit: limit)
+        default: mastermind(Length1.self, inputs, bits: bits, scratch, limit: limit)
+        }
+    }
+
+    @inline(__always)
+    private func mastermind<L: WordLength>(_: L.Type, _ inputs: UnsafePointer<Int>, bits: UnsafePointer<UInt64>, _ scratch: Scratch,
+                                           limit: Int) -> (sum: Int, groups: Int)? {
+        let length = L.value, blocks = planes.blocks
         let p0 = bits + inputs[0] * blocks, p1 = bits + inputs[1] * blocks, p2 = bits + inputs[2] * blocks
         let p3 = bits + inputs[3] * blocks, p4 = bits + inputs[4] * blocks, p5 = bits + inputs[5] * blocks
         let p6 = bits + inputs[6] * blocks
-        let s0 = bits + inputs[7] * blocks, s1 = bits + inputs[8] * blocks, s2 = bits + inputs[9] * blocks
-        let s3 = bits + inputs[10] * blocks, s4 = bits + inputs[11] * blocks, s5 = bits + inputs[12] * blocks
-        let s6 = bits + inputs[13] * blocks
+        let q0 = bits + inputs[7] * blocks, q1 = bits + inputs[8] * blocks, q2 = bits + inputs[9] * blocks
+        let q3 = bits + inputs[10] * blocks, q4 = bits + inputs[11] * blocks, q5 = bits + inputs[12] * blocks
+        let q6 = bits + inputs[13] * blocks
+        let counts = scratch.counts, bytes = scratch.bytes, places = scratch.places, shared = scratch.shared
         counts.update(repeating: 0, count: 64)
-        let places = leaves, shared = leaves + 8
+        bytes.update(repeating: 0, count: 64)
+        // Most candidates share fewer than 4 places and fewer than 7 letters with a guess: their
+        // counts are taken every block, the others behind a test that is seldom true.
+        let commonRows = min(3, length), commonColumns = min(6, length)
         var sum = 0
-        var remaining = planes.count
         for b in 0..<blocks {
             let valid = b == blocks - 1 ? planes.lastMask : ~0
-            countMasks(p0[b], p1[b], p2[b], p3[b], p4[b], p5[b], p6[b], valid: valid, into: places)
-            countMasks(s0[b], s1[b], s2[b], s3[b], s4[b], s5[b], s6[b], valid: ~0, into: shared)
-            // In place never exceeds shared.
-            for i in 0...length {
+            let (a0, a1, a2) = add7(p0[b], p1[b], p2[b], p3[b], p4[b], p5[b], p6[b])
+            let (t0, t1, t2) = add7(q0[b], q1[b], q2[b], q3[b], q4[b], q5[b], q6[b])
+            masks(a0, a1, a2, valid: valid, into: places)
+            masks(t0, t1, t2, valid: ~0, into: shared)
+            // In place never exceeds shared: only codes with i ≤ j occur.
+            for i in 0...commonRows {
                 let row = places[i]
-                if row == 0 { continue }
-                for j in i...length {
-                    let cell = row & shared[j]
-                    if cell == 0 { continue }
-                    let k = cell.nonzeroBitCount, code = i << 3 | j
-                    let c = counts[code]
-                    sum += k * (2 * c + k)
-                    counts[code] = c + k
+                for j in i...commonColumns { bytes[i << 3 | j] &+= byteCounts(row & shared[j]) }
+            }
+            if length >= 4, a2 & valid != 0 {
+                for i in 4...max(4, length) where i <= length {
+                    let row = places[i]
+                    for j in i...max(i, length) { bytes[i << 3 | j] &+= byteCounts(row & shared[j]) }
                 }
             }
-            remaining -= 64
-            if sum + max(remaining, 0) > limit { return nil }
+            if length == 7 {
+                let all = t0 & t1 & t2
+                if all != 0 {
+                    for i in 0...3 { bytes[i << 3 | 7] &+= byteCounts(places[i] & all) }
+                }
+            }
+            if b % Kernel.stride == Kernel.stride - 1 || b == blocks - 1 {
+                sum = 0
+                for i in 0...length {
+                    for j in i...length {
+                        let code = i << 3 | j
+                        let c = counts[code] &+ byteSum(bytes[code])
+                        counts[code] = c
+                        bytes[code] = 0
+                        sum &+= c &* c
+                    }
+                }
+                if sum + max(planes.count - (b + 1) * 64, 0) > limit { return nil }
+            }
         }
         var groups = 0
         for code in 0..<64 where counts[code] > 0 { groups += 1 }
@@ -381,42 +455,49 @@ struct Kernel: Sendable {
     }
 
     /// Classic: groups by the count of shared letters. When the guess is a candidate, the win is
-    /// a group of one apart from the anagrams that also score `length`: the group of its own
-    /// score starts at −1, so the guess landing there leaves it holding the anagrams alone, and
-    /// the sum starts at 2: 1 for the win, and 1 for (−1)², which each step's (c + k)² − c²
-    /// takes away again. The one step that adds less than 1 a candidate is the guess landing
-    /// in its group (k² − 2k ≥ k − 2), so the bound allows 2 for it.
-    @inline(__always)
-    private func classic(_ inputs: UnsafePointer<Int>, self own: Int?, bits: UnsafePointer<UInt64>, counts: UnsafeMutablePointer<Int>,
-                         leaves: UnsafeMutablePointer<UInt64>, limit: Int) -> (sum: Int, groups: Int)? {
-        let blocks = planes.blocks, length = planes.length
+    /// a group of one apart from the anagrams that also score `length`: the guess lands in the
+    /// group of its own score (`own`), which is counted one short, and the win adds 1.
+    private func classic(_ inputs: UnsafePointer<Int>, own: Int?, bits: UnsafePointer<UInt64>, _ scratch: Scratch,
+                         limit: Int) -> (sum: Int, groups: Int)? {
+        let length = planes.length, blocks = planes.blocks
         let p0 = bits + inputs[0] * blocks, p1 = bits + inputs[1] * blocks, p2 = bits + inputs[2] * blocks
         let p3 = bits + inputs[3] * blocks, p4 = bits + inputs[4] * blocks, p5 = bits + inputs[5] * blocks
         let p6 = bits + inputs[6] * blocks
+        let counts = scratch.counts, bytes = scratch.bytes, shared = scratch.shared
         counts.update(repeating: 0, count: 8)
-        var sum = 0, slack = 0
-        if let own {
-            counts[own] = -1
-            sum = 2
-            slack = 2
-        }
-        var remaining = planes.count
+        bytes.update(repeating: 0, count: 8)
+        if let own { counts[own] = -1 }
+        let win = own == nil ? 0 : 1
+        var sum = 0
         for b in 0..<blocks {
             let valid = b == blocks - 1 ? planes.lastMask : ~0
-            countMasks(p0[b], p1[b], p2[b], p3[b], p4[b], p5[b], p6[b], valid: valid, into: leaves)
-            for j in 0...length {
-                let cell = leaves[j]
-                if cell == 0 { continue }
-                let k = cell.nonzeroBitCount
-                let c = counts[j]
-                sum += k * (2 * c + k)
-                counts[j] = c + k
+            let (t0, t1, t2) = add7(p0[b], p1[b], p2[b], p3[b], p4[b], p5[b], p6[b])
+            masks(t0, t1, t2, valid: valid, into: shared)
+            for j in 0...length { bytes[j] &+= byteCounts(shared[j]) }
+            if b % Kernel.stride == Kernel.stride - 1 || b == blocks - 1 {
+                sum = win
+                for j in 0...length {
+                    let c = counts[j] &+ byteSum(bytes[j])
+                    counts[j] = c
+                    bytes[j] = 0
+                    sum &+= c &* c
+                }
+                // Until the guess has landed, its group's −1 may have made the sum up to 2 short.
+                if sum + max(planes.count - (b + 1) * 64, 0) - 2 * win > limit { return nil }
             }
-            remaining -= 64
-            if sum + max(remaining, 0) - slack > limit { return nil }
         }
-        var groups = own == nil ? 0 : 1
+        var groups = win
         for code in 0...length where counts[code] > 0 { groups += 1 }
         return (sum, groups)
     }
 }
+
+/// A word length as a type, so the kernel is compiled once per length with it as a constant.
+protocol WordLength { static var value: Int { get } }
+enum Length1: WordLength { static var value: Int { 1 } }
+enum Length2: WordLength { static var value: Int { 2 } }
+enum Length3: WordLength { static var value: Int { 3 } }
+enum Length4: WordLength { static var value: Int { 4 } }
+enum Length5: WordLength { static var value: Int { 5 } }
+enum Length6: WordLength { static var value: Int { 6 } }
+enum Length7: WordLength { static var value: Int { 7 } }
