@@ -90,8 +90,15 @@ public struct ShownReview: Sendable, Equatable {
     }
 }
 
+/// Runs of consecutive UTC days with the daily word won.
+public struct DailyStreak: Sendable, Equatable {
+    public var current: Int
+    public var best: Int
+}
+
 /// Everything the full-screen interface shows. Only `update` changes it.
 public struct AppState: Sendable, Equatable {
+
     public static let minimumSize = Size(width: 40, height: 12)
     /// Letters per row of the notepad.
     public static let notepadColumns = 7
@@ -123,6 +130,8 @@ public struct AppState: Sendable, Equatable {
     /// History shows the selected game's board and fact on the whole screen.
     public var historyOpen = false
     public var stats: Statistics?
+    public var achievements: [Achievement] = []
+    public var dailyStreak = DailyStreak(current: 0, best: 0)
 
     public var status: StatusMessage?
     public var confirmation: Confirmation?
@@ -137,6 +146,12 @@ public struct AppState: Sendable, Equatable {
     /// A finished game's review, shown over the screen until closed.
     public var review: ShownReview?
     public var reviewScroll = 0
+    /// A challenge code being typed (status line), nil when not.
+    public var codeEntry: String?
+    /// Challenge codes of finished games, for the fact card.
+    public var challengeCodes: [String: String] = [:]
+    /// A game's summary to print once the screen closes.
+    public var share: String?
 
     public init(glyphs: Glyphs = .unicode) {
         self.glyphs = glyphs

@@ -22,6 +22,12 @@ public enum Effect: Sendable, Equatable {
     case hint(gameID: String)
     /// Review a finished game, off the event loop; answered by `.reviewReady`.
     case review(gameID: String)
+    /// Start, or go back to, today's daily game.
+    case daily
+    /// Start the game a challenge code names.
+    case challenge(code: String)
+    /// Make the finished game's spoiler-free summary, printed once the screen closes.
+    case share(gameID: String)
     case bookmark(gameID: String)
     case removeBookmark(word: String)
     case deleteGame(id: String)
@@ -71,11 +77,16 @@ public enum Message: Sendable, Equatable {
     /// The coach's hint, and the game as saved with the hint counted.
     case hintReady(SavedGame, Hint)
     case reviewReady(SavedGame, Review)
+    /// The code that passes a finished game on to a friend.
+    case challengeCodeLoaded(gameID: String, code: String)
+    case shareReady(String)
     case packsLoaded([PackProgress])
     case inProgressLoaded([SavedGame])
     case readingListLoaded([Bookmark])
     case historyLoaded([SavedGame])
     case statsLoaded(Statistics)
+    /// Every achievement, earned or not, and the daily word's streaks.
+    case achievementsLoaded([Achievement], dailyCurrent: Int, dailyBest: Int)
     case bookmarkChanged(word: String, bookmarked: Bool)
     case gameDeleted(id: String)
     /// The background sync started, ended or failed.

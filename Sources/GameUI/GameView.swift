@@ -168,9 +168,11 @@ extension Canvas {
     mutating func drawFactCard(_ saved: SavedGame, in rect: Rect, actions: Bool) -> Rect {
         let width = rect.width - 4
         guard width > 4, rect.height >= 6 else { return rect }
-        var lines = [endLine(saved), ""] + Text.wrap(saved.fact, width: width)
+        var lines = [endLine(saved), ""] + Text.wrap(saved.fact.isEmpty ? Practice.noFact : saved.fact, width: width)
         if actions {
-            lines += ["", (saved.bookmarked ? "\(glyphs.star) on your reading list (b removes it)" : "b bookmark this fact") + "  r review  n next game"]
+            if let code = state.challengeCodes[saved.id] { lines += ["", "Challenge a friend: \(code)"] }
+            let keep = saved.fact.isEmpty ? "" : (saved.bookmarked ? "\(glyphs.star) on your reading list (b removes it)  " : "b bookmark this fact  ")
+            lines += ["", keep + "r review  s share  n next game"]
         }
         let height = min(lines.count + 2, rect.height - 3)
         let (cardRect, rest) = rect.sliceBottom(height)

@@ -4,7 +4,16 @@ import Screen
 extension Canvas {
     /// The numbers, then the guess distribution as a bar chart, one row per guess count.
     mutating func drawStats(_ area: Rect) {
-        let inner = box(area, "Statistics")
+        // Achievements beside the numbers when there is room, else under them.
+        var numbers = area
+        if !state.achievements.isEmpty && state.stats.map({ $0.played > 0 }) == true {
+            let side = area.width >= 90
+            let rest: Rect, panel: Rect
+            (panel, rest) = side ? area.sliceRight(42) : area.sliceBottom(min(area.height / 2, state.achievements.count + 2))
+            numbers = rest
+            drawAchievements(box(panel, "Achievements \(state.achievements.filter { $0.earnedAt != nil }.count)/\(state.achievements.count)"))
+        }
+        let inner = box(numbers, "Statistics")
         guard let stats = state.stats else {
             drawEmpty(inner, "Counting your games" + glyphs.ellipsis)
             return
@@ -31,6 +40,7 @@ extension Canvas {
         if stats.hintsTaken > 0 {
             coach.append("Hints: \(stats.hintsTaken) in \(stats.gamesWithHints) \(stats.gamesWithHints == 1 ? "game" : "games")")
         }
+        if state.dailyStreak.best > 0 { coach.append("Daily streak: \(state.dailyStreak.current) (best \(state.dailyStreak.best))") }
         if !coach.isEmpty, y + 1 < inner.maxY {
             buffer.write(coach.joined(separator: glyphs.separator), x: inner.x + 1, y: y, style: .plain, limit: inner.width - 1)
             y += 2
@@ -48,6 +58,22 @@ extension Canvas {
             let length = top == 0 || count == 0 ? 0 : max(1, count * barWidth / top)
             x = buffer.write(String(repeating: glyphs.barFull, count: length), x: x, y: y, style: Style(color: .green))
             buffer.write(" \(count)", x: x, y: y, style: count > 0 ? .bold : .dim)
+            y += 1
+        }
+    }
+
+    /// Earned ones first, in the order earned, with the date; then the rest, dimmed.
+    mutating func drawAchievements(_ inner: Rect) {
+        let earned = state.achievements.filter { $0.earnedAt != nil }.sorted { $0.earnedAt! < $1.earnedAt! }
+        let rest = state.achievements.filter { $0.earnedAt == nil }
+        var y = inner.y
+        for achievement in earned + rest where y < inner.maxY {
+            let date = achievement.earnedAt.map { String(shortDate($0).prefix(10)) } ?? ""
+            let mark = achievement.earnedAt == nil ? glyphs.unknown : glyphs.star
+            let width = inner.width - 2 - date.columns - 1
+            buffer.write("\(mark) " + Text.truncate(achievement.title, to: max(1, width - 2), ellipsis: glyphs.ellipsis), x: inner.x + 1, y: y,
+                         style: achievement.earnedAt == nil ? .dim : .bold, limit: width)
+            if !date.isEmpty { buffer.write(date, x: inner.maxX - 1 - date.columns, y: y, style: .dim) }
             y += 1
         }
     }

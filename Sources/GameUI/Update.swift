@@ -39,6 +39,11 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.thinking = false
         state.review = ShownReview(game: game, review: review)
         state.reviewScroll = 0
+    case .challengeCodeLoaded(let gameID, let code):
+        state.challengeCodes[gameID] = code
+    case .shareReady(let text):
+        state.share = text
+        state.status = StatusMessage("The summary prints when you quit (q), and goes to the clipboard where the terminal allows.")
     case .packsLoaded(let packs):
         state.packs = packs
         state.packSelection = clamp(state.packSelection, packs.count)
@@ -54,6 +59,9 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
         if games.isEmpty { state.historyOpen = false }
     case .statsLoaded(let stats):
         state.stats = stats
+    case .achievementsLoaded(let achievements, let current, let best):
+        state.achievements = achievements
+        state.dailyStreak = DailyStreak(current: current, best: best)
     case .bookmarkChanged(let word, let bookmarked):
         if state.game?.game.secret == word, state.game?.game.isFinished == true { state.game?.bookmarked = bookmarked }
         for i in state.history.indices where state.history[i].game.secret == word { state.history[i].bookmarked = bookmarked }
@@ -135,6 +143,7 @@ private func handle(_ key: Key, _ state: inout AppState) -> [Effect] {
     }
     if state.helpOpen { return handleHelp(key, &state) }
     if state.review != nil { return handleReview(key, &state) }
+    if state.codeEntry != nil { return handleCodeEntry(key, &state) }
     if let effects = handleGlobal(key, &state) { return effects }
     switch state.pane {
     case .guess: return handleGuess(key, &state)
@@ -230,6 +239,30 @@ private func handleReview(_ key: Key, _ state: inout AppState) -> [Effect] {
     return []
 }
 
+/// A challenge code typed on the status line: letters and digits, Enter plays it, Esc cancels.
+private func handleCodeEntry(_ key: Key, _ state: inout AppState) -> [Effect] {
+    let code = state.codeEntry ?? ""
+    switch key {
+    case .character(let c) where (c.isLetter || c.isNumber) && c.isASCII:
+        if code.count < 16 { state.codeEntry = code + c.uppercased() }
+    case .character("-"), .character(" "):
+        break
+    case .backspace, .delete:
+        state.codeEntry = String(code.dropLast())
+    case .enter:
+        state.codeEntry = nil
+        if code.isEmpty { return [] }
+        state.pane = .guess
+        return [.challenge(code: code)]
+    case .escape:
+        state.codeEntry = nil
+        state.status = StatusMessage("Cancelled.")
+    default:
+        break
+    }
+    return []
+}
+
 /// Asks the coach for a review of a finished game.
 private func askReview(_ saved: SavedGame, _ state: inout AppState) -> [Effect] {
     state.thinking = true
@@ -245,14 +278,19 @@ private func handleGuess(_ key: Key, _ state: inout AppState) -> [Effect] {
     if key == .control("n") {
         return [.newGame(packID: game.packID)]
     }
+    if key == .control("d") { return [.daily] }
     if game.isFinished {
         switch key {
         case .character("n"), .enter: return [.newGame(packID: game.packID)]
         case .character("h"): return [.newGame(packID: game.packID, hard: true)]
         case .character("b"): return toggleBookmark(saved)
         case .character("r"): return askReview(saved, &state)
+        case .character("s"): return [.share(gameID: saved.id)]
+        case .character("c"):
+            state.codeEntry = ""
+            return []
         default:
-            state.status = StatusMessage("This game is over: n for the next game, h for a hard one, b to bookmark the fact, r to review it.")
+            state.status = StatusMessage("This game is over: n for the next game, h for a hard one, b to bookmark the fact, r to review it, s to share it.")
             return []
         }
     }
@@ -327,6 +365,10 @@ private func mark(_ letter: Character, _ mark: LetterMark?, _ state: AppState) -
 private func handleList(_ key: Key, _ state: inout AppState) -> [Effect] {
     switch state.pane {
     case .packs:
+        if key == .character("c") {
+            state.codeEntry = ""
+            return []
+        }
         if key == .enter || key == .character("h"), state.packs.indices.contains(state.packSelection) {
             state.pane = .guess
             return [.newGame(packID: state.packs[state.packSelection].id, hard: key == .character("h"))]

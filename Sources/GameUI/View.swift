@@ -113,17 +113,19 @@ struct Canvas {
     var footerKeys: [(String, String)] {
         if state.confirmation == .cloudReset { return [("u", "upload"), ("e", "erase"), ("Esc", "later")] }
         if state.confirmation != nil { return [("y", "yes"), ("n", "no")] }
+        if state.codeEntry != nil { return [("Enter", "play"), ("Esc", "cancel")] }
         if state.helpOpen || state.review != nil { return [("Esc", "close"), (arrows, "scroll"), ("^C", "quit")] }
         let common: [(String, String)] = [("Tab", "next"), ("F1", "help"), ("^C", "quit")]
         switch state.pane {
         case .guess:
             if state.game?.game.isFinished ?? true {
-                return [("n", "next game"), ("b", "bookmark"), ("r", "review"), ("h", "hard game")] + common
+                return [("n", "next game"), ("b", "bookmark"), ("r", "review"), ("s", "share"), ("h", "hard game")] + common
             }
-            return [("Enter", "guess"), ("Tab", "notepad"), ("^H", "hint"), ("^G", "give up"), ("^N", "new"), ("F1", "help"), ("^C", "quit")]
+            return [("Enter", "guess"), ("Tab", "notepad"), ("^H", "hint"), ("^G", "give up"), ("^N", "new"), ("^D", "daily"), ("F1", "help"),
+                    ("^C", "quit")]
         case .notepad:
             return [("Space", "cycle"), ("-", "out"), ("+", "in"), ("Enter", "back")] + common
-        case .packs: return [("Enter", "play"), ("h", "play hard"), (arrows, "choose")] + common
+        case .packs: return [("Enter", "play"), ("h", "play hard"), ("c", "challenge code"), (arrows, "choose")] + common
         case .inProgress: return [("Enter", "resume"), (arrows, "choose")] + common
         case .readingList: return [(arrows, "read"), ("d", "remove")] + common
         case .history:
@@ -135,6 +137,8 @@ struct Canvas {
     mutating func drawStatus(_ rect: Rect) {
         if let confirmation = state.confirmation {
             buffer.write(" " + confirmation.question, in: rect, style: Style(color: .yellow, bold: true))
+        } else if let code = state.codeEntry {
+            buffer.write(" Challenge code: \(code)_   (Enter plays it, Esc cancels)", in: rect, style: Style(color: .yellow, bold: true))
         } else if state.thinking {
             buffer.write(" Thinking" + glyphs.ellipsis, in: rect, style: Style(color: .cyan))
         } else if let status = state.status {

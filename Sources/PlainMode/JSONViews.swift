@@ -30,6 +30,8 @@ public struct GameJSON: Encodable, Equatable {
     public var hard: Bool
     /// Hints taken so far.
     public var hints: Int
+    /// The UTC date of a daily game.
+    public var daily: String?
     public var guesses: [GuessJSON]
     /// Letters the player marked, e.g. {"e": "in", "x": "out"}.
     public var marks: [String: LetterMark]
@@ -53,6 +55,7 @@ public struct GameJSON: Encodable, Equatable {
         guessesLeft = game.guessesLeft
         hard = game.hard
         hints = saved.hints.count
+        daily = saved.daily
         guesses = game.guesses.map(GuessJSON.init)
         marks = Dictionary(uniqueKeysWithValues: game.marks.map { (String($0.key), $0.value) })
         startedAt = saved.startedAt
@@ -75,6 +78,7 @@ public struct HistoryEntryJSON: Encodable, Equatable {
     public var hard: Bool
     /// Hints taken during the game.
     public var hints: Int
+    public var daily: String?
     public var result: GameStatus
     public var guesses: Int
     /// The words guessed, in the order they were played.
@@ -92,6 +96,7 @@ public struct HistoryEntryJSON: Encodable, Equatable {
         rules = saved.game.rules
         hard = saved.game.hard
         hints = saved.hints.count
+        daily = saved.daily
         result = saved.game.status
         guesses = saved.game.guesses.count
         guessed = saved.game.guesses.map(\.word)
@@ -153,6 +158,21 @@ public struct StatsJSON: Encodable, Equatable {
     public var hard: HardStatsJSON
     public var hintsTaken: Int
     public var gamesWithHints: Int
+    /// Runs of consecutive UTC days with the daily game won.
+    public var dailyStreak: DailyStreakJSON
+    /// The achievements earned, in the order earned.
+    public var achievements: [AchievementJSON]
+
+    public struct DailyStreakJSON: Encodable, Equatable {
+        public var current: Int
+        public var best: Int
+    }
+
+    public struct AchievementJSON: Encodable, Equatable {
+        public var id: String
+        public var title: String
+        public var earnedAt: Date
+    }
 
     public struct HardStatsJSON: Encodable, Equatable {
         public var played: Int
@@ -160,7 +180,12 @@ public struct StatsJSON: Encodable, Equatable {
         public var winRate: Double
     }
 
-    public init(_ stats: Statistics) {
+    public init(_ stats: Statistics, achievements: [Achievement] = [], dailyStreak: (current: Int, best: Int) = (0, 0)) {
+        self.dailyStreak = DailyStreakJSON(current: dailyStreak.current, best: dailyStreak.best)
+        // In the order earned; the achievements' own order settles a tie.
+        self.achievements = achievements.enumerated()
+            .compactMap { index, a in a.earnedAt.map { (index, AchievementJSON(id: a.id, title: a.title, earnedAt: $0)) } }
+            .sorted { ($0.1.earnedAt, $0.0) < ($1.1.earnedAt, $1.0) }.map(\.1)
         played = stats.played
         won = stats.won
         winRate = (stats.winRate * 10_000).rounded() / 10_000
@@ -193,6 +218,7 @@ public struct ReviewJSON: Encodable, Equatable {
     public var rules: Rules
     public var hard: Bool
     public var hints: Int
+    public var daily: String?
     public var result: GameStatus
     public var finishedAt: Date?
     public var guesses: [Step]
@@ -206,6 +232,7 @@ public struct ReviewJSON: Encodable, Equatable {
         rules = saved.game.rules
         hard = saved.game.hard
         hints = saved.hints.count
+        daily = saved.daily
         result = saved.game.status
         finishedAt = saved.finishedAt
         func rounded(_ x: Double) -> Double { (x * 100).rounded() / 100 }

@@ -4,7 +4,12 @@ import QiktionaryCore
 public enum PlainCommand: Equatable, Sendable {
     case guess(String)
     case new(packID: String?, hard: Bool = false)
+    /// `new --daily`: the day's game, started or resumed.
+    case daily
+    /// `new --challenge CODE`.
+    case challenge(code: String)
     case hint
+    case share
     case resume(gameID: String)
     case games
     case mark(Character, LetterMark?)
@@ -33,10 +38,21 @@ public enum PlainCommand: Equatable, Sendable {
             try arguments(1...1, usage: "guess WORD")
             return .guess(rest[0])
         case "new":
+            let usage = "usage: new [--hard] [PACK_ID] | new --daily | new --challenge CODE"
+            switch rest.first?.lowercased() {
+            case "--daily":
+                try arguments(1...1, usage: "new --daily")
+                return .daily
+            case "--challenge":
+                // A code may be typed in groups: "new --challenge K7QM 2XWA 9DF3".
+                if rest.count < 2 { throw Unknown(message: "usage: new --challenge CODE") }
+                return .challenge(code: rest.dropFirst().joined())
+            default: break
+            }
             let hard = rest.contains { $0.lowercased() == "--hard" }
             let others = rest.filter { $0.lowercased() != "--hard" }
-            if others.count > 1 || rest.count - others.count > 1 { throw Unknown(message: "usage: new [--hard] [PACK_ID]") }
-            if let pack = others.first, pack.hasPrefix("-") { throw Unknown(message: "unknown option '\(pack)'; usage: new [--hard] [PACK_ID]") }
+            if others.count > 1 || rest.count - others.count > 1 { throw Unknown(message: usage) }
+            if let pack = others.first, pack.hasPrefix("-") { throw Unknown(message: "unknown option '\(pack)'; \(usage)") }
             return .new(packID: others.first, hard: hard)
         case "resume":
             if rest.contains(where: { $0.lowercased() == "--hard" }) {
@@ -57,11 +73,12 @@ public enum PlainCommand: Equatable, Sendable {
             case "clear": return .mark(c, nil)
             default: throw Unknown(message: "usage: \(usage)")
             }
-        case "games", "give-up", "bookmark", "unbookmark", "board", "hint", "help", "quit":
+        case "games", "give-up", "bookmark", "unbookmark", "board", "hint", "share", "help", "quit":
             try arguments(0...0, usage: head)
             switch head {
             case "games": return .games
             case "hint": return .hint
+            case "share": return .share
             case "give-up": return .giveUp
             case "bookmark": return .bookmark
             case "unbookmark": return .unbookmark
@@ -78,12 +95,15 @@ public enum PlainCommand: Equatable, Sendable {
     public static let helpLines: [String] = [
         "WORD or guess WORD   play a guess",
         "new [--hard] [PACK_ID]   start a new game (hard: every guess must fit the feedback so far)",
+        "new --daily          the day's word (UTC), the same for everyone",
+        "new --challenge CODE play a friend's challenge",
         "hint                 the guess that leaves the fewest words possible on average",
         "resume GAME_ID       go back to a game in progress",
         "games                list games in progress",
         "mark LETTER out|in|clear   mark a letter on the notepad",
         "give-up              end the game and see the word",
         "bookmark             put this game's fact on the reading list",
+        "share                a spoiler-free summary of the finished game",
         "unbookmark           take it off again",
         "board                show the game",
         "help                 this list",

@@ -8,7 +8,8 @@ public enum PlainEvent: Encodable, Equatable {
     case feedback(gameID: String, n: Int, guess: GuessJSON, guessesLeft: Int, candidates: Int)
     case hint(gameID: String, word: String, candidates: Int, expectedLeft: Double, reason: String)
     case rejected(input: String, reason: String, code: String)
-    case ended(GameJSON, result: GameStatus, word: String, fact: String, score: Int)
+    case ended(GameJSON, result: GameStatus, word: String, fact: String, score: Int, challenge: String?)
+    case share(gameID: String, text: String)
     case bookmarked(word: String, fact: String)
     case unbookmarked(word: String)
     case marked(gameID: String, letter: String, mark: String)
@@ -19,7 +20,7 @@ public enum PlainEvent: Encodable, Equatable {
 
     private enum Key: String, CodingKey {
         case event, game, resumed, gameId, n, guess, common, inPlace, inWord, guessesLeft, candidates, expectedLeft
-        case input, reason, code, result, word, fact, score, letter, mark, games, notepad, commands, message
+        case input, reason, code, result, word, fact, score, letter, mark, games, notepad, commands, message, challenge, text
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -51,13 +52,18 @@ public enum PlainEvent: Encodable, Equatable {
             try c.encode(input, forKey: .input)
             try c.encode(reason, forKey: .reason)
             try c.encode(code, forKey: .code)
-        case .ended(let game, let result, let word, let fact, let score):
+        case .ended(let game, let result, let word, let fact, let score, let challenge):
             try c.encode("ended", forKey: .event)
             try c.encode(game, forKey: .game)
             try c.encode(result, forKey: .result)
             try c.encode(word, forKey: .word)
             try c.encode(fact, forKey: .fact)
             try c.encode(score, forKey: .score)
+            try c.encodeIfPresent(challenge, forKey: .challenge)
+        case .share(let gameID, let text):
+            try c.encode("share", forKey: .event)
+            try c.encode(gameID, forKey: .gameId)
+            try c.encode(text, forKey: .text)
         case .bookmarked(let word, let fact):
             try c.encode("bookmarked", forKey: .event)
             try c.encode(word, forKey: .word)

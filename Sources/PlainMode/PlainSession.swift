@@ -12,6 +12,8 @@ public final class PlainSession {
     private let hard: Bool
     private let json: Bool
     private let write: (String) -> Void
+    /// The request for today's daily game (the clock and the shipped packs are the caller's).
+    private let daily: () throws(StorageError) -> GameRequest
     private var seed: UInt64?
     /// The game commands act on: the one started or resumed last (still set after it ends,
     /// so its fact can be bookmarked).
@@ -19,8 +21,11 @@ public final class PlainSession {
 
     public init(
         database: AppDatabase, profile: Profile, lexicon: @escaping () -> Lexicon,
-        rules: Rules?, seed: UInt64?, hard: Bool = false, json: Bool, write: @escaping (String) -> Void
+        rules: Rules?, seed: UInt64?, hard: Bool = false, json: Bool,
+        daily: @escaping () throws(StorageError) -> GameRequest = { () throws(StorageError) -> GameRequest in throw .packEmpty("(no daily word here)") },
+        write: @escaping (String) -> Void
     ) {
+        self.daily = daily
         self.database = database
         self.profile = profile
         self.lexicon = lexicon
@@ -33,7 +38,9 @@ public final class PlainSession {
 
     /// Starts as asked (`--word`, `--pack` and `--hard` always begin a new game), else resumes
     /// the most recent game in progress, else starts a new one. Throws when the request cannot be met.
-    public func begin(pack: String?, word: String?) throws(StorageError) {
+    public func begin(pack: String?, word: String?, daily: Bool = false, challenge: String? = nil) throws(StorageError) {
+        if daily { return try start(try self.daily()) }
+        if let challenge { return try start(try database.challengeRequest(code: challenge, lexicon: lexicon())) }
         if pack == nil && word == nil && !hard, let latest = try database.latestGameInProgress(profile: profile) {
             current = latest
             emit(.started(GameJSON(latest), resumed: true))
@@ -101,6 +108,13 @@ public final class PlainSession {
             emit(.feedback(gameID: id, n: played.number, guess: GuessJSON(played.guess), guessesLeft: played.game.game.guessesLeft,
                            candidates: candidates.count))
             if played.game.game.isFinished { emitEnded(played.game) }
+        case .daily:
+            try start(try daily())
+        case .challenge(let code):
+            try start(try database.challengeRequest(code: code, lexicon: lexicon()))
+        case .share:
+            let game = try currentGame()
+            emit(.share(gameID: game.id, text: try database.shareText(for: game)))
         case .hint:
             let game = try currentGame()
             if game.game.isFinished { throw .rejected(.gameOver) }
@@ -137,10 +151,13 @@ public final class PlainSession {
     }
 
     private func start(_ request: GameRequest) throws(StorageError) {
-        let game = try database.startGame(request, profile: profile)
+        let existing = request.daily.flatMap { try? database.game(id: DailyWord.gameID(player: profile.playerID, date: $0), profile: profile) }
+        let game = try database.startGame(request, profile: profile, lexicon: lexicon)
         current = game
-        emit(.started(GameJSON(game), resumed: false))
+        emit(.started(GameJSON(game), resumed: existing != nil))
+        if game.game.isFinished { emitEnded(game) }
     }
+
 
     /// The seed picks the first word only; later games in the session draw freely.
     private func takeSeed() -> UInt64? {
@@ -149,7 +166,9 @@ public final class PlainSession {
     }
 
     private func emitEnded(_ game: SavedGame) {
-        emit(.ended(GameJSON(game), result: game.game.status, word: game.game.secret, fact: game.fact, score: game.game.score))
+        let code = try? database.challengeCode(for: game.game, lexicon: lexicon())
+        emit(.ended(GameJSON(game), result: game.game.status, word: game.game.secret, fact: game.fact, score: game.game.score,
+                    challenge: code ?? nil))
     }
 
     /// The answers still possible in a game.

@@ -1,4 +1,5 @@
 import QiktionaryCore
+import Storage
 
 /// Plain mode's text form: short lines a person or a screen reader can follow.
 enum PlainText {
@@ -15,13 +16,18 @@ enum PlainText {
             return "Hint: \(word.uppercased()). It \(reason)."
         case .rejected(let input, let reason, _):
             return "'\(input)' refused: \(reason)."
-        case .ended(_, let result, let word, let fact, let score):
+        case .ended(_, let result, let word, let fact, let score, let challenge):
             let headline = switch result {
             case .won: "You won! The word was \(word.uppercased()). Score \(score)."
             case .lost: "Out of guesses. The word was \(word.uppercased())."
             default: "Given up. The word was \(word.uppercased())."
             }
-            return "\(headline)\n\(fact)\nType 'bookmark' to keep this fact, or 'new' for another game."
+            let story = fact.isEmpty ? Practice.noFact : fact
+            let pass = challenge.map { "\nChallenge a friend with code \($0)." } ?? ""
+            let next = fact.isEmpty ? "Type 'new' for another game." : "Type 'bookmark' to keep this fact, or 'new' for another game."
+            return "\(headline)\n\(story)\(pass)\n\(next)"
+        case .share(_, let text):
+            return text
         case .bookmarked(let word, _):
             return "\(word.uppercased()) is on your reading list."
         case .unbookmarked(let word):

@@ -36,6 +36,8 @@ public struct Pack: Sendable, Equatable, Codable {
     }
 
     public static let lengths = 4...7
+    /// The pack id a game on a word of no pack keeps: a practice game. No pack may take it.
+    public static let practiceID = "practice"
     public static let guessLimits = 1...30
 
     /// Everything wrong with the pack, each as a phrase; empty when it may be loaded.
@@ -44,6 +46,7 @@ public struct Pack: Sendable, Equatable, Codable {
         let idIsValid = !id.isEmpty && id.count <= 40
             && id.utf8.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == 45 }
         if !idIsValid { problems.append("id must be 1 to 40 of a-z, 0-9 and '-'") }
+        if id == Pack.practiceID { problems.append("id '\(id)' is kept for practice games") }
         if version < 1 { problems.append("version must be 1 or more") }
         if title.trimmingSpaces.isEmpty { problems.append("title is empty") }
         if description.contains(where: \.isNewline) { problems.append("description must be one line") }

@@ -7,21 +7,39 @@ extension AppDatabase {
 
     /// Starts a new game for the player. The word is the one asked for, or one drawn from the
     /// pack (seeded when a seed is given), preferring words the player has not had yet.
-    public func startGame(_ request: GameRequest, profile: Profile, now: Date? = nil) throws(StorageError) -> SavedGame {
+    public func startGame(_ request: GameRequest, profile: Profile, lexicon: (() -> Lexicon)? = nil,
+                          now: Date? = nil) throws(StorageError) -> SavedGame {
         let now = Self.stamp(now ?? clock())
         return try write { db in
-            let (pack, entry) = try Self.chooseSecret(request, playerID: profile.playerID, db)
+            // A daily game has one id per player and date: played already (here or, once synced,
+            // on the other machine), it is resumed, never started twice.
+            let id = request.daily.map { DailyWord.gameID(player: profile.playerID, date: $0) } ?? UUID().uuidString.lowercased()
+            if request.daily != nil, let existing = try GameRecord.fetchOne(db, key: id) {
+                guard existing.playerId == profile.playerID else { throw StorageError.noGame(id) }
+                return try Self.savedGame(existing, db)
+            }
+            let (pack, entry) = try Self.chooseSecret(request, playerID: profile.playerID, lexicon: lexicon, db)
             let rules = request.rules ?? pack.rules
             if !rules.allows(entry.word) { throw StorageError.rulesForbidWord(entry.word) }
             let record = GameRecord(
-                id: UUID().uuidString.lowercased(), playerId: profile.playerID, packId: pack.id,
+                id: id, playerId: profile.playerID, packId: pack.id,
                 secret: entry.word, fact: entry.fact, rules: rules,
                 maxGuesses: pack.maxGuesses ?? Game.defaultMaxGuesses, status: .inProgress,
                 startedAt: now, updatedAt: now, finishedAt: nil,
-                startedOn: profile.device.name, lastChangedOn: profile.device.name, hard: request.hard
+                startedOn: profile.device.name, lastChangedOn: profile.device.name, hard: request.hard, daily: request.daily
             )
             try record.insert(db)
             return try Self.savedGame(record, db)
+        }
+    }
+
+    /// The secret words of the given packs, for the daily word's draw.
+    public func packWords(packIDs: [String]) throws(StorageError) -> [(pack: String, word: String)] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT packId, word FROM packWord ORDER BY packId, word").compactMap { row in
+                let pack: String = row["packId"]
+                return packIDs.contains(pack) ? (pack, row["word"]) : nil
+            }
         }
     }
 
@@ -221,11 +239,11 @@ extension AppDatabase {
         return SavedGame(
             game: game, fact: record.fact, startedAt: record.startedAt, updatedAt: record.updatedAt,
             finishedAt: record.finishedAt, startedOn: record.startedOn, lastChangedOn: record.lastChangedOn,
-            bookmarked: bookmarked, hints: HintLog.parse(record.hints) ?? []
+            bookmarked: bookmarked, hints: HintLog.parse(record.hints) ?? [], daily: record.daily
         )
     }
 
-    static func chooseSecret(_ request: GameRequest, playerID: String, _ db: Database) throws -> (PackRecord, PackWordRecord) {
+    static func chooseSecret(_ request: GameRequest, playerID: String, lexicon: (() -> Lexicon)?, _ db: Database) throws -> (PackRecord, PackWordRecord) {
         if let word = request.word?.lowercased() {
             var query = PackWordRecord.filter(Column("word") == word)
             if let packID = request.packID {
@@ -234,7 +252,14 @@ extension AppDatabase {
             }
             guard let entry = try query.order(Column("packId")).fetchOne(db) else {
                 if let packID = request.packID { throw StorageError.wordNotInPack(word: word, pack: packID) }
-                throw StorageError.unknownWord(word)
+                // A word of no pack: a practice game, when it is a dictionary word of a game's length.
+                guard let lexicon, Pack.lengths.contains(word.count), word.isLowercaseASCIIWord, lexicon().contains(word) else {
+                    throw StorageError.unknownWord(word)
+                }
+                let rules: Rules = word.hasRepeatedLetters ? .mastermind : .classic
+                return (PackRecord(id: Practice.packID, version: 1, title: "Practice", description: "Any word of the dictionary.",
+                                   length: word.count, rules: rules, maxGuesses: nil),
+                        PackWordRecord(packId: Practice.packID, word: word, fact: "", position: 0))
             }
             return (try PackRecord.fetchOne(db, key: entry.packId)!, entry)
         }

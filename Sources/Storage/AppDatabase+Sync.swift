@@ -322,7 +322,7 @@ extension SyncGame {
         self.init(id: record.id, packID: record.packId, secret: record.secret, fact: record.fact, rules: record.rules,
                   maxGuesses: record.maxGuesses, status: record.status, startedAt: record.startedAt, updatedAt: record.updatedAt,
                   finishedAt: record.finishedAt, startedOn: record.startedOn, lastChangedOn: record.lastChangedOn,
-                  hard: record.hard, hints: record.hints)
+                  hard: record.hard, hints: record.hints, daily: record.daily)
     }
 }
 

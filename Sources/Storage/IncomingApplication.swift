@@ -61,8 +61,8 @@ struct IncomingApplication {
             // A full fetch inserts thousands: one prepared statement rather than a record insert each.
             var insert = RowInsert(try db.cachedStatement(sql: """
                 INSERT INTO game (id, playerId, packId, secret, fact, rules, maxGuesses, status, startedAt, updatedAt, finishedAt,
-                                  startedOn, lastChangedOn, remoteRecordName, hard, hints)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                  startedOn, lastChangedOn, remoteRecordName, hard, hints, daily)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """))
             for text in [row.id, row.playerId, row.packId, row.secret, row.fact, row.rules.rawValue] { insert.bind(text) }
             insert.bind(row.maxGuesses)
@@ -75,6 +75,7 @@ struct IncomingApplication {
             insert.bind(row.remoteRecordName)
             insert.bind(row.hard ? 1 : 0)
             insert.bind(row.hints)
+            insert.bind(row.daily)
             try insert.run(db)
             games.insert(remote.id)
             known[remote.id] = row.status
@@ -118,6 +119,7 @@ struct IncomingApplication {
         merged.lastChangedOn = later.lastChangedOn
         merged.hard = a.hard || b.hard
         merged.hints = HintLog.union(a.hints, b.hints)
+        merged.daily = a.daily ?? b.daily
         return merged
     }
 
@@ -276,7 +278,7 @@ extension GameRecord {
                   maxGuesses: game.maxGuesses, status: game.status, startedAt: game.startedAt, updatedAt: game.updatedAt,
                   finishedAt: game.status.isFinished ? game.finishedAt ?? game.updatedAt : nil,
                   startedOn: game.startedOn, lastChangedOn: game.lastChangedOn, remoteRecordName: RecordName.game(game.id),
-                  hard: game.hard, hints: game.hints)
+                  hard: game.hard, hints: game.hints, daily: game.daily)
     }
 }
 

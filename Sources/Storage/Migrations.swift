@@ -20,6 +20,9 @@ enum Migrations {
         migrator.registerMigration("v5: hard mode and hints") { db in
             try db.execute(sql: v5)
         }
+        migrator.registerMigration("v6: daily games") { db in
+            try db.execute(sql: v6)
+        }
         return migrator
     }
 
@@ -204,5 +207,13 @@ enum Migrations {
     static let v5 = """
         ALTER TABLE game ADD COLUMN hard BOOLEAN NOT NULL DEFAULT 0;
         ALTER TABLE game ADD COLUMN hints TEXT NOT NULL DEFAULT '';
+        """
+
+    /// The daily word (README): a daily game keeps its UTC date, and a player's daily game of a
+    /// date has one id on every machine (`DailyWord.gameID`), so two machines that both played
+    /// it merge into one game.
+    static let v6 = """
+        ALTER TABLE game ADD COLUMN daily TEXT CHECK (daily IS NULL OR length(daily) = 10);
+        CREATE INDEX game_player_daily ON game(playerId, daily) WHERE daily IS NOT NULL;
         """
 }

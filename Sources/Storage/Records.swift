@@ -63,6 +63,8 @@ struct GameRecord: Codable, FetchableRecord, PersistableRecord {
     var hard: Bool = false
     /// The guess counts at which hints were taken, sorted, comma-separated (`HintLog`).
     var hints: String = ""
+    /// The UTC date ("2026-11-22") of a daily game; nil for any other game.
+    var daily: String?
 }
 
 struct GuessRecord: Codable, FetchableRecord, PersistableRecord {

@@ -15,8 +15,12 @@ public struct SavedGame: Sendable, Equatable {
     public var bookmarked: Bool
     /// The guess counts at which the player took a hint (0: before the first guess), sorted.
     public var hints: [Int] = []
+    /// The UTC date of a daily game ("2026-11-22"); nil for any other game.
+    public var daily: String? = nil
 
     public var id: String { game.id }
+    /// A game on a word of no pack: it has no fact and counts in no pack's progress.
+    public var isPractice: Bool { game.packID == Practice.packID }
 }
 
 /// A guess just played, as saved.
@@ -55,13 +59,18 @@ public struct GameRequest: Sendable, Equatable {
     public var rules: Rules?
     public var seed: UInt64?
     public var hard: Bool
+    /// The day's word: the UTC date it is for. The game has the id that date and player give it
+    /// everywhere, and is resumed rather than started again.
+    public var daily: String?
 
-    public init(packID: String? = nil, word: String? = nil, rules: Rules? = nil, seed: UInt64? = nil, hard: Bool = false) {
+    public init(packID: String? = nil, word: String? = nil, rules: Rules? = nil, seed: UInt64? = nil, hard: Bool = false,
+                daily: String? = nil) {
         self.packID = packID
         self.word = word
         self.rules = rules
         self.seed = seed
         self.hard = hard
+        self.daily = daily
     }
 }
 
@@ -85,4 +94,12 @@ public enum HintLog {
     public static func union(_ a: String, _ b: String) -> String {
         text((parse(a) ?? []) + (parse(b) ?? []))
     }
+}
+
+/// Games on a word of no pack.
+public enum Practice {
+    /// The pack id such a game keeps (the pack checks refuse it for a pack).
+    public static let packID = Pack.practiceID
+    /// What the card says in place of a fact.
+    public static let noFact = "No fact for this word: it is in no pack, so this was a practice game."
 }

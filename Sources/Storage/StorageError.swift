@@ -19,6 +19,8 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     case badDeviceName(String)
     case rejected(GuessRejection)
     case noHint
+    case challenge(ChallengeError)
+    case noShareYet
     case notFinishedForReview(String)
     case database(String)
 
@@ -27,7 +29,7 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .dataDirUnusable(let path, let reason):
             "cannot use data dir \(path): \(reason); pass a writable folder with --data-dir"
         case .unknownPack(let id): "no pack called '\(id)' (see 'qiktionary packs')"
-        case .unknownWord(let word): "'\(word)' is not a secret word of any pack"
+        case .unknownWord(let word): "'\(word)' is not a word of the dictionary of 4 to 7 letters, nor of any pack"
         case .wordNotInPack(let word, let pack): "'\(word)' is not a word of the pack '\(pack)'"
         case .rulesForbidWord(let word):
             "'\(word)' repeats a letter, so it can only be played with --rules mastermind"
@@ -42,6 +44,8 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .badDeviceName(let name): "device name '\(name)' must be 1 to 64 printable characters"
         case .rejected(let rejection): rejection.reason
         case .noHint: "no hint: no word of the answer set fits every guess so far"
+        case .challenge(let error): error.description
+        case .noShareYet: "finish the game first: the summary would give its guesses away"
         case .notFinishedForReview(let id): "game '\(id)' is still in progress; a review is for finished games"
         case .database(let message): "database error: \(message)"
         }

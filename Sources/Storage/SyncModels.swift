@@ -19,10 +19,12 @@ public struct SyncGame: Sendable, Equatable, Codable {
     public var hard: Bool
     /// Hints taken (`HintLog`'s text): merged as a union.
     public var hints: String
+    /// The UTC date of a daily game.
+    public var daily: String?
 
     public init(id: String, packID: String, secret: String, fact: String, rules: Rules, maxGuesses: Int, status: GameStatus,
                 startedAt: Date, updatedAt: Date, finishedAt: Date?, startedOn: String, lastChangedOn: String,
-                hard: Bool = false, hints: String = "") {
+                hard: Bool = false, hints: String = "", daily: String? = nil) {
         self.id = id
         self.packID = packID
         self.secret = secret
@@ -37,6 +39,7 @@ public struct SyncGame: Sendable, Equatable, Codable {
         self.lastChangedOn = lastChangedOn
         self.hard = hard
         self.hints = hints
+        self.daily = daily
     }
 }
 

@@ -21,6 +21,7 @@ enum RecordMapping {
         // Written only when set, so a game without them is the same bytes as before the coach.
         if game.hard { all["hard"] = .bool(true) }
         if !game.hints.isEmpty { all["hints"] = .string(game.hints) }
+        if let daily = game.daily { all["daily"] = .string(daily) }
         var fields = names.map { wanted in all.filter { wanted.contains($0.key) } } ?? all
         fields["device"] = .string(device)
         return CloudRecord(recordType: Self.game, recordName: RecordName.game(game.id), fields: fields, systemFields: systemFields)
@@ -96,10 +97,16 @@ enum RecordMapping {
             guard case .string(let text) = value, text.count <= 200, let counts = HintLog.parse(text) else { return nil }
             hints = HintLog.text(counts)
         }
+        var daily: String?
+        if let value = r["daily"] {
+            guard case .string(let date) = value, DailyWord.isDate(date) else { return nil }
+            daily = date
+        }
         return SyncGame(id: r.recordName, packID: pack, secret: secret, fact: fact, rules: rules, maxGuesses: maxGuesses,
                         status: status, startedAt: startedAt, updatedAt: updatedAt,
                         finishedAt: status.isFinished ? (date(r, "finishedAt") ?? updatedAt) : nil,
-                        startedOn: name(r, "startedOn"), lastChangedOn: name(r, "lastChangedOn"), hard: hard, hints: hints)
+                        startedOn: name(r, "startedOn"), lastChangedOn: name(r, "lastChangedOn"), hard: hard, hints: hints,
+                        daily: daily)
     }
 
     static func syncGuess(_ r: CloudRecord) -> SyncGuess? {

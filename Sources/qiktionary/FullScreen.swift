@@ -17,7 +17,8 @@ enum FullScreen {
         var state = AppState(glyphs: terminal.capabilities.glyphs)
         let inbox = Inbox()
         let background = setup.syncEnabled ? BackgroundSync(setup: setup, inbox: inbox) : nil
-        let effects = Effects(database: setup.database, profile: setup.profile, lexicon: setup.lexicon, background: background, inbox: inbox)
+        let effects = Effects(database: setup.database, profile: setup.profile, lexicon: setup.lexicon, background: background, inbox: inbox,
+                              daily: setup.dailyRequest)
         // The game is on screen before the first sync, which then brings in the other machine's
         // moves; from then on the folder is watched and every change here is sent at once.
         background?.start()
@@ -33,8 +34,24 @@ enum FullScreen {
         }, perform: effects.perform)
         terminal.restore()
         background?.stop()
+        if let share = state.share { Self.printShare(share) }
         // Hand this session's moves to the other machine on the way out, like plain mode.
         setup.syncInPassing()
+    }
+
+    /// The summary the player asked to share, on the restored terminal, and on the clipboard
+    /// through OSC 52 where stdout is a terminal that may understand it (terminals that do not
+    /// ignore the sequence).
+    static func printShare(_ text: String) {
+        print(text)
+        let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
+        guard isatty(STDOUT_FILENO) == 1, !term.isEmpty, term != "dumb" else { return }
+        let encoded = Data(text.utf8).base64EncodedString()
+        let inTmux = ProcessInfo.processInfo.environment["TMUX"] != nil
+        // tmux passes the sequence on to the outer terminal only when wrapped for it.
+        let sequence = inTmux ? "\u{1B}Ptmux;\u{1B}\u{1B}]52;c;\(encoded)\u{07}\u{1B}\\" : "\u{1B}]52;c;\(encoded)\u{07}"
+        FileHandle.standardOutput.write(Data(sequence.utf8))
+        FileHandle.standardError.write(Data("(copied to the clipboard where your terminal allows)\n".utf8))
     }
 }
 
@@ -149,9 +166,13 @@ struct Effects {
     let background: BackgroundSync?
     /// Where the coach's answers go: it thinks on a queue of its own, never on the event loop.
     let inbox: Inbox
+    /// Today's daily game, by this machine's clock.
+    let daily: @Sendable () throws(StorageError) -> GameRequest
     private let coach = DispatchQueue(label: "qiktionary.coach")
 
-    init(database: AppDatabase, profile: Profile, lexicon: @escaping @Sendable () -> Lexicon, background: BackgroundSync?, inbox: Inbox) {
+    init(database: AppDatabase, profile: Profile, lexicon: @escaping @Sendable () -> Lexicon, background: BackgroundSync?, inbox: Inbox,
+         daily: @escaping @Sendable () throws(StorageError) -> GameRequest) {
+        self.daily = daily
         self.database = database
         self.profile = profile
         self.lexicon = lexicon
@@ -163,7 +184,8 @@ struct Effects {
         var messages = outcome(of: effect)
         // Every change made here goes to the other machine at once, in the background.
         switch effect {
-        case .guess, .mark, .giveUp, .bookmark, .removeBookmark, .deleteGame, .begin, .newGame: background?.request(manual: false)
+        case .guess, .mark, .giveUp, .bookmark, .removeBookmark, .deleteGame, .begin, .newGame, .daily, .challenge:
+            background?.request(manual: false)
         default: break
         }
         // A game put on the board comes with the answers still possible (a pack's few words:
@@ -174,8 +196,13 @@ struct Effects {
             case .guessPlayed(let played): played.game
             default: nil
             }
-            if let game, !game.game.isFinished, let words = try? candidates(of: game.game) {
+            guard let game else { continue }
+            if !game.game.isFinished, let words = try? candidates(of: game.game) {
                 messages.append(.candidatesLoaded(gameID: game.id, guesses: game.game.guesses.count, candidates: words))
+            }
+            // A finished game offers its challenge code on its card.
+            if game.game.isFinished, let code = try? database.challengeCode(for: game.game, lexicon: lexicon()) {
+                messages.append(.challengeCodeLoaded(gameID: game.id, code: code))
             }
         }
         return messages
@@ -210,7 +237,7 @@ struct Effects {
             if request.packID == nil && request.word == nil, let latest = try database.latestGameInProgress(profile: profile) {
                 return [.gameLoaded(latest)]
             }
-            return [.gameLoaded(try database.startGame(request, profile: profile))]
+            return [.gameLoaded(try database.startGame(request, profile: profile, lexicon: lexicon))]
         case .newGame(let packID, let hard):
             return [.gameLoaded(try database.startGame(GameRequest(packID: packID, hard: hard), profile: profile))]
         case .hint(let id):
@@ -225,6 +252,13 @@ struct Effects {
                 return .hintReady(counted, hint)
             }
             return []
+        case .daily:
+            return [.gameLoaded(try database.startGame(try daily(), profile: profile))]
+        case .challenge(let code):
+            let request = try database.challengeRequest(code: code, lexicon: lexicon())
+            return [.gameLoaded(try database.startGame(request, profile: profile, lexicon: lexicon))]
+        case .share(let id):
+            return [.shareReady(try database.shareText(for: try database.game(id: id, profile: profile)))]
         case .review(let id):
             let (database, profile, lexicon) = (database, profile, lexicon)
             think { () throws(StorageError) -> Message in
@@ -255,7 +289,10 @@ struct Effects {
         case .load(.inProgress): return [.inProgressLoaded(try database.gamesInProgress(profile: profile))]
         case .load(.readingList): return [.readingListLoaded(try database.readingList(profile: profile))]
         case .load(.history): return [.historyLoaded(try database.history(profile: profile))]
-        case .load(.stats): return [.statsLoaded(try database.statistics(profile: profile))]
+        case .load(.stats):
+            let daily = Achievements.dailyStreaks(games: try database.playedGames(profile: profile))
+            return [.statsLoaded(try database.statistics(profile: profile)),
+                    .achievementsLoaded(try database.achievements(profile: profile), dailyCurrent: daily.current, dailyBest: daily.best)]
         case .syncNow:
             guard let background else {
                 return [.syncUpdate(SyncNews(state: .off, note: "Sync is off: give the shared folder once with --cloud-dir DIR.", isError: true))]

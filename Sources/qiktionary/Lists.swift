@@ -152,11 +152,20 @@ struct Stats: ParsableCommand {
     func run() throws {
         let setup = try Setup.open(shared)
         let stats = try setup.database.statistics(profile: setup.profile)
-        if json { return printJSON(StatsJSON(stats)) }
+        let achievements = try setup.database.achievements(profile: setup.profile)
+        let daily = Achievements.dailyStreaks(games: try setup.database.playedGames(profile: setup.profile))
+        if json { return printJSON(StatsJSON(stats, achievements: achievements, dailyStreak: daily)) }
         print("Played \(stats.played), won \(stats.won) (\(Int((stats.winRate * 100).rounded()))%), "
               + "streak \(stats.currentStreak), best streak \(stats.maxStreak)")
         if stats.hardPlayed > 0 { print("Hard mode: played \(stats.hardPlayed), won \(stats.hardWon)") }
         if stats.hintsTaken > 0 { print("Hints taken: \(stats.hintsTaken), in \(stats.gamesWithHints) \(stats.gamesWithHints == 1 ? "game" : "games")") }
+        if daily.best > 0 { print("Daily word: streak \(daily.current), best streak \(daily.best)") }
+        let earned = achievements.filter { $0.earnedAt != nil }
+        print("Achievements: \(earned.count) of \(achievements.count)")
+        for achievement in achievements {
+            let when = achievement.earnedAt.map { "earned \(shortDate($0))" } ?? "not yet"
+            print("  \(achievement.earnedAt == nil ? " " : "★") \(achievement.title): \(achievement.detail) (\(when))")
+        }
         let top = stats.distribution.values.max() ?? 0
         for guesses in (stats.distribution.keys.sorted()) {
             let count = stats.distribution[guesses] ?? 0

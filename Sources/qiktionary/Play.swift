@@ -10,8 +10,9 @@ struct Play: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Play a game (the default command).",
         discussion: """
-            With --plain, one command per line on stdin: a word to guess, new [--hard] [PACK], resume ID, games, \
-            hint, mark LETTER out|in|clear, give-up, bookmark, unbookmark, board, help, quit.
+            With --plain, one command per line on stdin: a word to guess, new [--hard] [PACK], new --daily, \
+            new --challenge CODE, resume ID, games, hint, mark LETTER out|in|clear, give-up, bookmark, unbookmark, \
+            share, board, help, quit.
             """
     )
 
@@ -32,6 +33,12 @@ struct Play: ParsableCommand {
     @Flag(help: "Start a new hard game: every guess must fit all the feedback so far.")
     var hard = false
 
+    @Flag(help: "Play the day's word (by the UTC date): the same word for everyone, one game per day on all your machines.")
+    var daily = false
+
+    @Option(help: ArgumentHelp("Play the game a friend's challenge code names (see 'qiktionary challenge').", valueName: "code"))
+    var challenge: String?
+
     @Flag(help: "Line mode for scripts, screen readers and dumb terminals.")
     var plain = false
 
@@ -40,6 +47,12 @@ struct Play: ParsableCommand {
 
     func validate() throws {
         if json && !plain { throw ValidationError("--json goes with --plain") }
+        let starts = [pack != nil || word != nil, daily, challenge != nil].filter { $0 }.count
+        if starts > 1 { throw ValidationError("choose one of --pack/--word, --daily and --challenge") }
+        if (daily || challenge != nil) && (rules != nil || seed != nil || hard) {
+            throw ValidationError(daily ? "--daily plays the day's word as it is: no --rules, --seed or --hard"
+                                        : "--challenge plays the game as the code says: no --rules, --seed or --hard")
+        }
         if let word, !word.lowercased().isLowercaseASCIIWord {
             throw ValidationError("--word takes letters a to z only")
         }
@@ -48,15 +61,18 @@ struct Play: ParsableCommand {
     func run() throws {
         let setup = try Setup.open(shared)
         guard plain else {
-            return try FullScreen.run(setup: setup, request: GameRequest(packID: pack, word: word, rules: rules, seed: seed, hard: hard))
+            // The code is checked before the screen opens, so a bad one is one line on the terminal.
+            let request = try challenge.map { try setup.database.challengeRequest(code: $0, lexicon: setup.lexicon()) }
+                ?? (daily ? try setup.dailyRequest() : GameRequest(packID: pack, word: word, rules: rules, seed: seed, hard: hard))
+            return try FullScreen.run(setup: setup, request: request)
         }
         let session = PlainSession(
             database: setup.database, profile: setup.profile, lexicon: setup.lexicon,
-            rules: rules, seed: seed, hard: hard, json: json, write: writeLine
+            rules: rules, seed: seed, hard: hard, json: json, daily: setup.dailyRequest, write: writeLine
         )
         // Sync before (to resume a game from the other machine) and after (to hand this one over).
         setup.syncInPassing()
-        try session.begin(pack: pack, word: word)
+        try session.begin(pack: pack, word: word, daily: daily, challenge: challenge)
         session.run(readLine: { Swift.readLine() })
         setup.syncInPassing()
     }

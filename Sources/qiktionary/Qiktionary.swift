@@ -13,7 +13,8 @@ struct Qiktionary: ParsableCommand {
             dir (see --data-dir). Every command takes --json for scripts.
             """,
         version: "0.1.0",
-        subcommands: [Play.self, SyncCommand.self, Games.self, History.self, ReadingList.self, Packs.self, Stats.self, Status.self],
+        subcommands: [Play.self, SyncCommand.self, Games.self, History.self, ReadingList.self, Packs.self, Stats.self, Status.self,
+                      ChallengeCommand.self],
         defaultSubcommand: Play.self
     )
 

@@ -44,6 +44,13 @@ struct Setup {
         return { Date().addingTimeInterval(offset) }
     }
 
+    /// Today's daily game (by the UTC date of this machine's clock), drawn from the shipped
+    /// packs only, so every machine and player gets the same word whatever packs they added.
+    @Sendable func dailyRequest() throws(StorageError) -> GameRequest {
+        let shipped = PackFile.files(in: BundledContent.packsFolder).map { $0.deletingPathExtension().lastPathComponent }
+        return try database.dailyRequest(day: DailyWord.day(secondsSince1970: clock().timeIntervalSince1970), packIDs: shipped)
+    }
+
     /// Whether this run may touch the cloud folder.
     var syncEnabled: Bool { cloudDir != nil && !noSync }
 

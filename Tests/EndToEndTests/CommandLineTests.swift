@@ -28,7 +28,7 @@ import Testing
 
     @Test("Unknown pack or word exits 64 and starts nothing", arguments: [
         (["--pack", "nope"], "no pack called 'nope'"),
-        (["--word", "xqzte"], "'xqzte' is not a secret word of any pack"),
+        (["--word", "xqzte"], "'xqzte' is not a word of the dictionary of 4 to 7 letters, nor of any pack"),
         (["--pack", "animals", "--word", "comet"], "'comet' is not a word of the pack 'animals'"),
         (["--word", "teeth", "--rules", "classic"], "can only be played with --rules mastermind"),
     ])

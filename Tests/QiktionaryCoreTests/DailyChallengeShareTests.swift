@@ -1,0 +1,146 @@
+import Testing
+@testable import QiktionaryCore
+
+/// A small dictionary for codes: sorted words of each length, as `Lexicon.words(ofLength:)` gives.
+private let lexicon = Lexicon(["tiger", "crane", "plumb", "queue", "geese", "slate", "zebra", "otter", "wolf", "lamp", "bridges",
+                               "journey", "falcon", "mango"])
+
+@Suite struct ChallengeCodeTests {
+    let challenges: [Challenge] = [
+        Challenge(pack: (id: "animals", version: 1), word: "tiger", rules: .classic, hard: false),
+        Challenge(pack: (id: "animals", version: 7), word: "zebra", rules: .mastermind, hard: true),
+        Challenge(pack: nil, word: "plumb", rules: .classic, hard: false),
+        Challenge(pack: nil, word: "queue", rules: .mastermind, hard: true),
+        Challenge(pack: (id: "journeys", version: 2), word: "journey", rules: .classic, hard: false),
+        Challenge(pack: nil, word: "wolf", rules: .classic, hard: true),
+    ]
+    let packs = ["animals", "journeys", "kitchen", "space"]
+
+    func code(_ challenge: Challenge) throws -> String {
+        try ChallengeCode.encode(challenge, dictionary: lexicon.words(ofLength: challenge.word.count))
+    }
+
+    @Test func aCodeGivesBackItsChallengeOnAnyMachine() throws {
+        for challenge in challenges {
+            let code = try code(challenge)
+            #expect(code.count == 12 && code.allSatisfy { "0123456789ABCDEFGHJKMNPQRSTVWXYZ".contains($0) }, "\(code)")
+            #expect(!code.lowercased().contains(challenge.word), "the word cannot be read off \(code)")
+            #expect(try ChallengeCode.decode(code, lexicon: lexicon, packIDs: packs) == challenge)
+        }
+    }
+
+    @Test func typingIsForgiving() throws {
+        let code = try code(challenges[0])
+        let typed = code.lowercased().replacingOccurrences(of: "0", with: "o").replacingOccurrences(of: "1", with: "l")
+        let grouped = String(typed.prefix(4)) + "-" + String(typed.dropFirst(4).prefix(4)) + " " + String(typed.dropFirst(8))
+        #expect(try ChallengeCode.decode(grouped, lexicon: lexicon, packIDs: packs) == challenges[0])
+    }
+
+    @Test func aPackThisMachineLacksStillPlaysTheWord() throws {
+        let code = try code(challenges[4])
+        let decoded = try ChallengeCode.decode(code, lexicon: lexicon, packIDs: ["animals"])
+        #expect(decoded.pack == nil && decoded.word == "journey" && decoded.rules == .classic)
+    }
+
+    /// One changed character never names a game: every single-character change of every code is refused.
+    @Test func everyOneCharacterChangeIsRefused() throws {
+        let alphabet = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ")
+        for challenge in challenges {
+            let code = Array(try self.code(challenge))
+            for position in code.indices {
+                for replacement in alphabet where replacement != code[position] {
+                    var changed = code
+                    changed[position] = replacement
+                    #expect(throws: ChallengeError.self) { try ChallengeCode.decode(String(changed), lexicon: lexicon, packIDs: packs) }
+                }
+            }
+        }
+    }
+
+    @Test func tenThousandRandomCodesStartNothing() {
+        let alphabet = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ")
+        var random = SeededGenerator(seed: 2026)
+        var accepted = 0
+        for _ in 0..<10_000 {
+            let code = String((0..<12).map { _ in alphabet.randomElement(using: &random)! })
+            if (try? ChallengeCode.decode(code, lexicon: lexicon, packIDs: packs)) != nil { accepted += 1 }
+        }
+        #expect(accepted == 0)
+    }
+
+    @Test("Malformed codes say so", arguments: ["", "ABC", "ABCDEFGHJKMNP", "ABCDEFGHJKM!", "ABCDEFGHJKMU"])
+    func malformed(code: String) {
+        #expect(throws: ChallengeError.malformed(code)) { try ChallengeCode.decode(code, lexicon: lexicon, packIDs: packs) }
+    }
+
+    @Test func wordsTheCodeCannotCarryAreRefused() {
+        for (word, rules) in [("geese", Rules.classic), ("xyzzy", .classic), ("cat", .classic)] {
+            #expect(throws: ChallengeError.cannotEncode(word)) {
+                try ChallengeCode.encode(Challenge(pack: nil, word: word, rules: rules, hard: false), dictionary: lexicon.words(ofLength: word.count))
+            }
+        }
+    }
+}
+
+@Suite struct DailyWordTests {
+    @Test func datesAreUTCDaysAndReadBack() {
+        #expect(DailyWord.date(day: 0) == "1970-01-01")
+        #expect(DailyWord.day(secondsSince1970: 1_795_000_000) == 20_775)
+        #expect(DailyWord.date(day: 20_775) == "2026-11-18")
+        #expect(DailyWord.day(of: "2026-11-18") == 20_775)
+        #expect(DailyWord.day(secondsSince1970: -1) == -1, "before 1970 rounds down")
+        for day in stride(from: -800, to: 30_000, by: 37) { #expect(DailyWord.day(of: DailyWord.date(day: day)) == day) }
+        for bad in ["2026-02-30", "2026-13-01", "2026-1-01", "20261101", "2026-11-1x", "", "2026-11-22T00"] {
+            #expect(DailyWord.day(of: bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func theDaysWordIsFixedByTheDateAndGoesRoundEveryWord() {
+        let entries = [("a", "tiger"), ("a", "zebra"), ("b", "crane"), ("b", "slate"), ("c", "plumb")].map { (pack: $0.0, word: $0.1) }
+        let today = DailyWord.choose(day: 20_775, from: entries)
+        #expect(today?.word == DailyWord.choose(day: 20_775, from: entries.reversed())?.word, "the order given does not matter")
+        let week = (20_775..<20_780).compactMap { DailyWord.choose(day: $0, from: entries)?.word }
+        #expect(Set(week).count == 5, "five days, five different words")
+        #expect(DailyWord.choose(day: 20_780, from: entries)?.word == today?.word, "then round again")
+        #expect(DailyWord.choose(day: 1, from: []) == nil)
+    }
+
+    @Test func aPlayersDailyGameHasOneIDEverywhere() {
+        let id = DailyWord.gameID(player: "ann", date: "2026-11-22")
+        #expect(id == DailyWord.gameID(player: "ann", date: "2026-11-22"))
+        #expect(id != DailyWord.gameID(player: "bob", date: "2026-11-22"))
+        #expect(id != DailyWord.gameID(player: "ann", date: "2026-11-23"))
+        let parts = id.split(separator: "-").map(\.count)
+        #expect(parts == [8, 4, 4, 4, 12] && id == id.lowercased() && id.allSatisfy { $0.isHexDigit || $0 == "-" })
+    }
+}
+
+@Suite struct ShareTextTests {
+    @Test func aWonGameIsToldInSymbolsOnly() throws {
+        let guesses = ["crane", "moist", "jumpy", "tiger"].map { Guess(word: $0, feedback: Rules.classic.feedback(for: $0, against: "tiger")) }
+        let game = Game(id: "g", packID: "animals", secret: "tiger", rules: .classic, hard: true, guesses: guesses, status: .won)
+        let text = ShareText.summary(game: game, packTitle: "Animals", hints: 1)
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines[0] == "Qiktionary · Animals · classic · hard · 4/15 · 1 hint")
+        #expect(lines.dropFirst() == ["●●···", "●●···", "·····", "●●●●● ✓"])
+        for line in lines.dropFirst() { #expect(line.allSatisfy { "●○·✓ ".contains($0) }) }
+        for word in ["tiger", "crane", "moist", "jumpy"] { #expect(!text.lowercased().contains(word)) }
+    }
+
+    @Test func mastermindLostAndGivenUpGames() throws {
+        let words = Lexicon(["louse", "purse", "queue"])
+        var lost = Game(id: "g", packID: "body", secret: "purse", rules: .mastermind, maxGuesses: 1)
+        try lost.submit("louse", lexicon: words)
+        #expect(ShareText.summary(game: lost, packTitle: "Body", date: "2026-11-22") == "Qiktionary · daily 2026-11-22 · mastermind · X/1\n●●○··")
+        var given = Game(id: "g", packID: "body", secret: "purse", rules: .mastermind)
+        try given.giveUp()
+        #expect(ShareText.summary(game: given, packTitle: "Body").hasSuffix("X/15\n(given up)"))
+    }
+
+    @Test func aPackTitleHoldingAGuessGoesUnnamed() throws {
+        let words = Lexicon(["ocean", "tiger"])
+        var game = Game(id: "g", packID: "sea", secret: "tiger", rules: .classic)
+        try game.submit("ocean", lexicon: words)
+        #expect(!ShareText.summary(game: game, packTitle: "Ocean Life").contains("Ocean"))
+    }
+}
