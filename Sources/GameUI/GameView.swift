@@ -169,10 +169,12 @@ extension Canvas {
         let width = rect.width - 4
         guard width > 4, rect.height >= 6 else { return rect }
         var lines = [endLine(saved), ""] + Text.wrap(saved.fact.isEmpty ? Practice.noFact : saved.fact, width: width)
+        var firstAction = Int.max
         if actions {
             if let code = state.challengeCodes[saved.id] { lines += ["", "Challenge a friend: \(code)"] }
-            let keep = saved.fact.isEmpty ? "" : (saved.bookmarked ? "\(glyphs.star) on your reading list (b removes it)  " : "b bookmark this fact  ")
-            lines += ["", keep + "r review  s share  n next game"]
+            let keep = saved.fact.isEmpty ? [] : [saved.bookmarked ? "\(glyphs.star) on your reading list (b removes it)" : "b bookmark"]
+            firstAction = lines.count + 1
+            lines += [""] + Text.wrap((keep + ["r review", "s share", "n next game"]).joined(separator: glyphs.separator), width: width)
         }
         let height = min(lines.count + 2, rect.height - 3)
         let (cardRect, rest) = rect.sliceBottom(height)
@@ -180,7 +182,7 @@ extension Canvas {
         let inner = buffer.drawBox(cardRect, title: star + saved.game.secret.uppercased(), glyphs: glyphs, style: Style(color: .cyan), titleStyle: Style(color: .cyan, bold: true))
         for (i, text) in lines.prefix(inner.height).enumerated() {
             let cut = i == inner.height - 1 && lines.count > inner.height && !text.isEmpty
-            let style: Style = i == 0 ? .bold : (actions && i == lines.count - 1 ? .dim : .plain)
+            let style: Style = i == 0 ? .bold : (i >= firstAction ? .dim : .plain)
             buffer.write(cut ? Text.truncate(text + " " + glyphs.ellipsis, to: width, ellipsis: glyphs.ellipsis) : text,
                          x: inner.x + 1, y: inner.y + i, style: style, limit: width)
         }

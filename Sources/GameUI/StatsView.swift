@@ -7,9 +7,9 @@ extension Canvas {
         // Achievements beside the numbers when there is room, else under them.
         var numbers = area
         if !state.achievements.isEmpty && state.stats.map({ $0.played > 0 }) == true {
-            let side = area.width >= 90
+            let side = area.width >= 96
             let rest: Rect, panel: Rect
-            (panel, rest) = side ? area.sliceRight(42) : area.sliceBottom(min(area.height / 2, state.achievements.count + 2))
+            (panel, rest) = side ? area.sliceRight(30) : area.sliceBottom(min(area.height / 2, state.achievements.count + 2))
             numbers = rest
             drawAchievements(box(panel, "Achievements \(state.achievements.filter { $0.earnedAt != nil }.count)/\(state.achievements.count)"))
         }

@@ -31,7 +31,7 @@ import Testing
 │ > _ _ _ _ _                                                    11 of 15 left │
 └──────────────────────────────────────────────────────────────────────────────┘
 
- Enter guess  Tab notepad  ^H hint  ^G give up  ^N new  F1 help  ^C quit
+ Enter guess  Tab notepad  ^H hint  ^G give up  ^N new  ^D daily  F1 help
 """, "game")
     }
 
@@ -76,7 +76,7 @@ import Testing
 │ > _ _ _ _ _                                                                                            11 of 15 left │
 └──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────┘
 
- Enter guess  Tab notepad  ^H hint  ^G give up  ^N new  F1 help  ^C quit
+ Enter guess  Tab notepad  ^H hint  ^G give up  ^N new  ^D daily  F1 help  ^C quit
 """, "game")
     }
 
@@ -85,27 +85,27 @@ import Testing
  Animals 12/36 solved · classic, 5 letters       sync off · last change: laptop
   1 Game  2 Packs  3 In progress  4 Reading list  5 History  6 Stats
 ┌─ Guesses ────────────────────────────────────┐┌─ Notepad ────────────────────┐
-│  2  MOIST  ●●···  2 common                   ││ [A✗][B✗][C✗] D· [E✓] F· [G✓] │
-│  3  JUMPY  ·····  0 common                   ││  H· [I✓][J✗] K·  L· [M✗][N✗] │
-│  4  TRIBE  ●●●●·  4 common                   ││ [O✗][P✗] Q· [R✓][S✗][T✓][U✗] │
-│  5  TIGER  ●●●●●  5 common                   ││  V·  W·  X· [Y✗] Z·          │
-└──────────────────────────────────────────────┘│                              │
-┌─ TIGER ──────────────────────────────────────┐│ ✓ in  ✗ out  · unknown       │
-│ You found TIGER in 5 guesses. Score 11.      ││ [A✓] proven by your guesses  │
-│                                              ││ Tab here to mark letters     │
-│ A tiger's stripes are not only in its fur:   │└──────────────────────────────┘
-│ the skin underneath is striped too. No two   │┌─ Rules ──────────────────────┐
-│ tigers share the same pattern, so            ││ Classic: a guess scores the  │
-│ researchers can identify individuals from    ││ letters it shares with the   │
-│ camera-trap photos.                          ││ word, wherever they stand.   │
-│                                              ││ No repeated letters.         │
-│ b bookmark this fact  r review  n next game  ││                              │
+│  3  JUMPY  ·····  0 common                   ││ [A✗][B✗][C✗] D· [E✓] F· [G✓] │
+│  4  TRIBE  ●●●●·  4 common                   ││  H· [I✓][J✗] K·  L· [M✗][N✗] │
+│  5  TIGER  ●●●●●  5 common                   ││ [O✗][P✗] Q· [R✓][S✗][T✓][U✗] │
+└──────────────────────────────────────────────┘│  V·  W·  X· [Y✗] Z·          │
+┌─ TIGER ──────────────────────────────────────┐│                              │
+│ You found TIGER in 5 guesses. Score 11.      ││ ✓ in  ✗ out  · unknown       │
+│                                              ││ [A✓] proven by your guesses  │
+│ A tiger's stripes are not only in its fur:   ││ Tab here to mark letters     │
+│ the skin underneath is striped too. No two   │└──────────────────────────────┘
+│ tigers share the same pattern, so            │┌─ Rules ──────────────────────┐
+│ researchers can identify individuals from    ││ Classic: a guess scores the  │
+│ camera-trap photos.                          ││ letters it shares with the   │
+│                                              ││ word, wherever they stand.   │
+│ b bookmark · r review · s share · n next     ││ No repeated letters.         │
+│ game                                         ││                              │
 └──────────────────────────────────────────────┘└──────────────────────────────┘
 ┌─ Game over ──────────────────────────────────────────────────────────────────┐
 │ n next game  ·  b bookmark  ·  Tab other screens                             │
 └──────────────────────────────────────────────────────────────────────────────┘
 
- n next game  b bookmark  r review  h hard game  Tab next  F1 help  ^C quit
+ n next game  b bookmark  r review  s share  h hard game  Tab next  F1 help
 """, "gameOver")
     }
 
@@ -144,13 +144,13 @@ import Testing
 │ two tigers share the same pattern, so researchers can identify individuals from      ││                              │
 │ camera-trap photos.                                                                  ││                              │
 │                                                                                      ││                              │
-│ b bookmark this fact  r review  n next game                                          ││                              │
+│ b bookmark · r review · s share · n next game                                        ││                              │
 └──────────────────────────────────────────────────────────────────────────────────────┘└──────────────────────────────┘
 ┌─ Game over ──────────────────────────────────────────────────────────────────────────────────────────────────────────┐
 │ n next game  ·  b bookmark  ·  Tab other screens                                                                     │
 └──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────┘
 
- n next game  b bookmark  r review  h hard game  Tab next  F1 help  ^C quit
+ n next game  b bookmark  r review  s share  h hard game  Tab next  F1 help  ^C quit
 """, "gameOver")
     }
 
@@ -253,7 +253,7 @@ import Testing
 │ Creatures of land, sea and sky. 15 guesses a game. Enter starts one.         │
 └──────────────────────────────────────────────────────────────────────────────┘
 
- Enter play  h play hard  ↑↓ choose  Tab next  F1 help  ^C quit
+ Enter play  h play hard  c challenge code  ↑↓ choose  Tab next  F1 help
 """, "packs")
     }
 
@@ -298,7 +298,7 @@ import Testing
 │ Creatures of land, sea and sky. 15 guesses a game. Enter starts one.                                                 │
 └──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────┘
 
- Enter play  h play hard  ↑↓ choose  Tab next  F1 help  ^C quit
+ Enter play  h play hard  c challenge code  ↑↓ choose  Tab next  F1 help  ^C quit
 """, "packs")
     }
 
@@ -691,10 +691,10 @@ import Testing
 │  Enter         submit the guess        Home/End      first / last            │
 │  Backspace     delete a letter         Enter         play, resume, open      │
 │  Ctrl-U        clear the guess         h             play hard (packs)       │
-│  Ctrl-H, F2    a hint (counted)        r             review (history)        │
-│  Ctrl-G        give up (asks first)    b             bookmark (history)      │
-│  Ctrl-N        start another game      d             delete (asks) / remove  │
-│  n, Enter      next game, once over    y / n         answer a question      ↓│
+│  Ctrl-H, F2    a hint (counted)        c             challenge code (packs)  │
+│  Ctrl-G        give up (asks first)    r             review (history)        │
+│  Ctrl-N        start another game      b             bookmark (history)      │
+│  Ctrl-D        today's daily word      d             delete (asks) / remove ↓│
 └──────────────────────────────────────────────────────────────────────────────┘
 
  Esc close  ↑↓ scroll  ^C quit
@@ -720,16 +720,16 @@ import Testing
 │  Enter         submit the guess                            Home/End      first / last                                │
 │  Backspace     delete a letter                             Enter         play, resume, open                          │
 │  Ctrl-U        clear the guess                             h             play hard (packs)                           │
-│  Ctrl-H, F2    a hint (counted)                            r             review (history)                            │
-│  Ctrl-G        give up (asks first)                        b             bookmark (history)                          │
-│  Ctrl-N        start another game                          d             delete (asks) / remove                      │
+│  Ctrl-H, F2    a hint (counted)                            c             challenge code (packs)                      │
+│  Ctrl-G        give up (asks first)                        r             review (history)                            │
+│  Ctrl-N        start another game                          b             bookmark (history)                          │
+│  Ctrl-D        today's daily word                          d             delete (asks) / remove                      │
 │  n, Enter      next game, once over                        y / n         answer a question                           │
 │  h             next game, hard mode                                                                                  │
 │  b             bookmark, once over                                                                                   │
 │  r             review, once over                                                                                     │
-│                                                                                                                      │
-│                                                                                                                      │
-│                                                                                                                      │
+│  s             share, once over                                                                                      │
+│  c             play a challenge code                                                                                 │
 │                                                                                                                      │
 │                                                                                                                      │
 │                                                                                                                      │
@@ -771,7 +771,7 @@ import Testing
 | > _ _ _ _ _                                                    11 of 15 left |
 +------------------------------------------------------------------------------+
 
- Enter guess  Tab notepad  ^H hint  ^G give up  ^N new  F1 help  ^C quit
+ Enter guess  Tab notepad  ^H hint  ^G give up  ^N new  ^D daily  F1 help
 """, "ascii")
     }
 

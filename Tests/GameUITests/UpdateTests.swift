@@ -27,6 +27,8 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
         "Lists/Up/Down, j/k", "Lists/PgUp/PgDn", "Lists/Home/End", "Lists/Enter", "Lists/b", "Lists/d", "Lists/y / n",
         // CoachUITests.
         "Game/Ctrl-H, F2", "Game/h", "Game/r", "Lists/h", "Lists/r",
+        // DailyChallengeUITests.
+        "Game/Ctrl-D", "Game/s", "Game/c", "Lists/c",
     ]
 
     @Test func everyKeyOnTheHelpScreenHasATest() {

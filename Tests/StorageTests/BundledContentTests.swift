@@ -43,6 +43,54 @@ import QiktionaryResources
         }
     }
 
+    /// The second round's content: 16 packs or more, 576 words or more, and two packs of
+    /// seven-letter words, one under each rule set.
+    @Test func thereAreSixteenPacksWithSevenLetterOnesUnderBothRules() {
+        #expect(Self.packs.count >= 16)
+        #expect(Self.packs.reduce(0) { $0 + $1.words.count } >= 576)
+        let sevens = Self.packs.filter { $0.length == 7 }
+        #expect(sevens.reduce(0) { $0 + $1.words.count } >= 72)
+        #expect(Set(sevens.map(\.rules)) == [.classic, .mastermind])
+        #expect(Set(Self.packs.map(\.length)) == [4, 5, 6, 7])
+    }
+
+    /// A fact is about its word: it names it, or a form of it (its first letters, or an
+    /// irregular form such as tooth for teeth).
+    @Test func everyFactNamesItsWord() {
+        let irregular = ["teeth": "tooth"]
+        for pack in Self.packs {
+            for entry in pack.words {
+                let stem = String(entry.word.prefix(max(3, entry.word.count - 3)))
+                let fact = entry.fact.lowercased()
+                #expect(fact.contains(stem) || irregular[entry.word].map(fact.contains) == true, "\(pack.id)/\(entry.word): \(entry.fact)")
+            }
+        }
+    }
+
+    /// No two facts tell the same thing: no run of five telling words (common words and the
+    /// words of word histories left aside, so "borrowed from Old Norse" is not a match) is in two
+    /// facts. It caught two facts that both timed sunlight's trip to Earth.
+    @Test func noTwoFactsShareTheirSubstance() {
+        let plain: Set<String> = Set(("the a an of and to in is was it its on for as by at from that with this be are or but not his her their "
+            + "they which word words comes came from english borrowed old middle latin greek french norse german dutch arabic meant means "
+            + "meaning name named").split(separator: " ").map(String.init))
+        var seen: [[String]: String] = [:]
+        for pack in Self.packs {
+            for entry in pack.words {
+                let words = entry.fact.lowercased().split { !($0.isLetter || $0.isNumber || $0 == "'") }.map(String.init).filter { !plain.contains($0) }
+                guard words.count >= 5 else { continue }
+                for start in 0...(words.count - 5) {
+                    let run = Array(words[start..<start + 5])
+                    let owner = "\(pack.id)/\(entry.word)"
+                    if let other = seen[run], other != owner {
+                        Issue.record("\(owner) and \(other) share \"\(run.joined(separator: " "))\"")
+                    }
+                    seen[run] = owner
+                }
+            }
+        }
+    }
+
     @Test func theShippedPacksLoadIntoAFreshDatabase() throws {
         let db = try AppDatabase.inMemory()
         let report = try db.importPacks(from: PackFile.files(in: BundledContent.packsFolder), lexicon: { Self.lexicon })
