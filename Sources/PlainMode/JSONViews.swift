@@ -224,6 +224,8 @@ public struct ReviewJSON: Encodable, Equatable {
     public var guesses: [Step]
     public var skill: Int
     public var luck: Double
+    /// The code that passes this game on to a friend.
+    public var challenge: String?
 
     public init(_ saved: SavedGame, review: Review) {
         id = saved.id

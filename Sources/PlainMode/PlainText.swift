@@ -7,7 +7,8 @@ enum PlainText {
         switch event {
         case .started(let game, let resumed):
             let verb = resumed ? "Resumed" : "New game"
-            return "\(verb): pack \(game.pack), \(game.length) letters, \(game.rules.rawValue) rules\(game.hard ? ", hard mode" : ""), "
+            let source = game.daily.map { "the daily word of \($0) (UTC), pack \(game.pack)" } ?? "pack \(game.pack)"
+            return "\(verb): \(source), \(game.length) letters, \(game.rules.rawValue) rules\(game.hard ? ", hard mode" : ""), "
                 + "\(game.guessesLeft) of \(game.maxGuesses) guesses left. Game \(game.id)."
                 + (game.guesses.isEmpty ? "" : "\n" + guessLines(game.guesses))
         case .feedback(_, let n, let guess, let left, let candidates):
@@ -75,6 +76,7 @@ public enum ReviewText {
                          + "\(Review.format(step.expected)) expected; \(verdict)")
         }
         lines.append(Review.summary(skill: review.skill, luck: review.luck))
+        if let code = review.challenge { lines.append("Challenge a friend with code \(code).") }
         return lines.joined(separator: "\n")
     }
 }

@@ -58,7 +58,8 @@ struct History: ParsableCommand {
             let saved = try setup.database.game(id: gameID, profile: setup.profile)
             guard saved.game.isFinished else { throw Failure(StorageError.notFinishedForReview(gameID)) }
             let coach = GameCoach(game: saved.game, packAnswers: try setup.database.answers(for: saved.game), lexicon: setup.lexicon())
-            let review = ReviewJSON(saved, review: coach.review(of: saved.game))
+            var review = ReviewJSON(saved, review: coach.review(of: saved.game))
+            review.challenge = try setup.database.challengeCode(for: saved.game, lexicon: setup.lexicon())
             if json { return printJSON(review) }
             print(ReviewText.render(review))
         }
