@@ -201,49 +201,37 @@ public struct StatsJSON: Encodable, Equatable {
     }
 }
 
-/// `history show GAME_ID --json`: one finished game and its review (docs/coach.md).
+/// `history show GAME_ID --json`: one finished game (as history lists it) and its review
+/// (docs/coach.md): the steps as `guesses`, then `skill` and `luck`.
 public struct ReviewJSON: Encodable, Equatable {
-    public struct Step: Encodable, Equatable {
-        public var word: String
-        public var candidatesBefore: Int
-        public var candidatesAfter: Int
-        public var best: String
-        public var bestExpected: Double
-        public var expected: Double
-    }
-
-    public var id: String
-    public var pack: String
-    public var word: String
-    public var rules: Rules
-    public var hard: Bool
-    public var hints: Int
-    public var daily: String?
-    public var result: GameStatus
-    public var finishedAt: Date?
-    public var guesses: [Step]
+    public var game: HistoryEntryJSON
+    public var guesses: [Review.Step]
     public var skill: Int
     public var luck: Double
     /// The code that passes this game on to a friend.
     public var challenge: String?
 
     public init(_ saved: SavedGame, review: Review) {
-        id = saved.id
-        pack = saved.game.packID
-        word = saved.game.secret
-        rules = saved.game.rules
-        hard = saved.game.hard
-        hints = saved.hints.count
-        daily = saved.daily
-        result = saved.game.status
-        finishedAt = saved.finishedAt
-        func rounded(_ x: Double) -> Double { (x * 100).rounded() / 100 }
-        guesses = review.steps.map {
-            Step(word: $0.word, candidatesBefore: $0.candidatesBefore, candidatesAfter: $0.candidatesAfter,
-                 best: $0.best, bestExpected: rounded($0.bestExpected), expected: rounded($0.expected))
-        }
+        game = HistoryEntryJSON(saved)
+        guesses = review.steps
         skill = review.skill
-        luck = rounded(review.luck)
+        luck = (review.luck * 100).rounded() / 100
+    }
+}
+
+extension Review.Step: Encodable {
+    private enum Key: String, CodingKey { case word, candidatesBefore, candidatesAfter, best, bestExpected, expected }
+
+    /// Expected counts to two decimals, as people read them.
+    public func encode(to encoder: any Encoder) throws {
+        func rounded(_ x: Double) -> Double { (x * 100).rounded() / 100 }
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(word, forKey: .word)
+        try c.encode(candidatesBefore, forKey: .candidatesBefore)
+        try c.encode(candidatesAfter, forKey: .candidatesAfter)
+        try c.encode(best, forKey: .best)
+        try c.encode(rounded(bestExpected), forKey: .bestExpected)
+        try c.encode(rounded(expected), forKey: .expected)
     }
 }
 

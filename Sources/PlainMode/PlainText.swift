@@ -67,9 +67,10 @@ enum PlainText {
 /// `history show`: a finished game's review as lines a person reads.
 public enum ReviewText {
     public static func render(_ review: ReviewJSON) -> String {
-        var lines = ["\(review.word.uppercased()): \(review.result.rawValue), \(review.guesses.count) guesses, "
-                     + "\(review.pack), \(review.rules.rawValue)\(review.hard ? ", hard" : "")"
-                     + (review.hints > 0 ? ", \(review.hints) \(review.hints == 1 ? "hint" : "hints")" : "")]
+        let game = review.game
+        var lines = ["\(game.word.uppercased()): \(game.result.rawValue), \(review.guesses.count) guesses, "
+                     + "\(game.pack), \(game.rules.rawValue)\(game.hard ? ", hard" : "")"
+                     + (game.hints > 0 ? ", \(game.hints) \(game.hints == 1 ? "hint" : "hints")" : "")]
         for (i, step) in review.guesses.enumerated() {
             let verdict = Review.verdict(word: step.word, best: step.best, expected: step.expected, bestExpected: step.bestExpected)
             lines.append(String(i + 1).leftPadded(3) + ". \(step.word.uppercased())  \(step.candidatesBefore) → \(step.candidatesAfter) possible, "

@@ -10,7 +10,7 @@ public enum DailyWord {
 
     /// "2026-11-22" for a day.
     public static func date(day: Int) -> String {
-        let (year, month, dayOfMonth) = civil(day)
+        let (year, month, dayOfMonth) = CivilDate.date(days: day)
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         return "\(year)-\(two(month))-\(two(dayOfMonth))"
     }
@@ -22,7 +22,7 @@ public enum DailyWord {
               parts.allSatisfy({ $0.utf8.allSatisfy { (48...57).contains($0) } }),
               let year = Int(parts[0]), let month = Int(parts[1]), let dayOfMonth = Int(parts[2]),
               (1...12).contains(month), (1...31).contains(dayOfMonth) else { return nil }
-        let day = days(year: year, month: month, day: dayOfMonth)
+        let day = CivilDate.days(year: year, month: month, day: dayOfMonth)
         // 31 February and the like come back as another date.
         return self.date(day: day) == date ? day : nil
     }
@@ -67,28 +67,5 @@ public enum DailyWord {
             return String(repeating: "0", count: max(0, digits - text.count)) + text
         }
         return "\(hex(high >> 32, 8))-\(hex((high >> 16) & 0xFFFF, 4))-\(hex(high & 0xFFFF, 4))-\(hex(low >> 48, 4))-\(hex(low & 0xFFFF_FFFF_FFFF, 12))"
-    }
-
-    // MARK: Calendar arithmetic (proleptic Gregorian, days from 1970-01-01)
-
-    static func days(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    static func civil(_ days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

@@ -70,16 +70,7 @@ public struct AppDatabase: Sendable {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
         let (days, dayMillis) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
         let (day, millis) = dayMillis < 0 ? (days - 1, dayMillis + 86_400_000) : (days, dayMillis)
-        // Days since 1970 to a proleptic Gregorian date (Howard Hinnant's civil_from_days).
-        let z = day + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let dayOfMonth = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, dayOfMonth) = CivilDate.date(days: Int(day))
         // Written into 23 bytes: the years the game stores have four digits.
         guard (0...9_999).contains(year) else { return String.fromDatabaseValue(stamp(date).databaseValue) ?? "" }
         return String(unsafeUninitializedCapacity: 23) { text in
@@ -93,9 +84,9 @@ public struct AppDatabase: Sendable {
                 at += width
                 if let separator { text[at] = separator; at += 1 }
             }
-            put(year, 4, then: UInt8(ascii: "-"))
-            put(month, 2, then: UInt8(ascii: "-"))
-            put(dayOfMonth, 2, then: UInt8(ascii: " "))
+            put(Int64(year), 4, then: UInt8(ascii: "-"))
+            put(Int64(month), 2, then: UInt8(ascii: "-"))
+            put(Int64(dayOfMonth), 2, then: UInt8(ascii: " "))
             put(millis / 3_600_000, 2, then: UInt8(ascii: ":"))
             put(millis / 60_000 % 60, 2, then: UInt8(ascii: ":"))
             put(millis / 1_000 % 60, 2, then: UInt8(ascii: "."))
