@@ -73,7 +73,12 @@ public final class DiskFolder: CloudFolder {
     public func checkAvailable() throws(CloudStoreError) {
         var info = stat()
         // The root itself may be a symlink (a user's ~/Dropbox often is); what is below may not.
-        guard stat(rootPath, &info) == 0 else { throw unavailable("open", .root) }
+        guard stat(rootPath, &info) == 0 else {
+            // The usual way a folder goes missing: a share that is not mounted, or a synced
+            // folder not made yet. Said plainly, for the player.
+            if errno == ENOENT { throw .unavailable(reason: "the cloud folder \(rootPath) is not there (is the share mounted?)") }
+            throw unavailable("open", .root)
+        }
         guard info.st_mode & S_IFMT == S_IFDIR else { throw .unavailable(reason: "\(rootPath) is not a directory") }
         guard access(rootPath, R_OK | X_OK) == 0 else { throw unavailable("read", .root) }
     }

@@ -24,6 +24,9 @@ public enum Effect: Sendable, Equatable {
     case review(gameID: String)
     /// Start, or go back to, today's daily game.
     case daily
+    /// After a sync: if a newer game in progress came from another machine, put it on the
+    /// board in place of this one, which has no guess yet.
+    case switchToNewer(than: String)
     /// Start the game a challenge code names.
     case challenge(code: String)
     /// Make the finished game's spoiler-free summary, printed once the screen closes.
@@ -43,6 +46,8 @@ public enum Effect: Sendable, Equatable {
 public enum SyncState: Sendable, Equatable {
     case off
     case syncing
+    /// A large fetch being stored: records done, of how many when known.
+    case importing(done: Int, total: Int?)
     case synced(at: Date)
     case offline
     case needsAttention
@@ -80,6 +85,8 @@ public enum Message: Sendable, Equatable {
     /// The code that passes a finished game on to a friend.
     case challengeCodeLoaded(gameID: String, code: String)
     case shareReady(String)
+    /// A newer game from another machine took the place of an unplayed one.
+    case switchedTo(SavedGame)
     case packsLoaded([PackProgress])
     case inProgressLoaded([SavedGame])
     case readingListLoaded([Bookmark])

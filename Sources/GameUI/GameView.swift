@@ -36,13 +36,18 @@ extension Canvas {
         if saved.game.isFinished {
             left = drawFactCard(saved, in: left, actions: true)
         }
-        drawGuesses(saved.game, box(left, "Guesses"))
+        drawGuesses(saved, box(left, "Guesses"))
     }
 
     /// The guesses, numbered, with feedback as pips and words; the newest at the bottom, in bold,
     /// always in view.
-    mutating func drawGuesses(_ game: Game, _ area: Rect) {
+    mutating func drawGuesses(_ saved: SavedGame, _ area: Rect) {
+        let game = saved.game
         guard !area.isEmpty else { return }
+        // Played on more than one machine: each guess says where. A guess played after the win
+        // (at the same time, on the other machine) says so: it does not count.
+        let devices = saved.playedOnSeveralDevices ? saved.guessDevices : []
+        let win = game.status == .won ? game.guesses.firstIndex { $0.word == game.secret } : nil
         var inner = area
         if let hint = state.currentHint, area.height >= 3 {
             let line: Rect
@@ -70,7 +75,11 @@ extension Canvas {
             for (pip, style) in pips(guess.feedback, length: game.length) {
                 x = buffer.write(String(pip), x: x, y: y, style: style, limit: inner.maxX - x)
             }
-            buffer.write("  " + guess.feedback.summary, x: x, y: y, style: Style(bold: newest), limit: inner.maxX - x)
+            x = buffer.write("  " + guess.feedback.summary, x: x, y: y, style: Style(bold: newest), limit: inner.maxX - x)
+            var note: [String] = []
+            if devices.indices.contains(index) { note.append("on \(devices[index])") }
+            if let win, index > win { note.append("after the win") }
+            if !note.isEmpty { buffer.write("  (" + note.joined(separator: ", ") + ")", x: x, y: y, style: .dim, limit: inner.maxX - x) }
         }
     }
 

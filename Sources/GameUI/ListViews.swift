@@ -85,7 +85,7 @@ extension Canvas {
             let rest = drawFactCard(selected, in: area, actions: false)
             let title = [packTitle(selected.game.packID), selected.game.rules.rawValue + (selected.game.hard ? ", hard" : ""),
                          "finished \(shortDate(selected.finishedAt)) on \(selected.lastChangedOn)"]
-            drawGuesses(selected.game, box(rest, title.joined(separator: glyphs.separator)))
+            drawGuesses(selected, box(rest, title.joined(separator: glyphs.separator)))
             return
         }
         let wordWidth = games.map(\.game.length).max() ?? 0

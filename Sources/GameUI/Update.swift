@@ -41,6 +41,11 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.reviewScroll = 0
     case .challengeCodeLoaded(let gameID, let code):
         state.challengeCodes[gameID] = code
+    case .switchedTo(let game):
+        state.game = game
+        state.input = ""
+        let count = game.game.guesses.count
+        state.status = StatusMessage("Your game from \(game.lastChangedOn) is here: \(count) \(count == 1 ? "guess" : "guesses") so far.")
     case .shareReady(let text):
         state.share = text
         state.status = StatusMessage("The summary prints when you quit (q), and goes to the clipboard where the terminal allows.")
@@ -77,9 +82,14 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.sync = news.state
         if let note = news.note { state.status = StatusMessage(note, isError: news.isError) }
         guard news.changedHere else { return [] }
-        // What the other machine changed shows at once: the game on the board and the lists.
+        // What the other machine changed shows at once: the game on the board (finished or not:
+        // a guess played there at the same time still appears here) and the lists. A game not
+        // yet played gives way to a newer one from the other machine.
         var reload: [Effect] = [.load(.packs)]
-        if let game = state.game, !game.game.isFinished { reload.append(.resume(gameID: game.id)) }
+        if let game = state.game {
+            reload.append(.resume(gameID: game.id))
+            if !game.game.isFinished && game.game.guesses.isEmpty { reload.append(.switchToNewer(than: game.id)) }
+        }
         if let list = listShown(state.pane) { reload.append(.load(list)) }
         return reload
     case .cloudWasReset:
@@ -101,8 +111,10 @@ func endLine(_ saved: SavedGame) -> String {
     let word = game.secret.uppercased()
     switch game.status {
     case .won:
-        let count = game.guesses.count
-        return "You found \(word) in \(count) \(count == 1 ? "guess" : "guesses"). Score \(game.score)."
+        let count = game.guessesUsed
+        // Played on two machines: where the word was found, so each screen tells the same story.
+        let place = saved.playedOnSeveralDevices ? saved.foundOn.map { " on \($0)" } ?? "" : ""
+        return "You found \(word)\(place) in \(count) \(count == 1 ? "guess" : "guesses"). Score \(game.score)."
     case .lost: return "Out of guesses: the word was \(word)."
     default: return "The word was \(word)."
     }

@@ -10,10 +10,13 @@ public struct GuessJSON: Encodable, Equatable {
     public var common: Int?
     public var inPlace: Int?
     public var inWord: Int?
+    /// The machine that played it, when more than one machine played the game.
+    public var device: String?
 
-    public init(_ guess: Guess) {
+    public init(_ guess: Guess, device: String? = nil) {
         word = guess.word
         (common, inPlace, inWord) = guess.feedback.counts
+        self.device = device
     }
 
     public var feedback: Feedback { Feedback(common: common, inPlace: inPlace, inWord: inWord) }
@@ -56,7 +59,8 @@ public struct GameJSON: Encodable, Equatable {
         hard = game.hard
         hints = saved.hints.count
         daily = saved.daily
-        guesses = game.guesses.map(GuessJSON.init)
+        let devices = saved.playedOnSeveralDevices ? saved.guessDevices : []
+        guesses = game.guesses.enumerated().map { GuessJSON($1, device: devices.indices.contains($0) ? devices[$0] : nil) }
         marks = Dictionary(uniqueKeysWithValues: game.marks.map { (String($0.key), $0.value) })
         startedAt = saved.startedAt
         updatedAt = saved.updatedAt
@@ -80,6 +84,8 @@ public struct HistoryEntryJSON: Encodable, Equatable {
     public var hints: Int
     public var daily: String?
     public var result: GameStatus
+    /// Guesses that count: up to the winning one (a guess played after the win on another
+    /// machine at the same time is listed in `guessed` but not counted).
     public var guesses: Int
     /// The words guessed, in the order they were played.
     public var guessed: [String]
@@ -98,7 +104,7 @@ public struct HistoryEntryJSON: Encodable, Equatable {
         hints = saved.hints.count
         daily = saved.daily
         result = saved.game.status
-        guesses = saved.game.guesses.count
+        guesses = saved.game.guessesUsed
         guessed = saved.game.guesses.map(\.word)
         score = saved.game.score
         finishedAt = saved.finishedAt

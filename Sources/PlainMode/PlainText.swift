@@ -60,7 +60,7 @@ enum PlainText {
 
     private static func line(_ n: Int, _ guess: GuessJSON) -> String {
         let number = n < 10 ? " \(n)" : "\(n)"
-        return "\(number). \(guess.word.uppercased())  \(guess.feedback.summary)"
+        return "\(number). \(guess.word.uppercased())  \(guess.feedback.summary)" + (guess.device.map { "  (on \($0))" } ?? "")
     }
 }
 

@@ -37,7 +37,15 @@ public struct Game: Sendable, Equatable {
 
     /// `maxGuesses + 1 - guessesUsed` for a win; nothing for a loss or a game given up.
     public var score: Int {
-        status == .won ? maxGuesses + 1 - guesses.count : 0
+        status == .won ? maxGuesses + 1 - guessesUsed : 0
+    }
+
+    /// The guesses that count: up to and including the winning one. A guess another machine
+    /// played at the same time, not knowing the word was found, is kept and shown after the win
+    /// (storage orders a game's guesses so), but it does not count against the player.
+    public var guessesUsed: Int {
+        guard status == .won, let win = guesses.firstIndex(where: { $0.word == secret }) else { return guesses.count }
+        return win + 1
     }
 
     /// The guess as the game would record it, or why it is refused. Changes nothing.

@@ -91,7 +91,7 @@ extension AppDatabase {
         try read { db in
             try Row.fetchAll(db, sql: """
                 SELECT g.id, g.packId, g.secret, g.rules, g.hard, g.hints, g.status, g.maxGuesses, g.finishedAt, g.daily,
-                       (SELECT count(*) FROM guess WHERE gameId = g.id) AS used
+                       \(Self.guessesUsedSQL) AS used
                 FROM game g WHERE g.playerId = ? AND g.status != 'in-progress' AND g.finishedAt IS NOT NULL
                 ORDER BY g.finishedAt, g.id
                 """, arguments: [profile.playerID]).compactMap { row in

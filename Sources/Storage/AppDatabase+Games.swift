@@ -44,12 +44,14 @@ extension AppDatabase {
     }
 
     /// The player's most recently changed game in progress, if any.
+    /// A game with a guess comes before one never played, whatever their times: a game opened
+    /// here and left gives way to the one played on the other machine.
     public func latestGameInProgress(profile: Profile) throws(StorageError) -> SavedGame? {
         try read { db in
-            try GameRecord
-                .filter(Column("playerId") == profile.playerID && Column("status") == GameStatus.inProgress.rawValue)
-                .order(Column("updatedAt").desc)
-                .fetchOne(db)
+            try GameRecord.fetchOne(db, sql: """
+                SELECT g.* FROM game g INDEXED BY game_player_status WHERE g.playerId = ? AND g.status = 'in-progress'
+                ORDER BY EXISTS (SELECT 1 FROM guess e WHERE e.gameId = g.id) DESC, g.updatedAt DESC LIMIT 1
+                """, arguments: [profile.playerID])
                 .map { try Self.savedGame($0, db) }
         }
     }
@@ -136,13 +138,15 @@ extension AppDatabase {
 
     // MARK: Lists
 
-    /// Games in progress, most recently changed first.
+    /// Games in progress, most recently changed first: those with a guess (a game opened and
+    /// never played is resumed, but not listed).
     public func gamesInProgress(profile: Profile) throws(StorageError) -> [SavedGame] {
         try read { db in
-            try GameRecord
-                .filter(Column("playerId") == profile.playerID && Column("status") == GameStatus.inProgress.rawValue)
-                .order(Column("updatedAt").desc)
-                .fetchAll(db)
+            try GameRecord.fetchAll(db, sql: """
+                SELECT g.* FROM game g WHERE g.playerId = ? AND g.status = 'in-progress'
+                  AND EXISTS (SELECT 1 FROM guess e WHERE e.gameId = g.id)
+                ORDER BY g.updatedAt DESC
+                """, arguments: [profile.playerID])
                 .map { try Self.savedGame($0, db) }
         }
     }
@@ -169,10 +173,19 @@ extension AppDatabase {
         }
     }
 
+    /// The guesses a finished game `g` counts (`Game.guessesUsed`): up to its winning guess in
+    /// the played order, all of them when it was not won.
+    static let guessesUsedSQL = """
+        CASE WHEN g.status = 'won' AND EXISTS (SELECT 1 FROM guess w WHERE w.gameId = g.id AND w.word = g.secret)
+          THEN (SELECT count(*) FROM guess u JOIN guess w ON w.gameId = u.gameId AND w.word = g.secret
+                WHERE u.gameId = g.id AND (u.position < w.position OR (u.position = w.position AND u.word = w.word)))
+          ELSE (SELECT count(*) FROM guess WHERE gameId = g.id) END
+        """
+
     public func statistics(profile: Profile) throws(StorageError) -> Statistics {
         try read { db in
             let rows = try Row.fetchAll(db, sql: """
-                SELECT g.status, g.hard, g.hints, (SELECT count(*) FROM guess WHERE gameId = g.id) AS used
+                SELECT g.status, g.hard, g.hints, \(Self.guessesUsedSQL) AS used
                 FROM game g WHERE g.playerId = ? AND g.status != 'in-progress'
                 ORDER BY g.finishedAt, g.id
                 """, arguments: [profile.playerID])
@@ -223,9 +236,7 @@ extension AppDatabase {
     }
 
     static func savedGame(_ record: GameRecord, _ db: Database) throws -> SavedGame {
-        // Played order, the same on every machine whatever order the guesses arrived in.
-        let guesses = try GuessRecord.filter(Column("gameId") == record.id)
-            .order(Column("playedAt"), Column("word")).fetchAll(db)
+        let guesses = try Self.orderedGuesses(record, db)
         let marks = try MarkRecord.filter(Column("gameId") == record.id).fetchAll(db)
         let bookmarked = try record.status.isFinished
             && BookmarkRecord.exists(db, key: ["playerId": record.playerId, "word": record.secret])
@@ -239,8 +250,19 @@ extension AppDatabase {
         return SavedGame(
             game: game, fact: record.fact, startedAt: record.startedAt, updatedAt: record.updatedAt,
             finishedAt: record.finishedAt, startedOn: record.startedOn, lastChangedOn: record.lastChangedOn,
-            bookmarked: bookmarked, hints: HintLog.parse(record.hints) ?? [], daily: record.daily
+            bookmarked: bookmarked, hints: HintLog.parse(record.hints) ?? [], daily: record.daily,
+            guessDevices: guesses.map(\.playedOn)
         )
+    }
+
+    /// A game's guesses in the order they were played, the same on every machine whatever
+    /// their clocks say: by position (a guess's position is one more than the guesses its
+    /// machine had seen, so a guess made after seeing another comes after it); guesses two
+    /// machines made at once share a position and go winning guess first, then by word.
+    static func orderedGuesses(_ game: GameRecord, _ db: Database) throws -> [GuessRecord] {
+        try GuessRecord.fetchAll(db.cachedStatement(sql: """
+            SELECT * FROM guess WHERE gameId = ? ORDER BY position, word = ? DESC, word
+            """), arguments: [game.id, game.secret])
     }
 
     static func chooseSecret(_ request: GameRequest, playerID: String, lexicon: (() -> Lexicon)?, _ db: Database) throws -> (PackRecord, PackWordRecord) {

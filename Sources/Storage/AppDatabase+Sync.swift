@@ -20,8 +20,8 @@ extension AppDatabase {
             // whatever the number of games.
             let games = try GameRecord.fetchAll(db, sql: """
                 SELECT * FROM (
-                  SELECT g.* FROM game g INDEXED BY game_unsynced WHERE g.playerId = ? AND g.remoteRecordName IS NULL
-                  UNION SELECT g.* FROM gameChange c CROSS JOIN game g ON g.id = c.gameId WHERE g.playerId = ?
+                  SELECT g.* FROM game g INDEXED BY game_unsynced WHERE g.playerId = ? AND g.remoteRecordName IS NULL AND \(Self.worthSending)
+                  UNION SELECT g.* FROM gameChange c CROSS JOIN game g ON g.id = c.gameId WHERE g.playerId = ? AND \(Self.worthSending)
                 ) ORDER BY startedAt, id
                 """, arguments: [player, player])
             for game in games {
@@ -40,7 +40,7 @@ extension AppDatabase {
             out.marks = try Row.fetchAll(db, sql: """
                 SELECT c.gameId, c.letter, c.version, m.state, m.markedAt FROM markChange c
                 CROSS JOIN game g ON g.id = c.gameId LEFT JOIN mark m ON m.gameId = c.gameId AND m.letter = c.letter
-                WHERE g.playerId = ? ORDER BY c.gameId, c.letter
+                WHERE g.playerId = ? AND \(Self.worthSending) ORDER BY c.gameId, c.letter
                 """, arguments: [player]).map { row in
                 OutgoingChanges.Mark(
                     mark: SyncMark(gameID: row["gameId"], letter: row["letter"], state: (row["state"] as String?).flatMap(LetterMark.init),
@@ -68,16 +68,22 @@ extension AppDatabase {
     }
 
     /// How many changes wait to be sent.
+    /// A game `g` worth sending: finished, or with a guess. A game opened and never played is
+    /// kept here (it is resumed next time) but not sent, so opening the game on two machines
+    /// leaves no empty games on either; its first guess sends it with everything it has.
+    static let worthSending = "(g.status != 'in-progress' OR EXISTS (SELECT 1 FROM guess e WHERE e.gameId = g.id))"
+
     public func pendingChangeCount(profile: Profile) throws(StorageError) -> Int {
         try read { db in
             try Int.fetchOne(db, sql: """
                 SELECT (SELECT count(*) FROM recordDeletion WHERE playerId = :p)
                   + (SELECT count(*) FROM (
                        SELECT g.id FROM game g INDEXED BY game_unsynced WHERE g.playerId = :p AND g.remoteRecordName IS NULL
-                       UNION SELECT g.id FROM gameChange c CROSS JOIN game g ON g.id = c.gameId WHERE g.playerId = :p))
+                         AND \(Self.worthSending)
+                       UNION SELECT g.id FROM gameChange c CROSS JOIN game g ON g.id = c.gameId WHERE g.playerId = :p AND \(Self.worthSending)))
                   + (SELECT count(*) FROM guess u INDEXED BY guess_unsynced CROSS JOIN game g ON g.id = u.gameId
                      WHERE u.remoteRecordName IS NULL AND g.playerId = :p)
-                  + (SELECT count(*) FROM markChange c CROSS JOIN game g ON g.id = c.gameId WHERE g.playerId = :p)
+                  + (SELECT count(*) FROM markChange c CROSS JOIN game g ON g.id = c.gameId WHERE g.playerId = :p AND \(Self.worthSending))
                   + (SELECT count(*) FROM bookmarkChange WHERE playerId = :p)
                 """, arguments: ["p": profile.playerID]) ?? 0
         }

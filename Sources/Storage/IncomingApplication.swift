@@ -207,7 +207,7 @@ struct IncomingApplication {
     /// a full board loses), never lower than it was: the same on every machine.
     private func settle(_ gameID: String) throws {
         guard var game = try GameRecord.fetchOne(db, key: gameID), game.status != .won else { return }
-        let guesses = try GuessRecord.filter(Column("gameId") == gameID).order(Column("playedAt"), Column("word")).fetchAll(db)
+        let guesses = try AppDatabase.orderedGuesses(game, db)
         var proven = game.status, finish = game.finishedAt
         if let winning = guesses.first(where: { $0.word == game.secret }) {
             if proven < .won { proven = .won; finish = winning.playedAt }

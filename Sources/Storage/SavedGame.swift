@@ -17,6 +17,18 @@ public struct SavedGame: Sendable, Equatable {
     public var hints: [Int] = []
     /// The UTC date of a daily game ("2026-11-22"); nil for any other game.
     public var daily: String? = nil
+    /// The device each guess was played on, in the order of `game.guesses`.
+    public var guessDevices: [String] = []
+
+    /// Whether more than one machine played this game's guesses (then each guess says where).
+    public var playedOnSeveralDevices: Bool { Set(guessDevices).count > 1 }
+
+    /// The device the winning guess was played on, for a won game.
+    public var foundOn: String? {
+        guard game.status == .won, let win = game.guesses.firstIndex(where: { $0.word == game.secret }),
+              guessDevices.indices.contains(win) else { return nil }
+        return guessDevices[win]
+    }
 
     public var id: String { game.id }
     /// A game on a word of no pack: it has no fact and counts in no pack's progress.

@@ -23,6 +23,14 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     case noShareYet
     case notFinishedForReview(String)
     case database(String)
+    /// The database file is damaged (SQLite found it corrupt or not a database at all). The path
+    /// is the file's, when known where the damage was found.
+    case damaged(String?, reason: String)
+    /// An export file that cannot be imported: not JSON, not an export, or a value in it that
+    /// fails a check. The reason names the place in the file. Nothing was changed.
+    case badExport(String)
+    /// An export of another player's games (the player it names, the player of this run).
+    case exportOfAnotherPlayer(String, current: String)
 
     public var description: String {
         switch self {
@@ -48,6 +56,11 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noShareYet: "finish the game first: the summary would give its guesses away"
         case .notFinishedForReview(let id): "game '\(id)' is still in progress; a review is for finished games"
         case .database(let message): "database error: \(message)"
+        case .damaged(let path, let reason):
+            "the database\(path.map { " \($0)" } ?? "") is damaged (\(reason)); run 'qiktionary --reset-local' to set it aside (it is kept) and start afresh"
+        case .badExport(let reason): "not a usable qiktionary export: \(reason); nothing was changed"
+        case .exportOfAnotherPlayer(let player, let current):
+            "the export holds player '\(player)''s games, not '\(current)''s; add --player \(player) to import them as \(player); nothing was changed"
         }
     }
 
@@ -55,8 +68,21 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         switch error {
         case let error as StorageError: self = error
         case let error as GuessRejection: self = .rejected(error)
+        case let error where Self.isCorruption(error): self = .damaged(nil, reason: StorageError.describe(error))
         default: self = .database(StorageError.describe(error))
         }
+    }
+
+    /// Whether SQLite said the file is damaged: corrupt pages, or not a database at all.
+    public static func isCorruption(_ error: any Error) -> Bool {
+        guard let error = error as? DatabaseError else { return false }
+        return [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode.primaryResultCode)
+    }
+
+    /// Whether this is the database being damaged, wherever it was found.
+    public var isDamage: Bool {
+        if case .damaged = self { return true }
+        return false
     }
 
     static func describe(_ error: any Error) -> String {

@@ -18,6 +18,10 @@ public struct SyncEngine: Sendable {
     let now: @Sendable () -> Date
     static let maxAttempts = 5
 
+    /// Told how many fetched records are stored so far, and of how many when that is known (a
+    /// streamed first sync learns its total only as it reads): for a progress line.
+    public var progress: (@Sendable (_ done: Int, _ total: Int?) -> Void)?
+
     public init(database: AppDatabase, cloud: any CloudDatabase, profile: Profile,
                 now: @escaping @Sendable () -> Date = { Date() },
                 pause: @escaping @Sendable (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) }) {
@@ -60,7 +64,7 @@ public struct SyncEngine: Sendable {
             return report
         } catch {
             let failure = Self.classify(error)
-            try? database.recordSyncOutcome(state: failure.state, message: failure.description, at: nil, profile: profile)
+            try? database.recordSyncOutcome(state: failure.state, message: failure.detail, at: nil, profile: profile)
             throw failure
         }
     }
@@ -228,6 +232,8 @@ public struct SyncEngine: Sendable {
         let handoff = Handoff()
         let cloud = self.cloud, device = cloud.device
         var counts = (skipped: 0, own: 0)
+        var stored = 0
+        let progress = self.progress
         var outcome: StreamedFetch = .refused
         do {
             let applied = try database.applyIncoming(zone: zone, profile: profile) { apply in
@@ -253,6 +259,8 @@ public struct SyncEngine: Sendable {
                     case .mapped(let mapped): mapped
                     }
                     try apply(mapped.changes)
+                    stored += mapped.count
+                    progress?(stored, nil)
                     counts.skipped += mapped.skipped
                     counts.own += mapped.own
                 }
@@ -274,7 +282,7 @@ public struct SyncEngine: Sendable {
     static func mapped(_ records: [CloudRecord], deletions: [DeletedRecord] = [], device: DeviceID) -> Handoff.Mapped {
         var changes = IncomingChanges()
         let sorted = RecordMapping.incoming(records, deletions: deletions, device: device, into: &changes)
-        return Handoff.Mapped(changes: changes, skipped: sorted.skipped, own: sorted.own)
+        return Handoff.Mapped(changes: changes, skipped: sorted.skipped, own: sorted.own, count: records.count)
     }
 
     /// What applying a fetch did, in the report (this device's own records are not downloads).
@@ -287,9 +295,29 @@ public struct SyncEngine: Sendable {
     }
 
     private func apply(_ records: [CloudRecord], deletions: [DeletedRecord], zone: RecordName.Zone, token: Data?, report: inout SyncReport) throws {
-        let mapped = Self.mapped(records, deletions: deletions, device: cloud.device)
-        let applied = try database.applyIncoming(mapped.changes, zone: zone, token: token, profile: profile)
-        Self.count(applied, skipped: mapped.skipped, own: mapped.own, into: &report)
+        // A large fetch is stored in batches (one transaction still), so progress can be told.
+        guard let progress, records.count > Self.streamChunk else {
+            let mapped = Self.mapped(records, deletions: deletions, device: cloud.device)
+            let applied = try database.applyIncoming(mapped.changes, zone: zone, token: token, profile: profile)
+            return Self.count(applied, skipped: mapped.skipped, own: mapped.own, into: &report)
+        }
+        var counts = (skipped: 0, own: 0)
+        let device = cloud.device, total = records.count + deletions.count
+        let applied = try database.applyIncoming(zone: zone, profile: profile) { apply in
+            var done = 0
+            for start in stride(from: 0, to: records.count, by: Self.streamChunk) {
+                let batch = Array(records[start..<min(start + Self.streamChunk, records.count)])
+                let last = start + Self.streamChunk >= records.count
+                let mapped = Self.mapped(batch, deletions: last ? deletions : [], device: device)
+                try apply(mapped.changes)
+                counts.skipped += mapped.skipped
+                counts.own += mapped.own
+                done += batch.count + (last ? deletions.count : 0)
+                progress(done, total)
+            }
+            return token
+        }
+        Self.count(applied, skipped: counts.skipped, own: counts.own, into: &report)
     }
 
     // MARK: Errors and retries
@@ -343,6 +371,8 @@ final class Handoff: @unchecked Sendable {
         var changes: IncomingChanges
         var skipped: Int
         var own: Int
+        /// The records read, valid or not.
+        var count: Int
     }
     enum Batch: Sendable {
         case read([CloudRecord])

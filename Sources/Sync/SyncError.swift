@@ -32,6 +32,14 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The sentence without the state it starts with, for `status`, which names the state itself.
+    public var detail: String {
+        switch self {
+        case .offline(let reason): "\(reason); your changes stay queued and sync when the folder is back"
+        default: description
+        }
+    }
+
     /// The state recorded for `status` and the header.
     var state: String {
         switch self {

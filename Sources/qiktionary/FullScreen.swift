@@ -121,15 +121,36 @@ final class BackgroundSync: @unchecked Sendable {
         }
     }
 
+    /// Signalled once the first round has ended, however it ended.
+    private let firstRound = DispatchSemaphore(value: 0)
+    private var firstRoundDone = false
+
+    /// Waits for the first round, at most `seconds`: the game picks what to resume after it, so a
+    /// game started on the other machine is the one on the board.
+    func waitForFirstRound(seconds: Double) {
+        if lock.withLock({ firstRoundDone }) { return }
+        if firstRound.wait(timeout: .now() + seconds) == .success { firstRound.signal() }
+    }
+
     private func round() {
         let manual: Bool = lock.withLock {
             pending = false
             defer { self.manual = false }
             return self.manual
         }
+        defer {
+            let first: Bool = lock.withLock { defer { firstRoundDone = true }; return !firstRoundDone }
+            if first { firstRound.signal() }
+        }
         inbox.post(.syncUpdate(SyncNews(state: .syncing)))
         do {
-            let report = try openEngine().sync()
+            var engine = try openEngine()
+            // A long fetch shows in the header, about ten times a second.
+            let inbox = self.inbox, throttle = ProgressLine.Throttle()
+            engine.progress = { done, total in
+                if throttle.due(done: done, total: total) { inbox.post(.syncUpdate(SyncNews(state: .importing(done: done, total: total)))) }
+            }
+            let report = try engine.sync()
             let arrived = report.downloaded + report.deleted > 0
             let note: String? = manual ? SyncCommand.sentence(report) : arrived ? "Changes from another machine arrived." : nil
             inbox.post(.syncUpdate(SyncNews(state: .synced(at: setup.clock()), note: note, changedHere: arrived)))
@@ -192,7 +213,7 @@ struct Effects {
         // counted here, well within a frame).
         for message in messages {
             let game: SavedGame? = switch message {
-            case .gameLoaded(let game): game
+            case .gameLoaded(let game), .switchedTo(let game): game
             case .guessPlayed(let played): played.game
             default: nil
             }
@@ -234,7 +255,10 @@ struct Effects {
     private func messages(for effect: Effect) throws(StorageError) -> [Message] {
         switch effect {
         case .begin(let request):
-            if request.packID == nil && request.word == nil, let latest = try database.latestGameInProgress(profile: profile) {
+            // With a cloud folder, what to resume is chosen after the first sync (a second at
+            // most), so the other machine's game in progress is the one on the board.
+            background?.waitForFirstRound(seconds: 1)
+            if request.packID == nil && request.word == nil && !request.hard, let latest = try database.latestGameInProgress(profile: profile) {
                 return [.gameLoaded(latest)]
             }
             return [.gameLoaded(try database.startGame(request, profile: profile, lexicon: lexicon))]
@@ -254,6 +278,12 @@ struct Effects {
             return []
         case .daily:
             return [.gameLoaded(try database.startGame(try daily(), profile: profile))]
+        case .switchToNewer(let id):
+            let open = try database.game(id: id, profile: profile)
+            guard open.game.guesses.isEmpty, !open.game.isFinished,
+                  let latest = try database.gamesInProgress(profile: profile).first,
+                  latest.id != id, latest.updatedAt > open.startedAt else { return [] }
+            return [.switchedTo(latest)]
         case .challenge(let code):
             let request = try database.challengeRequest(code: code, lexicon: lexicon())
             return [.gameLoaded(try database.startGame(request, profile: profile, lexicon: lexicon))]

@@ -24,6 +24,7 @@ struct Setup {
         let database = try AppDatabase.open(dataDir: dataDir, clock: clock)
         if options.cloudDir != nil { try database.remember(.cloudDir, given?.path) }
         let cloudDir = try given ?? database.setting(.cloudDir).map { URL(fileURLWithPath: $0) }
+        if let cloudDir, !options.noSync { createIfItsParentExists(cloudDir) }
         let lexicon = LoadedLexicon()
         let report = try database.importPacks(from: packFiles(dataDir: dataDir), lexicon: lexicon.get)
         for problem in report.refused { warn("\(problem); it was skipped") }
@@ -91,6 +92,23 @@ struct Setup {
         }
         if let env = environment["QIKTIONARY_CLOUD_DIR"], !env.isEmpty { return URL(fileURLWithPath: env).standardizedFileURL }
         return nil
+    }
+
+    /// A cloud folder that does not exist yet is made when the folder it goes in does (a new
+    /// ~/Sync/qiktionary), and the player is told once, as it is made. When the parent is
+    /// missing too it is most likely a share that is not mounted: nothing is made, and sync
+    /// says it is offline until the folder is back.
+    private static func createIfItsParentExists(_ folder: URL) {
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard !manager.fileExists(atPath: folder.path),
+              manager.fileExists(atPath: folder.deletingLastPathComponent().path, isDirectory: &isDirectory), isDirectory.boolValue else { return }
+        do {
+            try manager.createDirectory(at: folder, withIntermediateDirectories: false)
+            FileHandle.standardError.write(Data("qiktionary: made the cloud folder \(folder.path); share it with your other machine\n".utf8))
+        } catch {
+            warn("could not make the cloud folder \(folder.path): \(error.localizedDescription)")
+        }
     }
 
     /// The database must never live inside the cloud folder: a synced folder would copy it

@@ -37,9 +37,14 @@ struct SyncCommand: ParsableCommand {
 
     func run() throws {
         let setup = try Setup.open(shared)
-        let engine = try setup.syncEngine()
+        var engine = try setup.syncEngine()
+        // A long import shows a live line on a terminal; never in JSON, never into a pipe.
+        let line = !json && isatty(STDERR_FILENO) == 1 ? ProgressLine() : nil
+        if let line { engine.progress = { @Sendable done, total in line.show(done: done, total: total) } }
         if watch { return try Watch(setup: setup, engine: engine, json: json).run() }
+        defer { line?.clear() }
         let report = try adoptReset.map { try engine.adoptReset($0) } ?? engine.sync()
+        line?.clear()
         print(json ? JSONLine.encode(report) : Self.sentence(report))
     }
 
@@ -142,4 +147,43 @@ final class StopFlag: @unchecked Sendable {
     private let lock = NSLock()
     func set() { lock.withLock { stopped = true } }
     var isSet: Bool { lock.withLock { stopped } }
+}
+
+/// "importing 12000 of 40000 records" on stderr, rewritten in place at most ten times a second
+/// and wiped when the sync ends, so the summary prints on a clean line.
+final class ProgressLine: @unchecked Sendable {
+    private let lock = NSLock()
+    private let throttle = Throttle()
+    private var shown = false
+
+    /// At most ten times a second, and always the last.
+    final class Throttle: @unchecked Sendable {
+        private let lock = NSLock()
+        private var last = Date.distantPast
+
+        func due(done: Int, total: Int?) -> Bool {
+            lock.withLock {
+                let now = Date()
+                guard now.timeIntervalSince(last) >= 0.1 || done == total else { return false }
+                last = now
+                return true
+            }
+        }
+    }
+
+    func show(done: Int, total: Int?) {
+        guard throttle.due(done: done, total: total) else { return }
+        lock.withLock {
+            shown = true
+            let text = "importing \(done)" + (total.map { " of \($0)" } ?? "") + " records"
+            FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+        }
+    }
+
+    func clear() {
+        lock.withLock {
+            if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            shown = false
+        }
+    }
 }

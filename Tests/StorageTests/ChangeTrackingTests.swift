@@ -25,6 +25,8 @@ import QiktionaryCore
     @Test func fieldsChangedBySavesMergeAndAChangeInFlightSurvivesItsAcknowledgement() throws {
         let (db, profile) = try Fixtures.database()
         let game = try db.startGame(GameRequest(word: "amber"), profile: profile)
+        // A game is sent once it has a guess.
+        _ = try db.submitGuess("blaze", gameID: game.id, lexicon: Fixtures.lexicon, profile: profile)
         try db.acknowledge(try db.outgoingChanges(profile: profile), saved: [RecordName.game(game.id): fields], deleted: [], profile: profile)
         _ = try db.mark("z", as: .out, gameID: game.id, profile: profile)
         let sent = try db.outgoingChanges(profile: profile)
