@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+
+/// `--cloud-dir` as a person first gives it: a folder not made yet, or a share not mounted.
+@Suite struct CloudFolderSetupTests {
+    @Test func aFolderWhoseParentExistsIsMadeAndThePlayerToldOnce() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("qk-cloudsetup-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let cloud = root.appendingPathComponent("Sync-qiktionary"), data = root.appendingPathComponent("data")
+        let first = try Binary.run(["sync", "--json", "--data-dir", data.path, "--cloud-dir", cloud.path])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr == "qiktionary: made the cloud folder \(cloud.path); share it with your other machine\n")
+        #expect(first.json is [String: Any], "stdout stays pure JSON")
+        let again = try Binary.run(["sync", "--json", "--data-dir", data.path])
+        #expect(again.status == 0 && again.stderr.isEmpty, "told once: \(again.stderr)")
+        #expect(!again.stdout.contains("importing"), "no progress line in JSON or into a pipe")
+    }
+
+    @Test func aShareThatIsNotMountedStaysOfflineInOneClearSentence() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("qk-cloudsetup-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let cloud = root.appendingPathComponent("mnt/share/qiktionary"), data = root.appendingPathComponent("data")
+        let sync = try Binary.run(["sync", "--data-dir", data.path, "--cloud-dir", cloud.path])
+        #expect(sync.status == 69)
+        #expect(sync.stderr == "qiktionary: offline: the cloud folder \(cloud.path) is not there (is the share mounted?); your changes stay queued and sync when the folder is back\n")
+        #expect(!FileManager.default.fileExists(atPath: cloud.path), "nothing made where the parent is missing")
+        let status = try Binary.run(["status", "--data-dir", data.path])
+        let line = status.stdout.split(separator: "\n").first { $0.hasPrefix("Sync") } ?? ""
+        #expect(line.contains("offline: the cloud folder") && !line.contains("offline: offline"), "\(line)")
+    }
+}

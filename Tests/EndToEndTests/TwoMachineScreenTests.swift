@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+/// Two machines' full-screen games on one cloud folder, in tmux: the second machine's first
+/// screen, and one game finished on both at once.
+extension FullScreenTests {
+    static func screenArguments(_ peer: Peer) -> [String] {
+        ["--data-dir", peer.dataDir.path, "--cloud-dir", peer.cloudDir.path, "--device", peer.device]
+    }
+
+    static func inProgress(_ peer: Peer) throws -> [[String: Any]] {
+        (try peer.run(["games", "--json", "--no-sync"]).json as? [[String: Any]]) ?? []
+    }
+
+    @Test(.enabled(if: tmux != nil, "tmux is not installed; the full-screen end-to-end test needs it (CI installs it)"))
+    func theSecondMachinesFirstScreenShowsTheGameFromTheFirst() throws {
+        let pair = try Pair()
+        defer { pair.remove() }
+        let a = pair.peer("laptop"), b = pair.peer("desktop")
+        let events = try a.play(["--word", "tiger"], ["crane", "slate"])
+        let id = try #require(gameID(events))
+        // B is a fresh data dir: its first screen, after the first sync, is A's game.
+        let session = try TmuxSession(width: 100, height: 30, arguments: Self.screenArguments(b))
+        defer { session.close() }
+        try session.waitFor("A's two guesses on B") { $0.contains("1  CRANE") && $0.contains("2  SLATE") }
+        #expect(session.screen().contains("Guess 3 of 15"))
+        session.send(["C-c"])
+        #expect(try session.waitForExit() == 0)
+        for peer in [a, b] {
+            let games = try Self.inProgress(peer)
+            #expect(games.count == 1 && games.first?["id"] as? String == id, "\(peer.device): \(games)")
+        }
+    }
+
+    @Test(.enabled(if: tmux != nil, "tmux is not installed; the full-screen end-to-end test needs it (CI installs it)"))
+    func oneGameFinishedOnBothScreensAtOnce() throws {
+        let pair = try Pair()
+        defer { pair.remove() }
+        let a = pair.peer("laptop"), b = pair.peer("desktop")
+        _ = try a.play(["--word", "tiger"], ["slate"])
+        let onA = try TmuxSession(width: 100, height: 30, arguments: Self.screenArguments(a))
+        defer { onA.close() }
+        let onB = try TmuxSession(width: 100, height: 30, arguments: Self.screenArguments(b))
+        defer { onB.close() }
+        for session in [onA, onB] { try session.waitFor("the game on both") { $0.contains("1  SLATE") && $0.contains("Guess 2 of 15") } }
+        // At once: A finds the word, B plays another guess.
+        onA.send(["t", "i", "g", "e", "r"])
+        onB.send(["b", "r", "i", "c", "k"])
+        try onA.waitFor("typed on A") { $0.contains("> T I G E R") }
+        try onB.waitFor("typed on B") { $0.contains("> B R I C K") }
+        onA.send(["Enter"])
+        onB.send(["Enter"])
+        let sent = Date()
+        // Each screen shows every guess within three seconds, and both tell the same, true end.
+        for session in [onA, onB] {
+            try session.waitFor("every guess and the end") { screen in
+                screen.contains("SLATE") && screen.contains("TIGER") && screen.contains("BRICK") && screen.contains("You found TIGER on laptop in ")
+            }
+        }
+        let took = Date().timeIntervalSince(sent)
+        #expect(took < 3, "both screens caught up in \(took) s")
+        print("two full-screen games finishing at once: both screens caught up in \(String(format: "%.2f", took)) s")
+        // True: the guesses that count are those up to the win in the order both machines keep
+        // (BRICK before TIGER if A had seen it when it played, after the win if not).
+        let history = try #require((try a.run(["history", "--json", "--no-sync"]).json as? [[String: Any]])?.first)
+        let used = try #require(history["guesses"] as? Int)
+        let order = try #require(history["guessed"] as? [String])
+        #expect(Set(order) == ["slate", "tiger", "brick"] && used == order.firstIndex(of: "tiger")! + 1)
+        for session in [onA, onB] {
+            #expect(session.screen().contains("You found TIGER on laptop in \(used) guesses. Score \(16 - used)."))
+        }
+        if used == 2 { #expect(onB.screen().contains("(on desktop, after the win)")) }
+        onA.send(["C-c"])
+        onB.send(["C-c"])
+        #expect(try onA.waitForExit() == 0)
+        #expect(try onB.waitForExit() == 0)
+    }
+}
