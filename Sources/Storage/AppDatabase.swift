@@ -20,6 +20,7 @@ public struct AppDatabase: Sendable {
 
     /// Opens (creating if needed) the database in `dataDir`. WAL lets another process read
     /// while this one writes; the busy timeout lets two writers take turns instead of failing.
+    /// A damaged file is `StorageError.damaged` (see `Damage` for what is checked, and when).
     public static func open(dataDir: URL, clock: @escaping @Sendable () -> Date = { Date() }) throws(StorageError) -> AppDatabase {
         let path = dataDir.appendingPathComponent(fileName).path
         do {
@@ -30,11 +31,16 @@ public struct AppDatabase: Sendable {
         guard FileManager.default.isWritableFile(atPath: dataDir.path) else {
             throw .dataDirUnusable(dataDir.path, reason: "it is not writable")
         }
-        do {
-            return try AppDatabase(DatabasePool(path: path, configuration: makeConfiguration()), clock: clock)
-        } catch {
-            throw .dataDirUnusable(dataDir.path, reason: StorageError.describe(error))
+        if let problem = Damage.headerProblem(atPath: path) { throw .damaged(path, reason: problem) }
+        func failure(_ error: any Error) -> StorageError {
+            StorageError.isCorruption(error) ? .damaged(path, reason: StorageError.describe(error))
+                : .dataDirUnusable(dataDir.path, reason: StorageError.describe(error))
         }
+        let checked = try Damage.checkIfNew(path: path)
+        let database: AppDatabase
+        do { database = try AppDatabase(DatabasePool(path: path, configuration: makeConfiguration()), clock: clock) } catch { throw failure(error) }
+        if checked { try database.rememberChecked(path: path) }
+        return database
     }
 
     /// An empty database in memory, for tests and previews.

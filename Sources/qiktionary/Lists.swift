@@ -94,11 +94,20 @@ struct ReadingList: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show the reading list.")
         @OptionGroup var shared: SharedOptions
         @Flag(help: "Print a JSON array.") var json = false
+        @Flag(help: "Print a Markdown document, to keep or share.") var markdown = false
+
+        func validate() throws {
+            if json && markdown { throw ValidationError("choose one of --json and --markdown") }
+        }
 
         func run() throws {
             let setup = try Setup.open(shared)
             let list = try setup.database.readingList(profile: setup.profile)
             if json { return printJSON(list.map(BookmarkJSON.init)) }
+            if markdown {
+                let titles = Dictionary(try setup.database.packs(profile: setup.profile).map { ($0.id, $0.title) }, uniquingKeysWith: { a, _ in a })
+                return print(ReadingListMarkdown.render(list, packTitles: titles))
+            }
             if list.isEmpty { return print("Your reading list is empty. Bookmark a fact when a game ends.") }
             print(list.map { "\($0.word.uppercased())  (\($0.packID), \(shortDate($0.addedAt)))\n  \($0.fact)" }
                 .joined(separator: "\n\n"))

@@ -14,7 +14,7 @@ struct Qiktionary: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [Play.self, SyncCommand.self, Games.self, History.self, ReadingList.self, Packs.self, Stats.self, Status.self,
-                      ChallengeCommand.self],
+                      ChallengeCommand.self, ExportCommand.self, ImportCommand.self],
         defaultSubcommand: Play.self
     )
 
@@ -38,7 +38,11 @@ struct Qiktionary: ParsableCommand {
         switch error {
         case let error as Failure: failure = error
         case let error as StorageError: failure = Failure(error)
-        case let error as SyncError: failure = Failure(error.description, code: error.exitCode)
+        case let error as SyncError:
+            // A damaged database found during a sync is the database's problem, not the cloud's.
+            if case .storage(let inner) = error, inner.isDamage { failure = Failure(inner) } else {
+                failure = Failure(error.description, code: error.exitCode)
+            }
         default:
             let code = exitCode(for: error)
             if code == .success {
@@ -71,6 +75,8 @@ struct Failure: Error, CustomStringConvertible {
     init(_ error: StorageError) {
         switch error {
         case .database: self.init(error.description, code: Failure.unexpected)
+        case .damaged(let path, let reason): self.init(DataSafety.advice(file: path, reason: reason), code: DataSafety.ioError)
+        case .badExport, .exportOfAnotherPlayer: self.init(error.description, code: DataSafety.dataError)
         default: self.init(error.description, code: Failure.usage)
         }
     }

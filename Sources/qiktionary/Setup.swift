@@ -21,14 +21,18 @@ struct Setup {
         let given = try givenCloudDir(options, environment: environment)
         if let given { try refuseNesting(dataDir: dataDir, cloudDir: given) }
         let clock = Self.clock(environment: environment)
-        let database = try AppDatabase.open(dataDir: dataDir, clock: clock)
+        let database = try DataSafety.openDatabase(options, dataDir: dataDir, clock: clock, cloudDir: given)
         if options.cloudDir != nil { try database.remember(.cloudDir, given?.path) }
         let cloudDir = try given ?? database.setting(.cloudDir).map { URL(fileURLWithPath: $0) }
-        if let cloudDir, !options.noSync { createIfItsParentExists(cloudDir) }
         let lexicon = LoadedLexicon()
         let report = try database.importPacks(from: packFiles(dataDir: dataDir), lexicon: lexicon.get)
         for problem in report.refused { warn("\(problem); it was skipped") }
         let profile = try database.profile(player: options.player, device: options.device, hostName: ProcessInfo.processInfo.hostName)
+        // Only on first use: a folder this machine has synced with that is now missing is a
+        // share gone away, and making an empty one in its place would hide it.
+        if let cloudDir, !options.noSync, try database.syncRecord(profile: profile).generation == nil {
+            createIfItsParentExists(cloudDir)
+        }
         return Setup(dataDir: dataDir, cloudDir: cloudDir, database: database, profile: profile, lexicon: lexicon.get,
                      noSync: options.noSync, clock: clock)
     }
@@ -94,8 +98,8 @@ struct Setup {
         return nil
     }
 
-    /// A cloud folder that does not exist yet is made when the folder it goes in does (a new
-    /// ~/Sync/qiktionary), and the player is told once, as it is made. When the parent is
+    /// A cloud folder that does not exist yet is made, on first use, when the folder it goes in
+    /// does (a new ~/Sync/qiktionary), and the player is told once, as it is made. When the parent is
     /// missing too it is most likely a share that is not mounted: nothing is made, and sync
     /// says it is offline until the folder is back.
     private static func createIfItsParentExists(_ folder: URL) {
