@@ -572,25 +572,13 @@ private struct Importer {
     mutating func add(_ game: ValidatedExport.Game, index: Int, report: inout ImportReport) throws {
         if existing.contains(game.record.id) { return try merge(game, index: index, report: &report) }
         var record = game.record
-        Self.settle(&record, guesses: game.guesses)
-        var insert = RowInsert(try db.cachedStatement(sql: """
-            INSERT INTO game (id, playerId, packId, secret, fact, rules, maxGuesses, status, startedAt, updatedAt, finishedAt,
-                              startedOn, lastChangedOn, remoteRecordName, hard, hints, daily)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)
-            """))
-        for text in [record.id, record.playerId, record.packId, record.secret, record.fact, record.rules.rawValue] { insert.bind(text) }
-        insert.bind(record.maxGuesses)
-        insert.bind(record.status.rawValue)
-        insert.bind(AppDatabase.storedText(record.startedAt))
-        insert.bind(AppDatabase.storedText(record.updatedAt))
-        insert.bind(record.finishedAt.map(AppDatabase.storedText))
-        insert.bind(record.startedOn)
-        insert.bind(record.lastChangedOn)
-        insert.bind(record.hard ? 1 : 0)
-        insert.bind(record.hints)
-        insert.bind(record.daily)
-        try insert.run(db)
+        record.remoteRecordName = nil
+        try record.insertByStatement(db)
         for guess in game.guesses { _ = try insertGuess(guess) }
+        // Settled once its guesses are in, in their played order, as sync settles a game.
+        let played = record
+        IncomingApplication.settle(&record, guesses: try AppDatabase.orderedGuesses(record, db))
+        if record.status != played.status { try record.update(db) }
         for mark in game.marks { try save(mark) }
         report.gamesAdded += 1
         report.guessesAdded += game.guesses.count
@@ -623,8 +611,7 @@ private struct Importer {
             report.guessesAdded += 1
             updated = true
         }
-        let guesses = try GuessRecord.filter(Column("gameId") == id).fetchAll(db)
-        Self.settle(&local, guesses: guesses)
+        IncomingApplication.settle(&local, guesses: try AppDatabase.orderedGuesses(local, db))
         let fields = AppDatabase.changedFields(before, local)
         if !fields.isEmpty {
             try local.update(db)
@@ -671,19 +658,6 @@ private struct Importer {
             INSERT INTO markChange (gameId, letter, version) VALUES (?, ?, 1)
             ON CONFLICT (gameId, letter) DO UPDATE SET version = version + 1
             """).execute(arguments: [mark.gameId, mark.letter])
-    }
-
-    /// The status the guesses prove (a guess of the secret wins, a full board loses), never
-    /// lower than it was, as sync settles a merged game.
-    static func settle(_ game: inout GameRecord, guesses: [GuessRecord]) {
-        guard game.status != .won else { return }
-        if let winning = guesses.first(where: { $0.word == game.secret }) {
-            game.status = .won
-            game.finishedAt = AppDatabase.stamp(winning.playedAt)
-        } else if guesses.count >= game.maxGuesses, game.status < .lost, let last = guesses.map(\.playedAt).max() {
-            game.status = .lost
-            game.finishedAt = AppDatabase.stamp(last)
-        }
     }
 }
 

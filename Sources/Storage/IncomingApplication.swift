@@ -58,25 +58,7 @@ struct IncomingApplication {
             // A game this player lacks, unless another player has that id (then it is not ours).
             if othersExist, try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM game WHERE id = ?"), arguments: [remote.id]).isTrue { return }
             let row = GameRecord(remote, player: player)
-            // A full fetch inserts thousands: one prepared statement rather than a record insert each.
-            var insert = RowInsert(try db.cachedStatement(sql: """
-                INSERT INTO game (id, playerId, packId, secret, fact, rules, maxGuesses, status, startedAt, updatedAt, finishedAt,
-                                  startedOn, lastChangedOn, remoteRecordName, hard, hints, daily)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """))
-            for text in [row.id, row.playerId, row.packId, row.secret, row.fact, row.rules.rawValue] { insert.bind(text) }
-            insert.bind(row.maxGuesses)
-            insert.bind(row.status.rawValue)
-            insert.bind(AppDatabase.storedText(row.startedAt))
-            insert.bind(AppDatabase.storedText(row.updatedAt))
-            insert.bind(row.finishedAt.map(AppDatabase.storedText))
-            insert.bind(row.startedOn)
-            insert.bind(row.lastChangedOn)
-            insert.bind(row.remoteRecordName)
-            insert.bind(row.hard ? 1 : 0)
-            insert.bind(row.hints)
-            insert.bind(row.daily)
-            try insert.run(db)
+            try row.insertByStatement(db)
             games.insert(remote.id)
             known[remote.id] = row.status
             return
@@ -207,18 +189,21 @@ struct IncomingApplication {
     /// a full board loses), never lower than it was: the same on every machine.
     private func settle(_ gameID: String) throws {
         guard var game = try GameRecord.fetchOne(db, key: gameID), game.status != .won else { return }
-        let guesses = try AppDatabase.orderedGuesses(game, db)
-        var proven = game.status, finish = game.finishedAt
+        let before = (game.status, game.finishedAt)
+        Self.settle(&game, guesses: try AppDatabase.orderedGuesses(game, db))
+        if (game.status, game.finishedAt) != before { try game.update(db) }
+    }
+
+    /// What a game's guesses prove, in their played order: a guess of the secret wins, a full
+    /// board loses; never a lower status than the game had. Shared by sync and import.
+    static func settle(_ game: inout GameRecord, guesses: [GuessRecord]) {
+        guard game.status != .won else { return }
         if let winning = guesses.first(where: { $0.word == game.secret }) {
-            if proven < .won { proven = .won; finish = winning.playedAt }
-        } else if guesses.count >= game.maxGuesses, proven < .lost, let last = guesses.last {
-            proven = .lost
-            finish = last.playedAt
-        }
-        if proven != game.status {
-            game.status = proven
-            game.finishedAt = finish
-            try game.update(db)
+            game.status = .won
+            game.finishedAt = AppDatabase.stamp(winning.playedAt)
+        } else if guesses.count >= game.maxGuesses, game.status < .lost, let last = guesses.last {
+            game.status = .lost
+            game.finishedAt = AppDatabase.stamp(last.playedAt)
         }
     }
 
@@ -273,6 +258,29 @@ struct IncomingApplication {
 }
 
 extension GameRecord {
+    /// Inserts the row through one cached statement, bound by SQLite's own calls: a full fetch
+    /// or an import inserts thousands, where a record insert each would cost several times more.
+    func insertByStatement(_ db: Database) throws {
+        var insert = RowInsert(try db.cachedStatement(sql: """
+            INSERT INTO game (id, playerId, packId, secret, fact, rules, maxGuesses, status, startedAt, updatedAt, finishedAt,
+                              startedOn, lastChangedOn, remoteRecordName, hard, hints, daily)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """))
+        for text in [id, playerId, packId, secret, fact, rules.rawValue] { insert.bind(text) }
+        insert.bind(maxGuesses)
+        insert.bind(status.rawValue)
+        insert.bind(AppDatabase.storedText(startedAt))
+        insert.bind(AppDatabase.storedText(updatedAt))
+        insert.bind(finishedAt.map(AppDatabase.storedText))
+        insert.bind(startedOn)
+        insert.bind(lastChangedOn)
+        insert.bind(remoteRecordName)
+        insert.bind(hard ? 1 : 0)
+        insert.bind(hints)
+        insert.bind(daily)
+        try insert.run(db)
+    }
+
     init(_ game: SyncGame, player: String) {
         self.init(id: game.id, playerId: player, packId: game.packID, secret: game.secret, fact: game.fact, rules: game.rules,
                   maxGuesses: game.maxGuesses, status: game.status, startedAt: game.startedAt, updatedAt: game.updatedAt,
