@@ -29,6 +29,10 @@ public protocol CloudDatabase: AnyObject, Sendable {
     /// stands (a store that never streams, a damaged file, a stop): nothing handed over may then
     /// be kept, and `fetchZoneChanges` answers as usual.
     func fetchAllRecords(_ zone: ZoneID, chunk: Int, deliver: ([CloudRecord]) -> Bool) throws(CloudStoreError) -> StreamedFetch
+    /// The same, telling `expect` before the first record about how many it will hand over: an
+    /// estimate, for a progress line (a record written in the snapshot and again later counts
+    /// twice). A store that cannot tell does not call it.
+    func fetchAllRecords(_ zone: ZoneID, chunk: Int, expect: (Int) -> Void, deliver: ([CloudRecord]) -> Bool) throws(CloudStoreError) -> StreamedFetch
     /// The current records with these names (missing or deleted ones are absent).
     func fetchRecords(in zone: ZoneID, named names: [String]) throws(CloudStoreError) -> [String: CloudRecord]
     /// One atomic commit: all of it becomes visible together, or none of it.
@@ -63,6 +67,11 @@ extension CloudDatabase {
     /// Stores that do not stream answer every full fetch through `fetchZoneChanges`.
     public func fetchAllRecords(_ zone: ZoneID, chunk: Int, deliver: ([CloudRecord]) -> Bool) throws(CloudStoreError) -> StreamedFetch {
         .refused
+    }
+
+    /// Stores that cannot estimate stream without saying how much.
+    public func fetchAllRecords(_ zone: ZoneID, chunk: Int, expect: (Int) -> Void, deliver: ([CloudRecord]) -> Bool) throws(CloudStoreError) -> StreamedFetch {
+        try fetchAllRecords(zone, chunk: chunk, deliver: deliver)
     }
 }
 

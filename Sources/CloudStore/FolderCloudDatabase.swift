@@ -210,6 +210,11 @@ public final class FolderCloudDatabase: CloudDatabase {
     /// store has not read yet, with a snapshot; refused otherwise, or at the first doubt about
     /// the snapshot (then the usual fetch reads it and says what is wrong with it).
     public func fetchAllRecords(_ zone: ZoneID, chunk size: Int, deliver: ([CloudRecord]) -> Bool) throws(CloudStoreError) -> StreamedFetch {
+        try fetchAllRecords(zone, chunk: size, expect: { _ in }, deliver: deliver)
+    }
+
+    public func fetchAllRecords(_ zone: ZoneID, chunk size: Int, expect: (Int) -> Void,
+                                deliver: ([CloudRecord]) -> Bool) throws(CloudStoreError) -> StreamedFetch {
         try operation { (state: inout State) throws(CloudStoreError) in
             let generation = try requireGeneration(&state)
             let heads = readHeads(generation, &state)
@@ -228,6 +233,7 @@ public final class FolderCloudDatabase: CloudDatabase {
             var view = ZoneView()
             view.positions[largest] = base
             refresh(&view, zone: zone, generation: generation, heads: heads, state: &state)
+            expect(Self.liveEntries(in: json) + view.winners.values.filter { !$0.entry.deleted }.count)
             var read = Set<String>(), pending: [CloudRecord] = []
             pending.reserveCapacity(size)
             // A small first batch, so the caller starts storing early.
@@ -264,6 +270,28 @@ public final class FolderCloudDatabase: CloudDatabase {
             guard handOver(nil, last: true) else { return .refused }
             state.views[zone] = view
             return .complete(token: tokenAfter(view, generation, zone, since: nil), isComplete: isComplete(view))
+        }
+    }
+
+    /// The live entries of a snapshot body, counted without decoding it: each has
+    /// `,"deleted":false,` at its own level (inside a string the quotes would be escaped, and a
+    /// field's value is an object), as the writer writes entries with sorted keys.
+    static func liveEntries(in json: Data) -> Int {
+        let needle = Array(#","deleted":false,"#.utf8)
+        return json.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Int in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            guard bytes.count >= needle.count else { return 0 }
+            var count = 0, i = 0
+            let last = bytes.count - needle.count
+            while i <= last {
+                if bytes[i] == 44, bytes[i + 1] == 34, bytes[i + 2] == 100 {   // `,"d`: then compare the rest
+                    var j = 3
+                    while j < needle.count && bytes[i + j] == needle[j] { j += 1 }
+                    if j == needle.count { count += 1; i += needle.count; continue }
+                }
+                i += 1
+            }
+            return count
         }
     }
 

@@ -233,13 +233,13 @@ public struct SyncEngine: Sendable {
         let cloud = self.cloud, device = cloud.device
         var counts = (skipped: 0, own: 0)
         var stored = 0
-        let progress = self.progress
+        let progress = self.progress, expected = Expected()
         var outcome: StreamedFetch = .refused
         do {
             let applied = try database.applyIncoming(zone: zone, profile: profile) { apply in
                 let reader = Thread {
                     let result = Result { () throws(CloudStoreError) -> StreamedFetch in
-                        try cloud.fetchAllRecords(zone.cloudZone, chunk: Self.streamChunk) { records in
+                        try cloud.fetchAllRecords(zone.cloudZone, chunk: Self.streamChunk, expect: { expected.set($0) }) { records in
                             // Checking and mapping the records is done by whichever side would
                             // otherwise wait: here, when the storing side is behind.
                             guard handoff.isBacklogged else { return handoff.put(.read(records)) }
@@ -260,12 +260,14 @@ public struct SyncEngine: Sendable {
                     }
                     try apply(mapped.changes)
                     stored += mapped.count
-                    progress?(stored, nil)
+                    // The total is the store's estimate; it never reads below what is done.
+                    progress?(stored, expected.get().map { max($0, stored) })
                     counts.skipped += mapped.skipped
                     counts.own += mapped.own
                 }
                 outcome = try handoff.result()
                 guard case .complete(let token, _) = outcome else { throw Handoff.Refused() }
+                progress?(stored, stored)
                 return token.serialized
             }
             guard case .complete(_, let isComplete) = outcome else { return nil }
@@ -274,6 +276,14 @@ public struct SyncEngine: Sendable {
         } catch {
             return nil
         }
+    }
+
+    /// What the store expects to hand over, set on its reading thread.
+    final class Expected: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value: Int?
+        func set(_ count: Int) { lock.withLock { value = count } }
+        func get() -> Int? { lock.withLock { value } }
     }
 
     /// Records handed from the store to the database at a time.

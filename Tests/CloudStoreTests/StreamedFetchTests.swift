@@ -110,3 +110,14 @@ import Testing
         #expect(try !second.fetchZoneChanges(zone, since: nil).isComplete)
     }
 }
+
+extension StreamedFetchTests {
+    /// The estimate of a snapshot's live records, counted without decoding it, on the frozen
+    /// version-1 snapshot: one live entry and one deletion; a deletion or a look-alike inside a
+    /// string is not counted.
+    @Test func aSnapshotsLiveEntriesAreCountedWithoutDecodingIt() {
+        let body = Data(#"{"base":2,"entries":[{"createdAt":{"counter":0,"millis":1},"createdBy":"A","deleted":false,"fields":{"note":{"string":"x\",\"deleted\":false,\"y"}},"name":"a"},{"createdAt":{"counter":0,"millis":1},"createdBy":"A","deleted":true,"name":"b"}]}"#.utf8)
+        #expect(FolderCloudDatabase.liveEntries(in: body) == 1)
+        #expect(FolderCloudDatabase.liveEntries(in: Data()) == 0)
+    }
+}

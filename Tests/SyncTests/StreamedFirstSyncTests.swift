@@ -101,3 +101,35 @@ import Testing
         #expect(try Everything(streamed) == Everything(usual))
     }
 }
+
+extension StreamedFirstSyncTests {
+    /// A streamed first sync tells its progress with the store's estimate of the total, which
+    /// never reads below what is done and ends equal to it.
+    @Test func aStreamedFirstSyncCountsAgainstAnEstimatedTotal() throws {
+        _ = try laptopWithHistory()
+        let desktop = try Machine("desktop", folder: folder, shared: clock)
+        let seen = Seen()
+        var engine = desktop.engine
+        engine.progress = { done, total in seen.add(done, total) }
+        let report = try engine.sync()
+        let calls = seen.all
+        #expect(!calls.isEmpty)
+        #expect(calls.allSatisfy { call in call.total.map { $0 >= call.done } ?? false }, "\(calls)")
+        // Zone by zone (games, then the reading list): each counts up and ends at its true count.
+        var zones: [[(done: Int, total: Int?)]] = [[]]
+        for call in calls {
+            if let last = zones[zones.count - 1].last, call.done < last.done { zones.append([]) }
+            zones[zones.count - 1].append(call)
+        }
+        #expect(zones.count == 2, "\(calls)")
+        for zone in zones { #expect(zone.last.map { $0.done == $0.total } == true, "\(zone)") }
+        #expect(zones.compactMap(\.last?.done).reduce(0, +) >= report.downloaded)
+    }
+
+    final class Seen: @unchecked Sendable {
+        private let lock = NSLock()
+        private var calls: [(done: Int, total: Int?)] = []
+        func add(_ done: Int, _ total: Int?) { lock.withLock { calls.append((done, total)) } }
+        var all: [(done: Int, total: Int?)] { lock.withLock { calls } }
+    }
+}
