@@ -89,6 +89,8 @@ public struct HistoryEntryJSON: Encodable, Equatable {
     public var guesses: Int
     /// The words guessed, in the order they were played.
     public var guessed: [String]
+    /// The machine that played each of them, when more than one machine played the game.
+    public var guessedOn: [String]?
     public var score: Int
     public var finishedAt: Date?
     public var device: String
@@ -106,6 +108,7 @@ public struct HistoryEntryJSON: Encodable, Equatable {
         result = saved.game.status
         guesses = saved.game.guessesUsed
         guessed = saved.game.guesses.map(\.word)
+        guessedOn = saved.playedOnSeveralDevices ? saved.guessDevices : nil
         score = saved.game.score
         finishedAt = saved.finishedAt
         device = saved.lastChangedOn

@@ -66,6 +66,8 @@ extension FullScreenTests {
         let used = try #require(history["guesses"] as? Int)
         let order = try #require(history["guessed"] as? [String])
         #expect(Set(order) == ["slate", "tiger", "brick"] && used == order.firstIndex(of: "tiger")! + 1)
+        let devices = try #require(history["guessedOn"] as? [String])
+        #expect(devices == order.map { $0 == "brick" ? "desktop" : "laptop" }, "history says which machine played each guess")
         for session in [onA, onB] {
             #expect(session.screen().contains("You found TIGER on laptop in \(used) guesses. Score \(16 - used)."))
         }
