@@ -158,11 +158,4 @@ struct Canvas {
 }
 
 /// A date as lists show it: 2026-11-22 14:05 (UTC).
-func shortDate(_ date: Date?) -> String {
-    guard let date else { return "" }
-    var time = time_t(date.timeIntervalSince1970.rounded(.down))
-    var parts = tm()
-    gmtime_r(&time, &parts)
-    func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-    return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) \(two(parts.tm_hour)):\(two(parts.tm_min))"
-}
+func shortDate(_ date: Date?) -> String { date.map(CivilDate.shortText) ?? "" }

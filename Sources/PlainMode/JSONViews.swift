@@ -2,7 +2,7 @@ import Foundation
 import QiktionaryCore
 import Storage
 
-// The JSON shapes of the command-line contract (CLI.md). Keys are camelCase; optional keys are
+// The JSON shapes of the command-line contract (README, Commands). Keys are camelCase; optional keys are
 // left out when empty, so the secret never appears while a game is in progress.
 
 public struct GuessJSON: Encodable, Equatable {

@@ -25,3 +25,17 @@ public enum CivilDate {
         return era * 146_097 + dayOfEra - 719_468
     }
 }
+
+import Foundation
+
+extension CivilDate {
+    /// A time as lists show it, "2026-11-22 14:05", in UTC.
+    public static func shortText(_ date: Date) -> String {
+        let seconds = Int((date.timeIntervalSince1970).rounded(.down))
+        let (days, secondOfDay) = seconds.quotientAndRemainder(dividingBy: 86_400)
+        let (day, second) = secondOfDay < 0 ? (days - 1, secondOfDay + 86_400) : (days, secondOfDay)
+        let (year, month, dayOfMonth) = self.date(days: day)
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(year)-\(two(month))-\(two(dayOfMonth)) \(two(second / 3_600)):\(two(second / 60 % 60))"
+    }
+}

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// Step 1 of SYNC.md: every local change records what sync must send, in the same transaction
+/// Step 1 of docs/sync.md: every local change records what sync must send, in the same transaction
 /// as the change itself. Changes applied from the cloud never come through here.
 extension AppDatabase {
     /// Merges field names into the game's pending change and bumps its version.

@@ -162,7 +162,7 @@ extension AppDatabase {
 
     // MARK: Receiving
 
-    /// Applies one zone's changes and saves its token in the same transaction (SYNC.md steps
+    /// Applies one zone's changes and saves its token in the same transaction (docs/sync.md, steps
     /// 5 and 6), so a crash leaves either both or neither. Nothing here is tracked as a local
     /// change, except where a merge keeps something the cloud does not have yet.
     @discardableResult
@@ -266,7 +266,7 @@ extension AppDatabase {
         }
     }
 
-    // MARK: Resets (CLI.md's reset flags)
+    // MARK: Resets (the reset flags, README)
 
     /// Forgets tokens and the cloud's metadata, keeping every game: the next sync uploads and
     /// downloads everything and merges it, which by record names duplicates nothing. With a new

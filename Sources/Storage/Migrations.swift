@@ -107,11 +107,11 @@ enum Migrations {
         );
         """
 
-    /// What sync needs (SYNC.md, step 1): the cloud's system fields of every record it knows
+    /// What sync needs (docs/sync.md, step 1): the cloud's system fields of every record it knows
     /// (`remoteRecord`), a missing `remoteRecordName` for rows never uploaded, the fields changed
     /// since the last upload (`gameChange`, merged), marks and bookmarks to send (`markChange`,
     /// `bookmarkChange`, with a version so a change made while its batch is in flight is kept),
-    /// deletions of records the cloud has (`recordDeletion`: SYNC.md's GameDeletion, for every
+    /// deletions of records the cloud has (`recordDeletion`: the design's GameDeletion, for every
     /// type), change tokens per player and zone, and records that arrived before their game.
     static let v2 = """
         CREATE TABLE remoteRecord (

@@ -3,7 +3,7 @@ import Foundation
 import QiktionaryCore
 import Storage
 
-/// One round of SYNC.md's recipe for one player: send what changed here (changed fields only,
+/// One round of docs/sync.md's recipe for one player: send what changed here (changed fields only,
 /// at most 400 records a commit), merge conflicts by the game's rules and resend, fetch what
 /// changed elsewhere (changed zones only), and apply it with its token in one transaction.
 /// Blocking; run it off the interface's thread.
@@ -69,7 +69,7 @@ public struct SyncEngine: Sendable {
         }
     }
 
-    // MARK: Resets (CLI.md)
+    // MARK: Resets (README, resets)
 
     /// How a machine answers a reset made elsewhere.
     public enum Adoption: String, Sendable, CaseIterable {

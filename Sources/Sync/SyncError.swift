@@ -1,7 +1,7 @@
 import CloudStore
 import Storage
 
-/// Why a sync did not finish, each with the exit code of CLI.md and one line for the player.
+/// Why a sync did not finish, each with its exit code (README, Commands) and one line for the player.
 public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Another machine reset the cloud; this one must adopt the reset before syncing again.
     case cloudReset

@@ -1,5 +1,6 @@
 import Foundation
 import PlainMode
+import QiktionaryCore
 
 /// Prints a value as pretty JSON for the `--json` of list commands.
 func printJSON<T: Encodable>(_ value: T) {
@@ -17,11 +18,4 @@ func columns(_ rows: [[String]]) -> String {
 }
 
 /// A date as people read it in lists: 2026-11-22 14:05 (UTC).
-func shortDate(_ date: Date?) -> String {
-    guard let date else { return "" }
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(identifier: "UTC")
-    formatter.dateFormat = "yyyy-MM-dd HH:mm"
-    return formatter.string(from: date)
-}
+func shortDate(_ date: Date?) -> String { date.map(CivilDate.shortText) ?? "" }

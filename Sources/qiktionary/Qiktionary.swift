@@ -57,7 +57,7 @@ struct Qiktionary: ParsableCommand {
     }
 }
 
-/// A failure the user can act on: one line of text and a sysexits code (CLI.md).
+/// A failure the user can act on: one line of text and a sysexits code (README, Commands).
 struct Failure: Error, CustomStringConvertible {
     static let usage: Int32 = 64
     static let unexpected: Int32 = 1

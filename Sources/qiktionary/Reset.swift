@@ -5,7 +5,7 @@ import QiktionaryResources
 import Storage
 import Sync
 
-/// The reset flags of the root command (CLI.md).
+/// The reset flags of the root command (README, Commands).
 struct ResetOptions: ParsableArguments {
     @Flag(name: .customLong("reset-local"), help: ArgumentHelp(
         "Erase this machine's games, guesses, reading list and sync state for the player, after a backup in DATA_DIR/backups/; the next sync brings them back from the cloud.",

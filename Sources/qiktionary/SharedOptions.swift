@@ -22,7 +22,7 @@ struct SharedOptions: ParsableArguments {
     @Flag(name: .customLong("no-sync"), help: "Do not touch the cloud folder in this run.")
     var noSync = false
 
-    /// Where the data lives, by the precedence of CLI.md.
+    /// Where the data lives, by the precedence the README gives (Where your data lives).
     func resolvedDataDir(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         if let dataDir, !dataDir.isEmpty { return URL(fileURLWithPath: dataDir).standardizedFileURL }
         if let dir = environment["QIKTIONARY_DATA_DIR"], !dir.isEmpty { return URL(fileURLWithPath: dir).standardizedFileURL }

@@ -61,7 +61,7 @@ func gameID(_ events: [[String: Any]]) -> String? {
     (events.first { $0["event"] as? String == "started" }?["game"] as? [String: Any])?["id"] as? String
 }
 
-/// SYNC.md's scenarios with the real binary: two data dirs, one cloud folder.
+/// The sync scenarios (docs/reliability.md) with the real binary: two data dirs, one cloud folder.
 @Suite(.serialized) struct TwoMachineTests {
     @Test func scenario1_finishedOnAShowsOnB_andAHalfGameIsFinishedOnB() throws {
         let pair = try Pair()
@@ -353,7 +353,7 @@ func gameID(_ events: [[String: Any]]) -> String? {
     }
 }
 
-/// SYNC.md scenario 9: the full-screen game on B shows A's new guess and bookmark by itself.
+/// Sync scenario 9: the full-screen game on B shows A's new guess and bookmark by itself.
 @Suite(.serialized) struct LiveUpdateTests {
     @Test(.enabled(if: FullScreenTests.tmux != nil, "tmux is not installed (CI installs it)"))
     func scenario9_anOpenGameShowsTheOtherMachinesMovesWithinThreeSeconds() throws {

@@ -45,7 +45,7 @@ extension SeededGenerator {
 }
 
 @Suite(.serialized) struct TwoReplicatedFoldersTests {
-    /// SYNC.md scenario 6 with the binary: late, reordered, half-written and duplicated files,
+    /// Sync scenario 6 (docs/reliability.md) with the binary: late, reordered, half-written and duplicated files,
     /// conflict copies, garbage, an enormous file, hostile names: both machines converge.
     @Test(arguments: [UInt64(1), 2, 3])
     func scenario6_twoReplicatedFoldersConverge(seed: UInt64) throws {

@@ -144,3 +144,20 @@ private let lexicon = Lexicon(["tiger", "crane", "plumb", "queue", "geese", "sla
         #expect(!ShareText.summary(game: game, packTitle: "Ocean Life").contains("Ocean"))
     }
 }
+
+import Foundation
+
+@Suite struct CivilDateTests {
+    /// Lists' short times, by arithmetic, read as a UTC formatter reads them.
+    @Test func shortTextIsWhatAUTCFormatterWrites() {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        var random = SeededGenerator(seed: 5)
+        for _ in 0..<2_000 {
+            let date = Date(timeIntervalSince1970: Double(Int64.random(in: -2_000_000_000...4_000_000_000, using: &random)) + 0.7)
+            #expect(CivilDate.shortText(date) == formatter.string(from: date), "\(date.timeIntervalSince1970)")
+        }
+    }
+}

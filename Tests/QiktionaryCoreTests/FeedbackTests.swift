@@ -2,7 +2,7 @@ import Testing
 @testable import QiktionaryCore
 
 @Suite struct FeedbackTests {
-    @Test("GAME.md's worked examples", arguments: [
+    @Test("Worked examples of the rules", arguments: [
         ("louse", "purse", Feedback.mastermind(inPlace: 2, inWord: 1)),
         ("queue", "queer", Feedback.mastermind(inPlace: 3, inWord: 1)),
     ])

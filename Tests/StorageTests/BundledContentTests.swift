@@ -4,7 +4,7 @@ import QiktionaryCore
 import QiktionaryResources
 @testable import Storage
 
-/// The shipped dictionary and packs: the promises of GAME.md's content section.
+/// The shipped dictionary and packs: the promises of the README's word packs section.
 @Suite struct BundledContentTests {
     static let lexicon = try! BundledContent.lexicon()
     static let packs: [Pack] = PackFile.files(in: BundledContent.packsFolder).map { try! PackFile.read($0) }

@@ -3,7 +3,7 @@ import Testing
 import QiktionaryCore
 @testable import Storage
 
-/// SYNC.md step 1: every local change is queued in its own transaction, and acknowledging a
+/// docs/sync.md step 1: every local change is queued in its own transaction, and acknowledging a
 /// send clears exactly what was sent.
 @Suite struct ChangeTrackingTests {
     let fields = Data("system fields".utf8)

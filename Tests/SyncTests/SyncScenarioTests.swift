@@ -5,7 +5,7 @@ import Storage
 import Testing
 @testable import Sync
 
-/// SYNC.md's scenarios on the engine, with two machines sharing one in-memory cloud folder.
+/// The sync scenarios (docs/sync.md, docs/reliability.md) on the engine, with two machines sharing one in-memory cloud folder.
 @Suite struct SyncScenarioTests {
     let folder = MemoryFolder()
     let clock = TestClock()
