@@ -33,7 +33,7 @@ let package = Package(
         // Cells, rectangles, a screen buffer, widgets, key events and the Terminal protocol.
         .target(name: "Screen"),
         // The full-screen interface as pure functions: update(state, message) and view(state).
-        .target(name: "GameUI", dependencies: ["QiktionaryCore", "Storage", "Screen"]),
+        .target(name: "GameUI", dependencies: ["QiktionaryCore", "Screen"]),
         // ncursesw, wide characters; only TerminalUI imports it.
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses",
                        providers: [.apt(["libncurses-dev"])]),
@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage", "QiktionaryCore", "QiktionaryResources"]),
         .testTarget(name: "PlainModeTests", dependencies: ["PlainMode", "Storage", "QiktionaryCore"]),
         .testTarget(name: "ScreenTests", dependencies: ["Screen"]),
-        .testTarget(name: "GameUITests", dependencies: ["GameUI", "Screen", "Storage", "QiktionaryCore"]),
+        .testTarget(name: "GameUITests", dependencies: ["GameUI", "Screen", "QiktionaryCore"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "Storage", "CloudStore", "QiktionaryCore", "QiktionaryResources"]),
         // Seeded generated bad input against every way in: plain mode, arguments, pack and cloud files.
         .testTarget(name: "FuzzTests", dependencies: [

@@ -1,7 +1,6 @@
 import Foundation
 import QiktionaryCore
 import Screen
-import Storage
 
 /// The places the player moves between with Tab: the game's two panes, then the other screens.
 public enum Pane: Int, Sendable, CaseIterable {

@@ -1,7 +1,6 @@
 import Foundation
 import QiktionaryCore
 import Screen
-import Storage
 
 /// Lists the interface loads when their screen is shown.
 public enum ListKind: Sendable, Hashable, CaseIterable {

@@ -1,6 +1,5 @@
 import QiktionaryCore
 import Screen
-import Storage
 
 /// Width of the notepad panel beside the guesses: 7 letters of 4 columns, borders and margins.
 private let notepadPanelWidth = AppState.notepadColumns * 4 + 4

@@ -1,6 +1,5 @@
 import QiktionaryCore
 import Screen
-import Storage
 
 extension Canvas {
     /// A list screen: a box of rows with the selection, and under it a box about the selected row.

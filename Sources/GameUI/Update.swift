@@ -1,6 +1,5 @@
 import QiktionaryCore
 import Screen
-import Storage
 
 /// The interface's only state change: applies a message and returns the work it needs done.
 public func update(_ state: inout AppState, _ message: Message) -> [Effect] {

@@ -1,7 +1,6 @@
 import Foundation
 import QiktionaryCore
 import Screen
-import Storage
 
 /// Draws the whole interface for a terminal of `size`. Pure: the same state and size always
 /// give the same buffer.

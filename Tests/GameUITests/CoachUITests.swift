@@ -1,9 +1,8 @@
 import Foundation
-import QiktionaryCore
+@testable import QiktionaryCore
 import Screen
 import Testing
 @testable import GameUI
-@testable import Storage
 
 /// The coach in the full-screen game: hard games, hints, the words still possible and reviews.
 @Suite struct CoachUITests {

@@ -1,9 +1,8 @@
 import Foundation
-import QiktionaryCore
+@testable import QiktionaryCore
 import Screen
 import Testing
 @testable import GameUI
-@testable import Storage
 
 /// The daily word, challenge codes, sharing and achievements in the full-screen game.
 @Suite struct DailyChallengeUITests {

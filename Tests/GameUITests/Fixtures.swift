@@ -1,7 +1,6 @@
 import Foundation
-import QiktionaryCore
+@testable import QiktionaryCore
 import Screen
-@testable import Storage
 @testable import GameUI
 
 /// A player's data made by hand, with fixed dates, so rendered screens never change.

@@ -1,3 +1,4 @@
+@testable import QiktionaryCore
 import Screen
 import Testing
 @testable import GameUI

@@ -1,3 +1,4 @@
+@testable import QiktionaryCore
 import Foundation
 import Screen
 import Testing

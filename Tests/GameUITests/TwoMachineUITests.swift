@@ -1,9 +1,8 @@
 import Foundation
-import QiktionaryCore
+@testable import QiktionaryCore
 import Screen
 import Testing
 @testable import GameUI
-@testable import Storage
 
 /// The full-screen game when another machine plays the same games.
 @Suite struct TwoMachineUITests {

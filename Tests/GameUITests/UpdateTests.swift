@@ -1,9 +1,8 @@
 import Foundation
-import QiktionaryCore
+@testable import QiktionaryCore
 import Screen
 import Testing
 @testable import GameUI
-@testable import Storage
 
 /// Presses keys in order and returns the state after them and the effects of the last one.
 func press(_ keys: [Key], on start: AppState) -> (AppState, [Effect]) {

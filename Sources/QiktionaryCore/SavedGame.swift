@@ -1,5 +1,7 @@
 import Foundation
-import QiktionaryCore
+
+// The values storage gives back and the interface shows: plain data, in Core so the interface
+// needs no storage to show them.
 
 /// A game as stored: the rules' view of it plus when, where and what it is about.
 public struct SavedGame: Sendable, Equatable {
@@ -30,6 +32,21 @@ public struct SavedGame: Sendable, Equatable {
         return guessDevices[win]
     }
 
+    public init(game: Game, fact: String, startedAt: Date, updatedAt: Date, finishedAt: Date?, startedOn: String, lastChangedOn: String,
+                bookmarked: Bool, hints: [Int] = [], daily: String? = nil, guessDevices: [String] = []) {
+        self.game = game
+        self.fact = fact
+        self.startedAt = startedAt
+        self.updatedAt = updatedAt
+        self.finishedAt = finishedAt
+        self.startedOn = startedOn
+        self.lastChangedOn = lastChangedOn
+        self.bookmarked = bookmarked
+        self.hints = hints
+        self.daily = daily
+        self.guessDevices = guessDevices
+    }
+
     public var id: String { game.id }
     /// A game on a word of no pack: it has no fact and counts in no pack's progress.
     public var isPractice: Bool { game.packID == Practice.packID }
@@ -41,6 +58,12 @@ public struct PlayedGuess: Sendable, Equatable {
     /// 1 for the first guess of the game.
     public var number: Int
     public var game: SavedGame
+
+    public init(guess: Guess, number: Int, game: SavedGame) {
+        self.guess = guess
+        self.number = number
+        self.game = game
+    }
 }
 
 /// A bookmarked fact on the reading list.
@@ -49,6 +72,13 @@ public struct Bookmark: Sendable, Equatable {
     public var packID: String
     public var fact: String
     public var addedAt: Date
+
+    public init(word: String, packID: String, fact: String, addedAt: Date) {
+        self.word = word
+        self.packID = packID
+        self.fact = fact
+        self.addedAt = addedAt
+    }
 }
 
 /// A pack with the player's progress through it.
@@ -62,6 +92,17 @@ public struct PackProgress: Sendable, Equatable {
     public var words: Int
     /// Distinct words of the pack the player has won.
     public var solved: Int
+
+    public init(id: String, title: String, description: String, length: Int, rules: Rules, maxGuesses: Int, words: Int, solved: Int) {
+        self.id = id
+        self.title = title
+        self.description = description
+        self.length = length
+        self.rules = rules
+        self.maxGuesses = maxGuesses
+        self.words = words
+        self.solved = solved
+    }
 }
 
 /// How to start a game; anything left out is chosen for the player.

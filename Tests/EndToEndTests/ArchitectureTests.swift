@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+/// docs/architecture.md's list of target dependencies is the one Package.swift declares.
+@Suite struct ArchitectureTests {
+    /// Each library and executable target of Package.swift with the targets and products it depends on.
+    static func declared() throws -> [String: [String]] {
+        let text = try String(contentsOf: Binary.repository.appendingPathComponent("Package.swift"), encoding: .utf8)
+        var targets: [String: [String]] = [:]
+        let starts = [".target(", ".executableTarget(", ".systemLibrary("]
+        var index = text.startIndex
+        while let found = starts.compactMap({ text.range(of: $0, range: index..<text.endIndex) }).min(by: { $0.lowerBound < $1.lowerBound }) {
+            // The call's text, to its closing parenthesis.
+            var depth = 0, end = found.upperBound
+            var cursor = text.index(before: found.upperBound)
+            while cursor < text.endIndex {
+                if text[cursor] == "(" || text[cursor] == "[" { depth += 1 }
+                if text[cursor] == ")" || text[cursor] == "]" { depth -= 1; if depth == 0 { end = cursor; break } }
+                cursor = text.index(after: cursor)
+            }
+            let call = String(text[found.upperBound..<end])
+            index = end
+            guard let name = Self.firstQuoted(after: "name:", in: call) else { continue }
+            var dependencies: [String] = []
+            if let list = call.range(of: "dependencies:") {
+                var rest = call[list.upperBound...]
+                var bracket = 0
+                var body = ""
+                for character in rest {
+                    if character == "[" { bracket += 1; if bracket == 1 { continue } }
+                    if character == "]" { bracket -= 1; if bracket == 0 { break } }
+                    if bracket >= 1 { body.append(character) }
+                }
+                rest = Substring(body)
+                // "Target" and .product(name: "Product", package: "…"): the package's name is not a dependency.
+                let pattern = try Regex(#"package:\s*"[^"]*"|"([^"]+)""#)
+                for match in rest.matches(of: pattern) {
+                    if let name = match.output[1].substring { dependencies.append(String(name)) }
+                }
+            }
+            targets[name] = dependencies
+        }
+        return targets
+    }
+
+    static func firstQuoted(after label: String, in text: String) -> String? {
+        guard let at = text.range(of: label) else { return nil }
+        let rest = text[at.upperBound...]
+        guard let open = rest.firstIndex(of: "\"") else { return nil }
+        let afterOpen = rest.index(after: open)
+        guard let close = rest[afterOpen...].firstIndex(of: "\"") else { return nil }
+        return String(rest[afterOpen..<close])
+    }
+
+    /// The list in docs/architecture.md: `Target -> A, B` lines in a text block.
+    static func documented() throws -> [String: [String]] {
+        let text = try String(contentsOf: Binary.repository.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
+        var targets: [String: [String]] = [:]
+        for line in text.split(separator: "\n") where line.contains(" -> ") || line.hasSuffix(" ->") {
+            let parts = line.components(separatedBy: "->")
+            let name = parts[0].trimmingCharacters(in: .whitespaces)
+            // Only the list's lines: a bare target name before the arrow (not a table row).
+            guard parts.count == 2, !name.isEmpty, !name.contains(" ") else { continue }
+            let dependencies = parts[1].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            targets[name] = dependencies
+        }
+        return targets
+    }
+
+    @Test func theDocumentedDependenciesAreThoseOfPackageSwift() throws {
+        let declared = try Self.declared(), documented = try Self.documented()
+        #expect(declared.count >= 16, "\(declared.keys.sorted())")
+        #expect(Set(declared.keys) == Set(documented.keys))
+        for (name, dependencies) in declared {
+            #expect(Set(dependencies) == Set(documented[name] ?? []), "\(name): Package.swift says \(dependencies.sorted())")
+        }
+    }
+
+    /// The pure interface needs no storage: nothing in GameUI imports it or GRDB.
+    @Test func theInterfaceImportsNoStorage() throws {
+        let folder = Binary.repository.appendingPathComponent("Sources/GameUI")
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            #expect(!text.contains("import Storage") && !text.contains("import GRDB"), "\(file)")
+        }
+        #expect(try Self.declared()["GameUI"].map { !$0.contains("Storage") } == true)
+    }
+}
