@@ -75,7 +75,7 @@ struct History: ParsableCommand {
             let setup = try Setup.open(shared)
             let game = try setup.database.game(id: gameID, profile: setup.profile)
             guard game.game.isFinished else { throw Failure(StorageError.gameInProgress(gameID)) }
-            try Confirmation.require("Delete the game on \(game.game.secret.uppercased()) (\(game.game.status.rawValue))?",
+            try AskFirst.require("Delete the game on \(game.game.secret.uppercased()) (\(game.game.status.rawValue))?",
                                      yes: yes, refusal: "game \(gameID) not deleted")
             try setup.database.deleteGame(id: gameID, profile: setup.profile)
             print("Deleted game \(gameID) (\(game.game.secret)).")

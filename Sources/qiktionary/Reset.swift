@@ -54,7 +54,7 @@ struct Reset: ParsableCommand {
             print("The next 'qiktionary sync' compares everything with the cloud; nothing is duplicated or lost.")
         } else if resets.cloud {
             let engine = try setup.syncEngine()
-            try Confirmation.require("Erase player '\(player)''s data in the cloud folder and start it afresh from this machine?",
+            try AskFirst.require("Erase player '\(player)''s data in the cloud folder and start it afresh from this machine?",
                                      yes: yes, refusal: "nothing reset")
             let backup = try DataSafety.writeBackup(setup, before: "--reset-cloud")
             print("Saved player '\(player)''s games and reading list to \(backup.path) first.")
@@ -75,7 +75,7 @@ struct Reset: ParsableCommand {
             // A file damaged where no read has reached yet is set aside too, not kept.
             try setup.database.quickCheck()
             let player = setup.profile.playerID
-            try Confirmation.require("Erase every game, guess and bookmark of player '\(player)' on this machine?",
+            try AskFirst.require("Erase every game, guess and bookmark of player '\(player)' on this machine?",
                                      yes: yes, refusal: "nothing reset")
             confirmed = true
             let backup = try DataSafety.writeBackup(setup, before: "--reset-local")
@@ -109,7 +109,7 @@ struct Recovery {
     func run() throws {
         let dataDir = shared.resolvedDataDir()
         let database = URL(fileURLWithPath: file ?? dataDir.appendingPathComponent(AppDatabase.fileName).path)
-        try Confirmation.require("The database \(database.path) is damaged (\(reason)). Set it aside (it is kept), save what can still be read and start a fresh database?",
+        try AskFirst.require("The database \(database.path) is damaged (\(reason)). Set it aside (it is kept), save what can still be read and start a fresh database?",
                                  yes: yes, refusal: "nothing reset")
         let time = DataSafety.stamp()
         let aside = DataSafety.unused(suffixes: ["", "-wal", "-shm"]) { n in

@@ -2,7 +2,7 @@ import Foundation
 
 /// Asks before a destructive step. Without a terminal and without --yes it refuses, so a
 /// script never deletes something by accident.
-enum Confirmation {
+enum AskFirst {
     static func require(_ question: String, yes: Bool, refusal: String) throws {
         if yes { return }
         guard isatty(STDIN_FILENO) != 0 else {
