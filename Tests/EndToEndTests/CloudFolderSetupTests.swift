@@ -30,3 +30,30 @@ import Testing
         #expect(line.contains("offline: the cloud folder") && !line.contains("offline: offline"), "\(line)")
     }
 }
+
+extension CloudFolderSetupTests {
+    static let scriptTool: String? = ["/usr/bin/script", "/bin/script"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// A long first sync on a terminal shows "importing n of m records" on stderr, and wipes it
+    /// before the summary; `script` gives the command a terminal.
+    @Test(.enabled(if: scriptTool != nil, "util-linux's script is not installed; it gives the sync a terminal"))
+    func aLongSyncOnATerminalShowsItsProgress() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("qk-progress-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let seeded = root.appendingPathComponent("seeded"), fresh = root.appendingPathComponent("fresh")
+        let cloud = root.appendingPathComponent("cloud")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let bench = Binary.url.deletingLastPathComponent().appendingPathComponent("qiktionary-bench")
+        #expect(try Binary.run(["--seed", "300", seeded.path], executable: bench).status == 0)
+        let up = try Binary.run(["sync", "--data-dir", seeded.path, "--cloud-dir", cloud.path, "--player", "bench"])
+        #expect(up.status == 0, "\(up.stderr)")
+        let typescript = root.appendingPathComponent("typescript")
+        let command = [Binary.url.path, "sync", "--data-dir", fresh.path, "--cloud-dir", cloud.path, "--player", "bench"]
+            .map { "'\($0)'" }.joined(separator: " ")
+        let run = try Binary.run(["-qec", command, typescript.path], executable: URL(fileURLWithPath: Self.scriptTool!))
+        #expect(run.status == 0, "\(run.stderr)")
+        let shown = try String(contentsOf: typescript, encoding: .utf8)
+        #expect(shown.contains("importing 2000 of "), "\(shown)")
+        #expect(shown.contains("\u{1B}[KSynced: 0 sent, "), "the line is wiped before the summary")
+    }
+}
