@@ -89,20 +89,22 @@ struct IncomingApplication {
         }
     }
 
-    /// The game's rules for two versions of one game: the higher status wins with its finish
-    /// time (the earlier one when both reached it), the later change names the device.
+    /// The game's rules for two versions of one game (`GameMerge`, in Core), on the cloud's form.
     static func merge(_ a: SyncGame, _ b: SyncGame) -> SyncGame {
-        var merged = a
-        merged.status = max(a.status, b.status)
-        let finishes = [a, b].filter { $0.status == merged.status }.compactMap(\.finishedAt)
-        merged.finishedAt = merged.status.isFinished ? finishes.min() ?? a.finishedAt ?? b.finishedAt : nil
-        let later = (a.updatedAt, a.lastChangedOn) >= (b.updatedAt, b.lastChangedOn) ? a : b
-        merged.updatedAt = later.updatedAt
-        merged.lastChangedOn = later.lastChangedOn
-        merged.hard = a.hard || b.hard
-        merged.hints = HintLog.union(a.hints, b.hints)
-        merged.daily = a.daily ?? b.daily
-        return merged
+        func copy(_ game: SyncGame) -> GameMerge.Copy {
+            GameMerge.Copy(status: game.status, finishedAt: game.finishedAt, updatedAt: game.updatedAt, lastChangedOn: game.lastChangedOn,
+                           hard: game.hard, hints: Set(HintLog.parse(game.hints) ?? []), daily: game.daily)
+        }
+        let merged = GameMerge.merge(copy(a), copy(b))
+        var game = a
+        game.status = merged.status
+        game.finishedAt = merged.finishedAt
+        game.updatedAt = merged.updatedAt
+        game.lastChangedOn = merged.lastChangedOn
+        game.hard = merged.hard
+        game.hints = HintLog.text(Array(merged.hints))
+        game.daily = merged.daily
+        return game
     }
 
     private mutating func apply(_ remote: SyncGuess) throws {
@@ -197,13 +199,11 @@ struct IncomingApplication {
     /// What a game's guesses prove, in their played order: a guess of the secret wins, a full
     /// board loses; never a lower status than the game had. Shared by sync and import.
     static func settle(_ game: inout GameRecord, guesses: [GuessRecord]) {
-        guard game.status != .won else { return }
-        if let winning = guesses.first(where: { $0.word == game.secret }) {
-            game.status = .won
-            game.finishedAt = AppDatabase.stamp(winning.playedAt)
-        } else if guesses.count >= game.maxGuesses, game.status < .lost, let last = guesses.last {
-            game.status = .lost
-            game.finishedAt = AppDatabase.stamp(last.playedAt)
+        let settled = GameMerge.settle(status: game.status, finishedAt: game.finishedAt, secret: game.secret, maxGuesses: game.maxGuesses,
+                                       guesses: guesses.map { ($0.word, $0.playedAt) })
+        if settled.status != game.status {
+            game.status = settled.status
+            game.finishedAt = settled.finishedAt.map(AppDatabase.stamp)
         }
     }
 
