@@ -71,6 +71,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // What the test targets that run the built programs share: one process runner.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "QiktionaryCoreTests", dependencies: ["QiktionaryCore"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "QiktionaryCore", "QiktionaryResources"]),
         .testTarget(name: "PlainModeTests", dependencies: ["PlainMode", "Storage", "QiktionaryCore"]),
@@ -79,9 +81,9 @@ let package = Package(
         .testTarget(name: "SyncTests", dependencies: ["Sync", "Storage", "CloudStore", "QiktionaryCore", "QiktionaryResources"]),
         // Seeded generated bad input against every way in: plain mode, arguments, pack and cloud files.
         .testTarget(name: "FuzzTests", dependencies: [
-            "qiktionary", "PlainMode", "Storage", "QiktionaryCore", "QiktionaryResources", "CloudStore", "Sync",
+            "qiktionary", "PlainMode", "Storage", "QiktionaryCore", "QiktionaryResources", "CloudStore", "Sync", "TestSupport",
         ]),
         .testTarget(name: "CloudStoreTests", dependencies: ["CloudStore", "cloudstore-probe"], exclude: ["Fixtures"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["qiktionary", "qiktionary-bench", "qiktionary-coach-bench", "QiktionaryCore"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["qiktionary", "qiktionary-bench", "qiktionary-coach-bench", "QiktionaryCore", "TestSupport"]),
     ]
 )

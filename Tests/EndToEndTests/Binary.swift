@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs the built `qiktionary` executable the way a player or a script would.
 struct Binary {
@@ -15,17 +16,10 @@ struct Binary {
     }
 
     static let url: URL = {
-        if let override = ProcessInfo.processInfo.environment["QIKTIONARY_BIN"] { return URL(fileURLWithPath: override) }
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-            Bundle.main.bundleURL,
-            Bundle.main.bundleURL.deletingLastPathComponent(),
-        ]
-        for dir in candidates {
-            let url = dir.appendingPathComponent("qiktionary")
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        guard let url = ProcessRunner.builtProduct("qiktionary") else {
+            fatalError("qiktionary binary not found next to the tests; build it or set QIKTIONARY_BIN")
         }
-        fatalError("qiktionary binary not found next to the tests; build it or set QIKTIONARY_BIN")
+        return url
     }()
 
     /// The repository's top folder, for reading the shipped dictionary in tests.
@@ -48,39 +42,8 @@ struct Binary {
 
     @discardableResult
     static func run(_ arguments: [String], input: String = "", environment extra: [String: String] = [:], executable: URL? = nil) throws -> Result {
-        let process = process(arguments)
-        if let executable { process.executableURL = executable }
-        process.environment = environment.merging(extra) { $1 }
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        // Read both pipes before waiting so a chatty process never blocks on a full pipe.
-        let err = ReadAll(stderr.fileHandleForReading)
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: err.text())
-    }
-}
-
-/// Drains a pipe on a background thread.
-final class ReadAll: @unchecked Sendable {
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ handle: FileHandle) {
-        Thread.detachNewThread { [self] in
-            data = handle.readDataToEndOfFile()
-            done.signal()
-        }
-    }
-
-    func text() -> String {
-        done.wait()
-        return String(decoding: data, as: UTF8.self)
+        let ran = try ProcessRunner.run(executable ?? url, arguments, input: input, environment: environment.merging(extra) { $1 })
+        return Result(status: ran.status, stdout: ran.stdout, stderr: ran.stderr)
     }
 }
 

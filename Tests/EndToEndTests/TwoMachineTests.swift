@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// One machine of a pair: its own data dir and device, a cloud folder it shares.
@@ -280,7 +281,7 @@ func gameID(_ events: [[String: Any]]) -> String? {
         watch.standardOutput = output
         watch.standardError = FileHandle.nullDevice
         try watch.run()
-        let lines = ReadAll(output.fileHandleForReading)
+        let lines = Drain(output.fileHandleForReading)
         defer { if watch.isRunning { kill(watch.processIdentifier, SIGKILL) } }
         // A's finished game reaches B's database with no command run on B.
         _ = try a.play(["--word", "tiger"], ["crane", "tiger"])

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TestSupport
 @testable import qiktionary
 import QiktionaryCore
 import Testing
@@ -189,52 +190,17 @@ enum CommandLines {
 enum FuzzBinary {
     static let timeout: TimeInterval = 30
 
-    static let url: URL? = {
-        if let override = Fuzz.environment["QIKTIONARY_BIN"] { return URL(fileURLWithPath: override) }
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-            Bundle.main.bundleURL,
-            Bundle.main.bundleURL.deletingLastPathComponent(),
-        ]
-        return candidates.map { $0.appendingPathComponent("qiktionary") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
+    static let url: URL? = ProcessRunner.builtProduct("qiktionary")
 
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-        var timedOut: Bool
-    }
+    typealias Result = ProcessRunner.Result
 
     static func run(_ binary: URL, _ arguments: [String], input: String, home: URL, cwd: URL) throws -> Result {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
         var environment = Fuzz.environment
         for key in ["QIKTIONARY_DATA_DIR", "QIKTIONARY_CLOUD_DIR", "XDG_DATA_HOME", "QIKTIONARY_CLOCK_OFFSET", "TERM"] {
             environment[key] = nil
         }
         environment["HOME"] = home.path
-        process.environment = environment
-        process.currentDirectoryURL = cwd
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
-        try process.run()
-        try? stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
-        try? stdin.fileHandleForWriting.close()
-        let out = Drain(stdout.fileHandleForReading), err = Drain(stderr.fileHandleForReading)
-        var timedOut = false
-        if finished.wait(timeout: .now() + timeout) == .timedOut {
-            timedOut = true
-            kill(process.processIdentifier, SIGKILL)
-            finished.wait()
-        }
-        return Result(status: process.terminationStatus, stdout: out.text(), stderr: err.text(), timedOut: timedOut)
+        return try ProcessRunner.run(binary, arguments, input: input, environment: environment, directory: cwd, timeout: timeout)
     }
 
     /// Every file below a folder, by path (directories as empty data).
@@ -254,23 +220,6 @@ enum FuzzBinary {
 }
 
 /// Reads a pipe to its end on a thread of its own, so a chatty child never blocks.
-final class Drain: @unchecked Sendable {
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ handle: FileHandle) {
-        Thread.detachNewThread { [self] in
-            data = handle.readDataToEndOfFile()
-            done.signal()
-        }
-    }
-
-    func text() -> String {
-        done.wait()
-        return String(decoding: data, as: UTF8.self)
-    }
-}
-
 /// A value shared between threads behind a lock.
 final class Shared<Value>: @unchecked Sendable {
     private var value: Value
