@@ -213,6 +213,10 @@ public final class FolderCloudDatabase: CloudDatabase {
         try fetchAllRecords(zone, chunk: size, expect: { _ in }, deliver: deliver)
     }
 
+    /// The stack a thread needs to run a streamed fetch: the decoder recurses into nested
+    /// values, so it wants the stack the main thread has, more than a new thread gets.
+    public static let readerStackSize = 8 << 20
+
     public func fetchAllRecords(_ zone: ZoneID, chunk size: Int, expect: (Int) -> Void,
                                 deliver: ([CloudRecord]) -> Bool) throws(CloudStoreError) -> StreamedFetch {
         try operation { (state: inout State) throws(CloudStoreError) in

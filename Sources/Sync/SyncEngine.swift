@@ -248,8 +248,7 @@ public struct SyncEngine: Sendable {
                     }
                     handoff.finish(result.mapError { $0 as any Error })
                 }
-                // The decoder recurses into nested values; give it the stack the main thread has.
-                reader.stackSize = 8 << 20
+                reader.stackSize = FolderCloudDatabase.readerStackSize
                 reader.start()
                 // However this ends, the reader is stopped and waited for before the transaction ends.
                 defer { handoff.stopAndWait() }
