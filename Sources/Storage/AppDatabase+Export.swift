@@ -632,21 +632,9 @@ private struct Importer {
 
     /// Whether the guess was new here; a new one is queued for the cloud as a guess played here.
     private func insertGuess(_ guess: GuessRecord) throws -> Bool {
-        var insert = RowInsert(try db.cachedStatement(sql: """
-            INSERT INTO guess (id, gameId, position, word, common, inPlace, inWord, playedAt, playedOn)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (gameId, word) DO NOTHING
-            """))
-        insert.bind(guess.id)
-        insert.bind(guess.gameId)
-        insert.bind(guess.position)
-        insert.bind(guess.word)
-        insert.bind(guess.common)
-        insert.bind(guess.inPlace)
-        insert.bind(guess.inWord)
-        insert.bind(AppDatabase.storedText(guess.playedAt))
-        insert.bind(guess.playedOn)
-        try insert.run(db)
-        return db.changesCount > 0
+        var guess = guess
+        guess.remoteRecordName = nil
+        return try guess.insertByStatement(db)
     }
 
     private func save(_ mark: MarkRecord) throws {

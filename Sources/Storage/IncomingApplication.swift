@@ -114,23 +114,9 @@ struct IncomingApplication {
         report.applied += 1
         touched.insert(remote.gameID)
         // The same guess made here already is the same record: it only learns its cloud name.
-        var insert = RowInsert(try db.cachedStatement(sql: """
-            INSERT INTO guess (id, gameId, position, word, common, inPlace, inWord, playedAt, playedOn, remoteRecordName)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (gameId, word) DO UPDATE SET remoteRecordName = excluded.remoteRecordName
-            """))
         let name = remote.recordName
-        insert.bind(name)
-        insert.bind(remote.gameID)
-        insert.bind(remote.position)
-        insert.bind(remote.word)
-        insert.bind(remote.common)
-        insert.bind(remote.inPlace)
-        insert.bind(remote.inWord)
-        insert.bind(AppDatabase.storedText(remote.playedAt))
-        insert.bind(remote.playedOn)
-        insert.bind(name)
-        try insert.run(db)
+        _ = try GuessRecord(id: name, gameId: remote.gameID, position: remote.position, guess: Guess(word: remote.word, feedback: remote.feedback),
+                            playedAt: remote.playedAt, playedOn: remote.playedOn, remoteRecordName: name).insertByStatement(db)
     }
 
     private mutating func apply(_ remote: SyncMark, _ fields: Data) throws {
@@ -254,6 +240,31 @@ struct IncomingApplication {
         insert.bind(zone.rawValue)
         insert.bind(fields)
         try insert.run(db)
+    }
+}
+
+extension GuessRecord {
+    /// Inserts the row through one cached statement; whether it was new. A guess from the cloud
+    /// (with its `remoteRecordName`) that this machine made too only learns its cloud name; one
+    /// made or imported here is kept as it is if the game has it already.
+    func insertByStatement(_ db: Database) throws -> Bool {
+        let onConflict = remoteRecordName == nil ? "DO NOTHING" : "DO UPDATE SET remoteRecordName = excluded.remoteRecordName"
+        var insert = RowInsert(try db.cachedStatement(sql: """
+            INSERT INTO guess (id, gameId, position, word, common, inPlace, inWord, playedAt, playedOn, remoteRecordName)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (gameId, word) \(onConflict)
+            """))
+        insert.bind(id)
+        insert.bind(gameId)
+        insert.bind(position)
+        insert.bind(word)
+        insert.bind(common)
+        insert.bind(inPlace)
+        insert.bind(inWord)
+        insert.bind(AppDatabase.storedText(playedAt))
+        insert.bind(playedOn)
+        insert.bind(remoteRecordName)
+        try insert.run(db)
+        return db.changesCount > 0
     }
 }
 
