@@ -67,12 +67,12 @@ extension AppDatabase {
         try read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM remoteRecord WHERE playerId = ? LIMIT 1", arguments: [profile.playerID]) ?? false }
     }
 
-    /// How many changes wait to be sent.
     /// A game `g` worth sending: finished, or with a guess. A game opened and never played is
     /// kept here (it is resumed next time) but not sent, so opening the game on two machines
     /// leaves no empty games on either; its first guess sends it with everything it has.
     static let worthSending = "(g.status != 'in-progress' OR EXISTS (SELECT 1 FROM guess e WHERE e.gameId = g.id))"
 
+    /// How many changes wait to be sent.
     public func pendingChangeCount(profile: Profile) throws(StorageError) -> Int {
         try read { db in
             try Int.fetchOne(db, sql: """

@@ -244,15 +244,19 @@ struct IncomingApplication {
 }
 
 extension GuessRecord {
+    private static let insertColumns = """
+        INSERT INTO guess (id, gameId, position, word, common, inPlace, inWord, playedAt, playedOn, remoteRecordName)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (gameId, word)
+        """
+    // Fixed texts: a first sync inserts tens of thousands, each looking its statement up by its text.
+    private static let insertHere = insertColumns + " DO NOTHING"
+    private static let insertFromCloud = insertColumns + " DO UPDATE SET remoteRecordName = excluded.remoteRecordName"
+
     /// Inserts the row through one cached statement; whether it was new. A guess from the cloud
     /// (with its `remoteRecordName`) that this machine made too only learns its cloud name; one
     /// made or imported here is kept as it is if the game has it already.
     func insertByStatement(_ db: Database) throws -> Bool {
-        let onConflict = remoteRecordName == nil ? "DO NOTHING" : "DO UPDATE SET remoteRecordName = excluded.remoteRecordName"
-        var insert = RowInsert(try db.cachedStatement(sql: """
-            INSERT INTO guess (id, gameId, position, word, common, inPlace, inWord, playedAt, playedOn, remoteRecordName)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (gameId, word) \(onConflict)
-            """))
+        var insert = RowInsert(try db.cachedStatement(sql: remoteRecordName == nil ? Self.insertHere : Self.insertFromCloud))
         insert.bind(id)
         insert.bind(gameId)
         insert.bind(position)

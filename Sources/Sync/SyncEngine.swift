@@ -18,8 +18,8 @@ public struct SyncEngine: Sendable {
     let now: @Sendable () -> Date
     static let maxAttempts = 5
 
-    /// Told how many fetched records are stored so far, and of how many when that is known (a
-    /// streamed first sync learns its total only as it reads): for a progress line.
+    /// Told how many fetched records are stored so far, and of how many (for a streamed first
+    /// sync, the store's estimate, never below what is done), zone by zone: for a progress line.
     public var progress: (@Sendable (_ done: Int, _ total: Int?) -> Void)?
 
     public init(database: AppDatabase, cloud: any CloudDatabase, profile: Profile,

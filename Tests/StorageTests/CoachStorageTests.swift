@@ -87,4 +87,24 @@ import Testing
             #expect(row["hard"] as Bool == false && row["hints"] as String == "" && row["secret"] as String == "tiger")
         }
     }
+
+    /// v6 gives every earlier game no daily date, keeps its coach fields, and refuses a date
+    /// that is not one.
+    @Test func v6LeavesEarlierGamesNotDailyAndKeepsTheirCoachFields() throws {
+        let database = try DatabaseQueue()
+        try Migrations.migrator.migrate(database, upTo: "v5: hard mode and hints")
+        try database.write { db in
+            try db.execute(sql: "INSERT INTO player (id, createdAt) VALUES ('player', '2026-11-22 00:00:00.000')")
+            try db.execute(sql: """
+                INSERT INTO game (id, playerId, packId, secret, fact, rules, maxGuesses, status, startedAt, updatedAt, startedOn, lastChangedOn, hard, hints)
+                VALUES ('g', 'player', 'animals', 'tiger', 'fact', 'classic', 15, 'in-progress', '2026-11-22 00:00:00.000', '2026-11-22 00:00:00.000', 'a', 'a', 1, '0,2')
+                """)
+        }
+        try Migrations.migrator.migrate(database)
+        try database.write { db in
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT hard, hints, daily FROM game WHERE id = 'g'"))
+            #expect(row["hard"] as Bool == true && row["hints"] as String == "0,2" && (row["daily"] as String?) == nil)
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "UPDATE game SET daily = 'soon' WHERE id = 'g'") }
+        }
+    }
 }
