@@ -98,13 +98,13 @@ public final class PlainSession {
             emit(.games(try database.gamesInProgress(profile: profile).map(GameJSON.init)))
         case .board:
             let game = try currentGame()
-            let candidates = game.game.isFinished ? nil : try candidates(of: game.game)
+            let candidates = game.game.isFinished ? nil : try database.candidates(of: game.game, lexicon: self.lexicon())
             emit(.board(GameJSON(game), notepad: Self.notepad(game.game.notepad(candidates: candidates))))
         case .guess(let word):
             let id = try currentGame().id
             let played = try database.submitGuess(word, gameID: id, lexicon: lexicon(), profile: profile)
             current = played.game
-            let candidates = try candidates(of: played.game.game)
+            let candidates = try database.candidates(of: played.game.game, lexicon: self.lexicon())
             emit(.feedback(gameID: id, n: played.number, guess: GuessJSON(played.guess), guessesLeft: played.game.game.guessesLeft,
                            candidates: candidates.count))
             if played.game.game.isFinished { emitEnded(played.game) }
@@ -118,7 +118,7 @@ public final class PlainSession {
         case .hint:
             let game = try currentGame()
             if game.game.isFinished { throw .rejected(.gameOver) }
-            let coach = GameCoach(game: game.game, packAnswers: try database.answers(for: game.game), lexicon: lexicon())
+            let coach = try database.coach(for: game.game, lexicon: lexicon())
             guard let hint = coach.hint(for: game.game) else { throw .noHint }
             current = try database.recordHint(gameID: game.id, profile: profile)
             emit(.hint(gameID: game.id, word: hint.word, candidates: hint.candidates, expectedLeft: hint.expectedLeft, reason: hint.reason))
@@ -169,11 +169,6 @@ public final class PlainSession {
         let code = try? database.challengeCode(for: game.game, lexicon: lexicon())
         emit(.ended(GameJSON(game), result: game.game.status, word: game.game.secret, fact: game.fact, score: game.game.score,
                     challenge: code ?? nil))
-    }
-
-    /// The answers still possible in a game.
-    private func candidates(of game: Game) throws(StorageError) -> [String] {
-        GameCoach.candidates(of: game, packAnswers: try database.answers(for: game), lexicon: self.lexicon())
     }
 
     static func notepad(_ notepad: Notepad) -> [String: String] {

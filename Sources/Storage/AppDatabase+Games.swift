@@ -136,6 +136,17 @@ extension AppDatabase {
         }
     }
 
+    /// The coach for a game: its pack's words as the answers (the dictionary's when it has no
+    /// pack), the dictionary's as the guesses.
+    public func coach(for game: Game, lexicon: Lexicon) throws(StorageError) -> GameCoach {
+        GameCoach(game: game, packAnswers: try answers(for: game), lexicon: lexicon)
+    }
+
+    /// The answers still possible in a game; needs the dictionary only for a game of no pack.
+    public func candidates(of game: Game, lexicon: @autoclosure () -> Lexicon) throws(StorageError) -> [String] {
+        GameCoach.candidates(of: game, packAnswers: try answers(for: game), lexicon: lexicon())
+    }
+
     // MARK: Lists
 
     /// Games in progress, most recently changed first: those with a guess (a game opened and

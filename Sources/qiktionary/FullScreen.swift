@@ -218,7 +218,7 @@ struct Effects {
             default: nil
             }
             guard let game else { continue }
-            if !game.game.isFinished, let words = try? candidates(of: game.game) {
+            if !game.game.isFinished, let words = try? database.candidates(of: game.game, lexicon: lexicon()) {
                 messages.append(.candidatesLoaded(gameID: game.id, guesses: game.game.guesses.count, candidates: words))
             }
             // A finished game offers its challenge code on its card.
@@ -227,10 +227,6 @@ struct Effects {
             }
         }
         return messages
-    }
-
-    private func candidates(of game: Game) throws(StorageError) -> [String] {
-        GameCoach.candidates(of: game, packAnswers: try database.answers(for: game), lexicon: lexicon())
     }
 
     /// Runs the coach's work off the event loop and posts its answer, or its failure, to the inbox.
@@ -269,7 +265,7 @@ struct Effects {
             think { () throws(StorageError) -> Message in
                 let saved = try database.game(id: id, profile: profile)
                 if saved.game.isFinished { throw .rejected(.gameOver) }
-                let coach = GameCoach(game: saved.game, packAnswers: try database.answers(for: saved.game), lexicon: lexicon())
+                let coach = try database.coach(for: saved.game, lexicon: lexicon())
                 guard let hint = coach.hint(for: saved.game) else { throw .noHint }
                 let counted = try database.recordHint(gameID: id, profile: profile)
                 background?.request(manual: false)
@@ -294,7 +290,7 @@ struct Effects {
             think { () throws(StorageError) -> Message in
                 let saved = try database.game(id: id, profile: profile)
                 guard saved.game.isFinished else { throw .notFinishedForReview(id) }
-                let coach = GameCoach(game: saved.game, packAnswers: try database.answers(for: saved.game), lexicon: lexicon())
+                let coach = try database.coach(for: saved.game, lexicon: lexicon())
                 return .reviewReady(saved, coach.review(of: saved.game))
             }
             return []

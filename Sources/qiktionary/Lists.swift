@@ -57,7 +57,7 @@ struct History: ParsableCommand {
             let setup = try Setup.open(shared)
             let saved = try setup.database.game(id: gameID, profile: setup.profile)
             guard saved.game.isFinished else { throw Failure(StorageError.notFinishedForReview(gameID)) }
-            let coach = GameCoach(game: saved.game, packAnswers: try setup.database.answers(for: saved.game), lexicon: setup.lexicon())
+            let coach = try setup.database.coach(for: saved.game, lexicon: setup.lexicon())
             var review = ReviewJSON(saved, review: coach.review(of: saved.game))
             review.challenge = try setup.database.challengeCode(for: saved.game, lexicon: setup.lexicon())
             if json { return printJSON(review) }
