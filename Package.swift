@@ -84,6 +84,7 @@ let package = Package(
             "qiktionary", "PlainMode", "Storage", "QiktionaryCore", "QiktionaryResources", "CloudStore", "Sync", "TestSupport",
         ]),
         .testTarget(name: "CloudStoreTests", dependencies: ["CloudStore", "cloudstore-probe"], exclude: ["Fixtures"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["qiktionary", "qiktionary-bench", "qiktionary-coach-bench", "QiktionaryCore", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["qiktionary", "qiktionary-bench", "qiktionary-coach-bench", "QiktionaryCore", "TestSupport"],
+                    exclude: ["Fixtures"]),
     ]
 )
