@@ -74,7 +74,7 @@ let package = Package(
         // What the test targets that run the built programs share: one process runner.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "QiktionaryCoreTests", dependencies: ["QiktionaryCore"]),
-        .testTarget(name: "StorageTests", dependencies: ["Storage", "QiktionaryCore", "QiktionaryResources"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "QiktionaryCore", "QiktionaryResources", "Sync"]),
         .testTarget(name: "PlainModeTests", dependencies: ["PlainMode", "Storage", "QiktionaryCore"]),
         .testTarget(name: "ScreenTests", dependencies: ["Screen"]),
         .testTarget(name: "GameUITests", dependencies: ["GameUI", "Screen", "QiktionaryCore"]),

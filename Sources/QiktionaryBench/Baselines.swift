@@ -2,6 +2,7 @@ import CloudStore
 import Foundation
 import GRDB
 import Storage
+import Sync
 
 /// What the token design replaces: every sync lists and reads every record in the cloud and
 /// compares each with what the local database last saw of it. It reads with the same store
@@ -26,7 +27,7 @@ enum NaiveSync {
         var differences = 0
         for zone in try store.zones() {
             for record in try store.fetchZoneChanges(zone, since: nil).changedRecords {
-                if record.recordType == "Guess" {
+                if record.recordType == CloudSchema.guess {
                     if !guesses.contains(record.recordName) { differences += 1 }
                     continue
                 }

@@ -66,7 +66,7 @@ enum Seeding {
                                             maxGuesses: 15, status: .won, startedAt: played, updatedAt: finished, finishedAt: finished,
                                             startedOn: device, lastChangedOn: device), fields))
         }
-        try machine.database.applyIncoming(incoming, zone: .games, token: nil, profile: machine.profile)
+        try machine.database.applyIncoming(incoming, zone: .games, token: nil, naming: CloudSchema(), profile: machine.profile)
         // Seeded as if from nowhere: forget that, so the first sync uploads everything.
         try machine.database.forgetSyncMetadata(profile: machine.profile)
     }

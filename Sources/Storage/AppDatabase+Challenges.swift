@@ -98,7 +98,7 @@ extension AppDatabase {
                 guard let rules = Rules(rawValue: row["rules"]), let status = GameStatus(rawValue: row["status"]) else { return nil }
                 return PlayedGame(id: row["id"], packID: row["packId"], secret: row["secret"], rules: rules, hard: row["hard"],
                                   hints: HintLog.parse(row["hints"] as String)?.count ?? 0, status: status, guessesUsed: row["used"],
-                                  maxGuesses: row["maxGuesses"], finishedAt: row["finishedAt"], daily: row["daily"])
+                                  maxGuesses: row["maxGuesses"], finishedAt: AppDatabase.time(row["finishedAt"]), daily: row["daily"])
             }
         }
     }

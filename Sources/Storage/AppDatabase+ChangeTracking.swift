@@ -4,11 +4,11 @@ import GRDB
 /// Step 1 of docs/sync.md: every local change records what sync must send, in the same transaction
 /// as the change itself. Changes applied from the cloud never come through here.
 extension AppDatabase {
-    /// Merges field names into the game's pending change and bumps its version.
-    static func trackGameChange(_ gameID: String, fields: Set<String>, _ db: Database) throws {
+    /// Merges fields into the game's pending change and bumps its version.
+    static func trackGameChange(_ gameID: String, fields: Set<GameField>, _ db: Database) throws {
         guard !fields.isEmpty else { return }
         if var change = try GameChangeRecord.fetchOne(db, key: gameID) {
-            change.changedFields = Self.joined(Set(change.changedFields.split(separator: ",").map(String.init)).union(fields))
+            change.changedFields = Self.joined(Self.fields(change.changedFields).union(fields))
             change.version += 1
             try change.update(db)
         } else {
@@ -33,32 +33,32 @@ extension AppDatabase {
     /// Before a game is deleted: queue the deletion of the records the cloud has of it (the
     /// game, its guesses and its marks), so other machines drop them too.
     static func trackGameDeletion(_ record: GameRecord, _ db: Database) throws {
-        // The game and its marks by their system fields; guesses by the name their row keeps.
+        // The game and its marks by the system fields kept of them; guesses by the name their
+        // row keeps. Every one is a name the cloud gave.
         let names = try String.fetchAll(db, sql: """
-            SELECT recordName FROM remoteRecord WHERE playerId = ? AND (recordName = ? OR recordName LIKE ? ESCAPE '\\')
+            SELECT recordName FROM remoteRecord WHERE playerId = ? AND gameId = ?
             UNION SELECT remoteRecordName FROM guess WHERE gameId = ? AND remoteRecordName IS NOT NULL
-            """, arguments: [record.playerId, RecordName.game(record.id), Self.likePrefix(RecordName.game(record.id) + "-"), record.id])
+            """, arguments: [record.playerId, record.id, record.id])
         for name in names {
             try db.execute(sql: "INSERT OR IGNORE INTO recordDeletion (playerId, recordName, zone) VALUES (?, ?, ?)",
-                           arguments: [record.playerId, name, RecordName.Zone.games.rawValue])
+                           arguments: [record.playerId, name, SyncZone.games.rawValue])
         }
     }
 
-    /// The fields of a game row that differ between two versions of it, by their cloud names.
-    static func changedFields(_ old: GameRecord, _ new: GameRecord) -> Set<String> {
-        var fields = Set<String>()
-        if old.status != new.status { fields.insert("status") }
-        if old.finishedAt != new.finishedAt { fields.insert("finishedAt") }
-        if old.updatedAt != new.updatedAt { fields.insert("updatedAt") }
-        if old.lastChangedOn != new.lastChangedOn { fields.insert("lastChangedOn") }
-        if old.hints != new.hints { fields.insert("hints") }
+    /// The fields of a game row that differ between two versions of it.
+    static func changedFields(_ old: GameRecord, _ new: GameRecord) -> Set<GameField> {
+        var fields = Set<GameField>()
+        if old.status != new.status { fields.insert(.status) }
+        if old.finishedAt != new.finishedAt { fields.insert(.finishedAt) }
+        if old.updatedAt != new.updatedAt { fields.insert(.updatedAt) }
+        if old.lastChangedOn != new.lastChangedOn { fields.insert(.lastChangedOn) }
+        if old.hints != new.hints { fields.insert(.hints) }
         return fields
     }
 
-    static func joined(_ fields: Set<String>) -> String { fields.sorted().joined(separator: ",") }
+    /// `gameChange.changedFields`: the fields' raw values, sorted, joined by commas.
+    static func joined(_ fields: Set<GameField>) -> String { fields.sorted().map(\.rawValue).joined(separator: ",") }
 
-    static func likePrefix(_ prefix: String) -> String {
-        prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-            .replacingOccurrences(of: "_", with: "\\_") + "%"
-    }
+    /// The fields a stored list names (one this version does not know is dropped).
+    static func fields(_ stored: String) -> Set<GameField> { Set(stored.split(separator: ",").compactMap { GameField(rawValue: String($0)) }) }
 }

@@ -430,9 +430,16 @@ enum ExportCheck {
 /// fraction may be left out when reading).
 public enum ExportDate {
     public static func text(_ date: Date) -> String {
-        var text = AppDatabase.storedText(date)
-        if let space = text.firstIndex(of: " ") { text.replaceSubrange(space...space, with: "T") }
-        return text + "Z"
+        let milliseconds = AppDatabase.millis(date)
+        let (days, dayMillis) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
+        let (day, millis) = dayMillis < 0 ? (days - 1, dayMillis + 86_400_000) : (days, dayMillis)
+        let (year, month, dayOfMonth) = CivilDate.date(days: Int(day))
+        func digits(_ value: Int64, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(digits(Int64(year), 4))-\(digits(Int64(month), 2))-\(digits(Int64(dayOfMonth), 2))T"
+            + "\(digits(millis / 3_600_000, 2)):\(digits(millis / 60_000 % 60, 2)):\(digits(millis / 1_000 % 60, 2)).\(digits(millis % 1_000, 3))Z"
     }
 
     /// The time, stamped as the database keeps it; nil for anything else, or outside 1970 to 2100.
@@ -641,7 +648,7 @@ private struct Importer {
         try db.cachedStatement(sql: """
             INSERT INTO mark (gameId, letter, state, markedAt) VALUES (?, ?, ?, ?)
             ON CONFLICT (gameId, letter) DO UPDATE SET state = excluded.state, markedAt = excluded.markedAt
-            """).execute(arguments: [mark.gameId, mark.letter, mark.state.rawValue, AppDatabase.storedText(mark.markedAt)])
+            """).execute(arguments: [mark.gameId, mark.letter, mark.state.rawValue, AppDatabase.millis(mark.markedAt)])
         try db.cachedStatement(sql: """
             INSERT INTO markChange (gameId, letter, version) VALUES (?, ?, 1)
             ON CONFLICT (gameId, letter) DO UPDATE SET version = version + 1

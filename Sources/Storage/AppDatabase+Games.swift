@@ -120,7 +120,7 @@ extension AppDatabase {
             guard hints != record.hints else { return saved }
             record.hints = hints
             try Self.recordChange(&record, status: record.status, profile: profile, now: now, db)
-            try Self.trackGameChange(record.id, fields: ["hints"], db)
+            try Self.trackGameChange(record.id, fields: [.hints], db)
             return try Self.savedGame(record, db)
         }
     }

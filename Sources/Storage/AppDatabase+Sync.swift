@@ -8,13 +8,13 @@ extension AppDatabase {
     // MARK: Sending
 
     /// Every change of the player's that the cloud does not have yet.
-    public func outgoingChanges(profile: Profile) throws(StorageError) -> OutgoingChanges {
+    public func outgoingChanges(naming: some RecordNaming, profile: Profile) throws(StorageError) -> OutgoingChanges {
         try read { db in
             var out = OutgoingChanges()
             let player = profile.playerID
             out.deletions = try Row.fetchAll(db, sql: "SELECT recordName, zone FROM recordDeletion WHERE playerId = ? ORDER BY recordName",
                                              arguments: [player]).map {
-                OutgoingChanges.Deletion(recordName: $0["recordName"], zone: RecordName.Zone(rawValue: $0["zone"]) ?? .games)
+                OutgoingChanges.Deletion(recordName: $0["recordName"], zone: SyncZone(rawValue: $0["zone"]) ?? .games)
             }
             // Both halves use a small table or a partial index, so an empty queue costs the same
             // whatever the number of games.
@@ -28,9 +28,9 @@ extension AppDatabase {
                 let change = try GameChangeRecord.fetchOne(db, key: game.id)
                 out.games.append(.init(
                     game: SyncGame(game), isNew: game.remoteRecordName == nil,
-                    changedFields: Set((change?.changedFields ?? "").split(separator: ",").map(String.init)),
+                    changedFields: Self.fields(change?.changedFields ?? ""),
                     version: change?.version ?? 0,
-                    systemFields: try Self.systemFields(player, RecordName.game(game.id), db)
+                    systemFields: try Self.systemFields(player, naming.game(game.id), db)
                 ))
             }
             out.guesses = try GuessRecord.fetchAll(db, sql: """
@@ -44,7 +44,7 @@ extension AppDatabase {
                 """, arguments: [player]).map { row in
                 OutgoingChanges.Mark(
                     mark: SyncMark(gameID: row["gameId"], letter: row["letter"], state: (row["state"] as String?).flatMap(LetterMark.init),
-                                   markedAt: row["markedAt"] ?? Date(timeIntervalSince1970: 0)),
+                                   markedAt: AppDatabase.time(row["markedAt"] ?? 0)),
                     version: row["version"])
             }
             out.bookmarks = try Row.fetchAll(db, sql: """
@@ -55,7 +55,7 @@ extension AppDatabase {
                 let packID: String? = row["packId"]
                 return OutgoingChanges.Bookmark(
                     bookmark: SyncBookmark(word: row["word"], packID: packID ?? "", fact: row["fact"] ?? "",
-                                           addedAt: row["addedAt"] ?? Date(timeIntervalSince1970: 0), isBookmarked: packID != nil),
+                                           addedAt: AppDatabase.time(row["addedAt"] ?? 0), isBookmarked: packID != nil),
                     version: row["version"])
             }
             return out
@@ -91,27 +91,33 @@ extension AppDatabase {
 
     /// Records what the cloud accepted. Only what was sent is cleared: a change made while its
     /// batch was in flight has a newer version and stays queued.
-    public func acknowledge(_ sent: OutgoingChanges, saved: [String: Data], deleted: Set<String>, profile: Profile) throws(StorageError) {
+    public func acknowledge(_ sent: OutgoingChanges, saved: [String: Data], deleted: Set<String>, naming: some RecordNaming,
+                            profile: Profile) throws(StorageError) {
         let player = profile.playerID
         try write { db in
-            func remember(_ name: String, _ zone: RecordName.Zone) throws -> Bool {
+            func remember(_ name: String, _ zone: SyncZone, game: String?) throws -> Bool {
                 guard let fields = saved[name] else { return false }
-                try IncomingApplication.remember(name, zone, fields, player: player, db)
+                try IncomingApplication.remember(name, zone, game: game, fields, player: player, db)
                 return true
             }
-            for change in sent.games where try remember(RecordName.game(change.game.id), .games) {
-                try db.cachedStatement(sql: "UPDATE game SET remoteRecordName = ? WHERE id = ?").execute(arguments: [RecordName.game(change.game.id), change.game.id])
+            for change in sent.games {
+                let name = naming.game(change.game.id)
+                guard try remember(name, .games, game: change.game.id) else { continue }
+                try db.cachedStatement(sql: "UPDATE game SET remoteRecordName = ? WHERE id = ?").execute(arguments: [name, change.game.id])
                 try db.cachedStatement(sql: "DELETE FROM gameChange WHERE gameId = ? AND version = ?").execute(arguments: [change.game.id, change.version])
             }
             // A guess never changes, so nothing of the cloud's copy is kept but its name.
-            for guess in sent.guesses where saved[guess.recordName] != nil {
+            for guess in sent.guesses {
+                let name = naming.guess(gameID: guess.gameID, word: guess.word)
+                guard saved[name] != nil else { continue }
                 try db.cachedStatement(sql: "UPDATE guess SET remoteRecordName = ? WHERE gameId = ? AND word = ?").execute(
-                    arguments: [guess.recordName, guess.gameID, guess.word])
+                    arguments: [name, guess.gameID, guess.word])
             }
             // Marks and bookmarks overwrite, the latest commit winning. When another process of
             // this machine already sent and cleared a newer value, the version sent here went up
             // after it, older: the value this machine holds is queued again, to win next time.
-            for change in sent.marks where try remember(change.mark.recordName, .games) {
+            for change in sent.marks where try remember(naming.mark(gameID: change.mark.gameID, letter: change.mark.letter), .games,
+                                                        game: change.mark.gameID) {
                 try db.cachedStatement(sql: "DELETE FROM markChange WHERE gameId = ? AND letter = ? AND version = ?").execute(
                     arguments: [change.mark.gameID, change.mark.letter, change.version])
                 if db.changesCount == 0, try !Self.holds(change.mark, db),
@@ -119,7 +125,7 @@ extension AppDatabase {
                     try Self.trackMarkChange(change.mark.gameID, letter: change.mark.letter, db)
                 }
             }
-            for change in sent.bookmarks where try remember(change.bookmark.recordName, .readingList) {
+            for change in sent.bookmarks where try remember(naming.bookmark(word: change.bookmark.word), .readingList, game: nil) {
                 try db.cachedStatement(sql: "DELETE FROM bookmarkChange WHERE playerId = ? AND word = ? AND version = ?").execute(
                     arguments: [player, change.bookmark.word, change.version])
                 if db.changesCount == 0, try !Self.holds(change.bookmark, player: player, db) {
@@ -137,21 +143,22 @@ extension AppDatabase {
     private static func holds(_ mark: SyncMark, _ db: Database) throws -> Bool {
         guard let row = try Row.fetchOne(db, sql: "SELECT state, markedAt FROM mark WHERE gameId = ? AND letter = ?",
                                          arguments: [mark.gameID, mark.letter]) else { return mark.state == nil }
-        return row["state"] == mark.state?.rawValue && row["markedAt"] == mark.markedAt
+        return row["state"] == mark.state?.rawValue && row["markedAt"] == Self.millis(mark.markedAt)
     }
 
     /// Whether the machine still holds the bookmark (or its absence) as it was sent.
     private static func holds(_ bookmark: SyncBookmark, player: String, _ db: Database) throws -> Bool {
         guard let row = try Row.fetchOne(db, sql: "SELECT packId, fact, addedAt FROM bookmark WHERE playerId = ? AND word = ?",
                                          arguments: [player, bookmark.word]) else { return !bookmark.isBookmarked }
-        return bookmark.isBookmarked && row["packId"] == bookmark.packID && row["fact"] == bookmark.fact && row["addedAt"] == bookmark.addedAt
+        return bookmark.isBookmarked && row["packId"] == bookmark.packID && row["fact"] == bookmark.fact && row["addedAt"] == Self.millis(bookmark.addedAt)
     }
 
     /// Drops a queued change the cloud can no longer take (its record was deleted elsewhere):
     /// the deletion wins, here as everywhere.
-    public func dropDeletedElsewhere(recordNames: Set<String>, sent: OutgoingChanges, profile: Profile) throws(StorageError) {
+    public func dropDeletedElsewhere(recordNames: Set<String>, sent: OutgoingChanges, naming: some RecordNaming,
+                                     profile: Profile) throws(StorageError) {
         try write { db in
-            for change in sent.games where recordNames.contains(RecordName.game(change.game.id)) {
+            for change in sent.games where recordNames.contains(naming.game(change.game.id)) {
                 try db.execute(sql: "DELETE FROM game WHERE id = ? AND playerId = ?", arguments: [change.game.id, profile.playerID])
             }
             for deletion in sent.deletions where recordNames.contains(deletion.recordName) {
@@ -166,8 +173,9 @@ extension AppDatabase {
     /// 5 and 6), so a crash leaves either both or neither. Nothing here is tracked as a local
     /// change, except where a merge keeps something the cloud does not have yet.
     @discardableResult
-    public func applyIncoming(_ changes: IncomingChanges, zone: RecordName.Zone, token: Data?, profile: Profile) throws(StorageError) -> ApplyReport {
-        try applyIncoming(zone: zone, profile: profile) { apply in
+    public func applyIncoming(_ changes: IncomingChanges, zone: SyncZone, token: Data?, naming: some RecordNaming,
+                              profile: Profile) throws(StorageError) -> ApplyReport {
+        try applyIncoming(zone: zone, naming: naming, profile: profile) { apply in
             try apply(changes)
             return token
         }
@@ -176,10 +184,10 @@ extension AppDatabase {
     /// As `applyIncoming`, for a fetch that arrives in batches while it is read: `feed` hands
     /// each batch to `apply` and returns the token. All of it is one transaction: an error
     /// thrown by `feed` leaves the database as it was.
-    public func applyIncoming(zone: RecordName.Zone, profile: Profile,
+    public func applyIncoming(zone: SyncZone, naming: some RecordNaming, profile: Profile,
                               feed: (_ apply: (IncomingChanges) throws -> Void) throws -> Data?) throws(StorageError) -> ApplyReport {
         try write { db in
-            var application = try IncomingApplication(db: db, player: profile.playerID)
+            var application = try IncomingApplication(db: db, player: profile.playerID, naming: naming)
             var devices: [String: String] = [:]
             let token = try feed { changes in
                 try application.apply(changes)
@@ -196,7 +204,7 @@ extension AppDatabase {
                 try db.execute(sql: """
                     INSERT INTO device (id, name, isLocal, lastSeenAt) VALUES (?, ?, 0, ?)
                     ON CONFLICT (id) DO UPDATE SET name = excluded.name, lastSeenAt = excluded.lastSeenAt
-                    """, arguments: [id, name, Date()])
+                    """, arguments: [id, name, Self.millis(Date())])
             }
             return application.report
         }
@@ -211,7 +219,7 @@ extension AppDatabase {
 
     // MARK: Tokens and state
 
-    public func zoneToken(_ zone: RecordName.Zone, profile: Profile) throws(StorageError) -> Data? {
+    public func zoneToken(_ zone: SyncZone, profile: Profile) throws(StorageError) -> Data? {
         try read { db in
             try Data.fetchOne(db, sql: "SELECT token FROM zoneToken WHERE playerId = ? AND zone = ?", arguments: [profile.playerID, zone.rawValue])
         }

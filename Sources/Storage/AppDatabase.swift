@@ -58,48 +58,16 @@ public struct AppDatabase: Sendable {
         return config
     }
 
-    /// A time as the database keeps it (text to the millisecond), so a value returned from a
-    /// write equals the same value read back later, and a time that went through the cloud
-    /// (whole milliseconds) comes back equal. The nudge keeps a value a hair below a millisecond
-    /// from being cut to the one before when it is formatted.
-    public static func stamp(_ date: Date) -> Date {
-        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
-        let nudged = Date(timeIntervalSince1970: (milliseconds + 0.01) / 1000)
-        return Date.fromDatabaseValue(nudged.databaseValue) ?? date
-    }
+    /// A time as the database keeps it: whole milliseconds since 1970 (UTC), so a value returned
+    /// from a write equals the same value read back later, and a time that went through the
+    /// cloud (whole milliseconds too) comes back equal.
+    public static func stamp(_ date: Date) -> Date { time(millis(date)) }
 
-    /// The text the database keeps for a stamped time (or a time from the cloud, in whole
-    /// milliseconds, which stamps to the same text), "yyyy-MM-dd HH:mm:ss.SSS" in UTC, built
-    /// by arithmetic: the same text GRDB's date formatter writes (a test holds them equal over
-    /// the years the game uses), at a small fraction of the cost. A full fetch binds 100,000.
-    static func storedText(_ date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
-        let (days, dayMillis) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
-        let (day, millis) = dayMillis < 0 ? (days - 1, dayMillis + 86_400_000) : (days, dayMillis)
-        let (year, month, dayOfMonth) = CivilDate.date(days: Int(day))
-        // Written into 23 bytes: the years the game stores have four digits.
-        guard (0...9_999).contains(year) else { return String.fromDatabaseValue(stamp(date).databaseValue) ?? "" }
-        return String(unsafeUninitializedCapacity: 23) { text in
-            var at = 0
-            func put(_ value: Int64, _ width: Int, then separator: UInt8?) {
-                var value = value
-                for offset in (0..<width).reversed() {
-                    text[at + offset] = UInt8(ascii: "0") + UInt8(value % 10)
-                    value /= 10
-                }
-                at += width
-                if let separator { text[at] = separator; at += 1 }
-            }
-            put(Int64(year), 4, then: UInt8(ascii: "-"))
-            put(Int64(month), 2, then: UInt8(ascii: "-"))
-            put(Int64(dayOfMonth), 2, then: UInt8(ascii: " "))
-            put(millis / 3_600_000, 2, then: UInt8(ascii: ":"))
-            put(millis / 60_000 % 60, 2, then: UInt8(ascii: ":"))
-            put(millis / 1_000 % 60, 2, then: UInt8(ascii: "."))
-            put(millis % 1_000, 3, then: nil)
-            return at
-        }
-    }
+    /// The integer the database keeps for a time (migration v8).
+    static func millis(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+
+    /// The time a kept integer stands for.
+    static func time(_ millis: Int64) -> Date { Date(timeIntervalSince1970: Double(millis) / 1000) }
 
     /// Runs a read with the database's own errors turned into `StorageError`.
     func read<T: Sendable>(_ body: (Database) throws -> T) throws(StorageError) -> T {

@@ -260,7 +260,12 @@ extension Damage {
 
     private static func text(_ row: Row, _ column: String) -> String? { String.fromDatabaseValue(row[column] as DatabaseValue) }
     private static func int(_ row: Row, _ column: String) -> Int? { Int.fromDatabaseValue(row[column] as DatabaseValue) }
-    private static func date(_ row: Row, _ column: String) -> Date? { Date.fromDatabaseValue(row[column] as DatabaseValue) }
+    /// A time as any version kept it: integer milliseconds (v8 on), or GRDB's text before.
+    private static func date(_ row: Row, _ column: String) -> Date? {
+        let value = row[column] as DatabaseValue
+        if case .int64(let millis) = value.storage { return AppDatabase.time(millis) }
+        return Date.fromDatabaseValue(value).map(AppDatabase.stamp)
+    }
 
     private static func gameRecord(_ row: Row) -> GameRecord? {
         guard let id = text(row, "id"), let player = text(row, "playerId"), let pack = text(row, "packId"),

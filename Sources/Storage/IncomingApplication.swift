@@ -8,6 +8,8 @@ import QiktionaryCore
 struct IncomingApplication {
     let db: Database
     let player: String
+    /// The cloud's names for the rows applied here.
+    let naming: any RecordNaming
     var report = ApplyReport()
     /// Games whose guesses or status may need settling once everything is in.
     private var touched = Set<String>()
@@ -19,9 +21,10 @@ struct IncomingApplication {
     /// The status each game applied here was left with: a won game needs no settling.
     private var known: [String: GameStatus] = [:]
 
-    init(db: Database, player: String) throws {
+    init(db: Database, player: String, naming: any RecordNaming) throws {
         self.db = db
         self.player = player
+        self.naming = naming
         games = try Set(String.fetchAll(db, sql: "SELECT id FROM game WHERE playerId = ?", arguments: [player]))
         othersExist = try Bool.fetchOne(db, sql: "SELECT 1 FROM player WHERE id != ? LIMIT 1", arguments: [player]).isTrue
     }
@@ -38,7 +41,7 @@ struct IncomingApplication {
         for guess in changes.guesses { try apply(guess) }
         for (mark, fields) in changes.marks { try apply(mark, fields) }
         for (bookmark, fields) in changes.bookmarks { try apply(bookmark, fields) }
-        for deletion in changes.deletions { try delete(type: deletion.type, name: deletion.name) }
+        for deletion in changes.deletions { try delete(deletion) }
     }
 
     /// Once everything is in: records that waited for their game, then each touched game's status.
@@ -51,13 +54,14 @@ struct IncomingApplication {
     // MARK: Records
 
     private mutating func apply(_ remote: SyncGame, _ fields: Data) throws {
-        try remember(RecordName.game(remote.id), .games, fields)
+        let name = naming.game(remote.id)
+        try remember(name, .games, game: remote.id, fields)
         report.applied += 1
         touched.insert(remote.id)
         guard games.contains(remote.id), var local = try GameRecord.fetchOne(db, key: remote.id) else {
             // A game this player lacks, unless another player has that id (then it is not ours).
             if othersExist, try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM game WHERE id = ?"), arguments: [remote.id]).isTrue { return }
-            let row = GameRecord(remote, player: player)
+            let row = GameRecord(remote, player: player, name: name)
             try row.insertByStatement(db)
             games.insert(remote.id)
             known[remote.id] = row.status
@@ -76,11 +80,11 @@ struct IncomingApplication {
         local.updatedAt = merged.updatedAt
         local.lastChangedOn = merged.lastChangedOn
         local.hints = merged.hints
-        local.remoteRecordName = RecordName.game(remote.id)
+        local.remoteRecordName = name
         try local.update(db)
         known[remote.id] = local.status
         // What the merge kept that the cloud lacks goes back up, so both sides converge.
-        let ahead = AppDatabase.changedFields(GameRecord(remote, player: player), local)
+        let ahead = AppDatabase.changedFields(GameRecord(remote, player: player, name: name), local)
         if !ahead.isEmpty {
             report.merged += 1
             try AppDatabase.trackGameChange(local.id, fields: ahead, db)
@@ -108,20 +112,21 @@ struct IncomingApplication {
     }
 
     private mutating func apply(_ remote: SyncGuess) throws {
-        guard try gameExists(remote.gameID) else { return try stash(remote.recordName, remote.gameID, Orphan(guess: remote, fields: Data())) }
+        let name = naming.guess(gameID: remote.gameID, word: remote.word)
+        guard try gameExists(remote.gameID) else { return try stash(name, remote.gameID, Orphan(guess: remote, fields: Data())) }
         // A guess never changes once played, so its system fields are never sent back: the
         // guess row's `remoteRecordName` is all this machine keeps of the cloud's copy.
         report.applied += 1
         touched.insert(remote.gameID)
         // The same guess made here already is the same record: it only learns its cloud name.
-        let name = remote.recordName
         _ = try GuessRecord(id: name, gameId: remote.gameID, position: remote.position, guess: Guess(word: remote.word, feedback: remote.feedback),
                             playedAt: remote.playedAt, playedOn: remote.playedOn, remoteRecordName: name).insertByStatement(db)
     }
 
     private mutating func apply(_ remote: SyncMark, _ fields: Data) throws {
-        guard try gameExists(remote.gameID) else { return try stash(remote.recordName, remote.gameID, Orphan(mark: remote, fields: fields)) }
-        try remember(remote.recordName, .games, fields)
+        let name = naming.mark(gameID: remote.gameID, letter: remote.letter)
+        guard try gameExists(remote.gameID) else { return try stash(name, remote.gameID, Orphan(mark: remote, fields: fields)) }
+        try remember(name, .games, game: remote.gameID, fields)
         report.applied += 1
         let pending = try Bool.fetchOne(db, sql: "SELECT 1 FROM markChange WHERE gameId = ? AND letter = ?",
                                         arguments: [remote.gameID, remote.letter]) ?? false
@@ -134,7 +139,7 @@ struct IncomingApplication {
     }
 
     private mutating func apply(_ remote: SyncBookmark, _ fields: Data) throws {
-        try remember(remote.recordName, .readingList, fields)
+        try remember(naming.bookmark(word: remote.word), .readingList, game: nil, fields)
         report.applied += 1
         let pending = try Bool.fetchOne(db, sql: "SELECT 1 FROM bookmarkChange WHERE playerId = ? AND word = ?",
                                         arguments: [player, remote.word]) ?? false
@@ -147,25 +152,25 @@ struct IncomingApplication {
         }
     }
 
-    private mutating func delete(type: String, name: String) throws {
+    private mutating func delete(_ deletion: IncomingDeletion) throws {
+        let name = deletion.name
         try db.execute(sql: "DELETE FROM remoteRecord WHERE playerId = ? AND recordName = ?", arguments: [player, name])
         try db.execute(sql: "DELETE FROM orphanRecord WHERE playerId = ? AND recordName = ?", arguments: [player, name])
         let removed: Int
-        switch type {
-        case "Game":
-            try db.execute(sql: "DELETE FROM orphanRecord WHERE playerId = ? AND gameId = ?", arguments: [player, name])
-            try db.execute(sql: "DELETE FROM game WHERE id = ? AND playerId = ?", arguments: [name, player])
+        switch deletion.kind {
+        case .game(let id):
+            try db.execute(sql: "DELETE FROM orphanRecord WHERE playerId = ? AND gameId = ?", arguments: [player, id])
+            try db.execute(sql: "DELETE FROM game WHERE id = ? AND playerId = ?", arguments: [id, player])
             removed = db.changesCount
-            games.remove(name)
-        case "Guess":
+            games.remove(id)
+        case .guess:
             try db.execute(sql: "DELETE FROM guess WHERE remoteRecordName = ? AND gameId IN (SELECT id FROM game WHERE playerId = ?)",
                            arguments: [name, player])
             removed = db.changesCount
-        case "Bookmark" where name.hasPrefix("bookmark-"):
-            try db.execute(sql: "DELETE FROM bookmark WHERE playerId = ? AND word = ?", arguments: [player, String(name.dropFirst(9))])
+        case .bookmark(let word):
+            try db.execute(sql: "DELETE FROM bookmark WHERE playerId = ? AND word = ?", arguments: [player, word])
             removed = db.changesCount
-        default:
-            // Marks are cleared by a version with no state, never deleted on their own.
+        case .other:
             removed = 0
         }
         report.deleted += removed
@@ -225,20 +230,22 @@ struct IncomingApplication {
 
     private func gameExists(_ id: String) throws -> Bool { games.contains(id) }
 
-    private func remember(_ name: String, _ zone: RecordName.Zone, _ fields: Data) throws {
-        try Self.remember(name, zone, fields, player: player, db)
+    private func remember(_ name: String, _ zone: SyncZone, game: String?, _ fields: Data) throws {
+        try Self.remember(name, zone, game: game, fields, player: player, db)
     }
 
-    /// Keeps the cloud's system fields of a record, as a fetch or an acknowledged save brings them.
-    static func remember(_ name: String, _ zone: RecordName.Zone, _ fields: Data, player: String, _ db: Database) throws {
+    /// Keeps the cloud's system fields of a record, as a fetch or an acknowledged save brings
+    /// them, with the game it belongs to (so deleting the game can name it).
+    static func remember(_ name: String, _ zone: SyncZone, game: String?, _ fields: Data, player: String, _ db: Database) throws {
         var insert = RowInsert(try db.cachedStatement(sql: """
-            INSERT INTO remoteRecord (playerId, recordName, zone, systemFields) VALUES (?, ?, ?, ?)
+            INSERT INTO remoteRecord (playerId, recordName, zone, systemFields, gameId) VALUES (?, ?, ?, ?, ?)
             ON CONFLICT (playerId, recordName) DO UPDATE SET systemFields = excluded.systemFields
             """))
         insert.bind(player)
         insert.bind(name)
         insert.bind(zone.rawValue)
         insert.bind(fields)
+        insert.bind(game)
         try insert.run(db)
     }
 }
@@ -264,7 +271,7 @@ extension GuessRecord {
         insert.bind(common)
         insert.bind(inPlace)
         insert.bind(inWord)
-        insert.bind(AppDatabase.storedText(playedAt))
+        insert.bind(AppDatabase.millis(playedAt))
         insert.bind(playedOn)
         insert.bind(remoteRecordName)
         try insert.run(db)
@@ -284,9 +291,9 @@ extension GameRecord {
         for text in [id, playerId, packId, secret, fact, rules.rawValue] { insert.bind(text) }
         insert.bind(maxGuesses)
         insert.bind(status.rawValue)
-        insert.bind(AppDatabase.storedText(startedAt))
-        insert.bind(AppDatabase.storedText(updatedAt))
-        insert.bind(finishedAt.map(AppDatabase.storedText))
+        insert.bind(AppDatabase.millis(startedAt))
+        insert.bind(AppDatabase.millis(updatedAt))
+        insert.bind(finishedAt.map(AppDatabase.millis))
         insert.bind(startedOn)
         insert.bind(lastChangedOn)
         insert.bind(remoteRecordName)
@@ -296,11 +303,12 @@ extension GameRecord {
         try insert.run(db)
     }
 
-    init(_ game: SyncGame, player: String) {
+    /// A game from the cloud, under the record name it has there.
+    init(_ game: SyncGame, player: String, name: String) {
         self.init(id: game.id, playerId: player, packId: game.packID, secret: game.secret, fact: game.fact, rules: game.rules,
                   maxGuesses: game.maxGuesses, status: game.status, startedAt: game.startedAt, updatedAt: game.updatedAt,
                   finishedAt: game.status.isFinished ? game.finishedAt ?? game.updatedAt : nil,
-                  startedOn: game.startedOn, lastChangedOn: game.lastChangedOn, remoteRecordName: RecordName.game(game.id),
+                  startedOn: game.startedOn, lastChangedOn: game.lastChangedOn, remoteRecordName: name,
                   hard: game.hard, hints: game.hints, daily: game.daily)
     }
 }

@@ -23,6 +23,12 @@ enum Migrations {
         migrator.registerMigration("v6: daily games") { db in
             try db.execute(sql: v6)
         }
+        migrator.registerMigration("v7: kept system fields name their game") { db in
+            try db.execute(sql: v7)
+        }
+        migrator.registerMigration("v8: times as integer milliseconds") { db in
+            try db.execute(sql: v8)
+        }
         return migrator
     }
 
@@ -215,5 +221,32 @@ enum Migrations {
     static let v6 = """
         ALTER TABLE game ADD COLUMN daily TEXT CHECK (daily IS NULL OR length(daily) = 10);
         CREATE INDEX game_player_daily ON game(playerId, daily) WHERE daily IS NOT NULL;
+        """
+
+    /// The system fields kept of a game's records (the game and its marks) name the game, so
+    /// deleting a game queues the deletion of the names the cloud gave, without storage ever
+    /// spelling a record name (the cloud schema, in Sync, does). Rows already kept learn their
+    /// game from their name, as the names were made until now: the game's id, or the id and a
+    /// dash before a mark's or a guess's part.
+    static let v7 = """
+        ALTER TABLE remoteRecord ADD COLUMN gameId TEXT;
+        UPDATE remoteRecord SET gameId = substr(recordName, 1, 36) WHERE zone = 'Games';
+        CREATE INDEX remoteRecord_game ON remoteRecord(playerId, gameId) WHERE gameId IS NOT NULL;
+        """
+
+    /// Times become whole milliseconds since 1970 (UTC), stored as integers: written and read by
+    /// arithmetic, compared as numbers, equal to the cloud's times (whole milliseconds too). Until
+    /// now they were GRDB's text, "yyyy-MM-dd HH:mm:ss.SSS" in UTC; the text's seconds come from
+    /// SQLite's own calendar and its milliseconds from the last three digits.
+    static let v8 = """
+        UPDATE device SET lastSeenAt = CAST(strftime('%s', lastSeenAt) AS INTEGER) * 1000 + CAST(substr(lastSeenAt, 21, 3) AS INTEGER) WHERE typeof(lastSeenAt) = 'text';
+        UPDATE player SET createdAt = CAST(strftime('%s', createdAt) AS INTEGER) * 1000 + CAST(substr(createdAt, 21, 3) AS INTEGER) WHERE typeof(createdAt) = 'text';
+        UPDATE game SET startedAt = CAST(strftime('%s', startedAt) AS INTEGER) * 1000 + CAST(substr(startedAt, 21, 3) AS INTEGER) WHERE typeof(startedAt) = 'text';
+        UPDATE game SET updatedAt = CAST(strftime('%s', updatedAt) AS INTEGER) * 1000 + CAST(substr(updatedAt, 21, 3) AS INTEGER) WHERE typeof(updatedAt) = 'text';
+        UPDATE game SET finishedAt = CAST(strftime('%s', finishedAt) AS INTEGER) * 1000 + CAST(substr(finishedAt, 21, 3) AS INTEGER) WHERE typeof(finishedAt) = 'text';
+        UPDATE guess SET playedAt = CAST(strftime('%s', playedAt) AS INTEGER) * 1000 + CAST(substr(playedAt, 21, 3) AS INTEGER) WHERE typeof(playedAt) = 'text';
+        UPDATE mark SET markedAt = CAST(strftime('%s', markedAt) AS INTEGER) * 1000 + CAST(substr(markedAt, 21, 3) AS INTEGER) WHERE typeof(markedAt) = 'text';
+        UPDATE bookmark SET addedAt = CAST(strftime('%s', addedAt) AS INTEGER) * 1000 + CAST(substr(addedAt, 21, 3) AS INTEGER) WHERE typeof(addedAt) = 'text';
+        UPDATE syncState SET lastSyncAt = CAST(strftime('%s', lastSyncAt) AS INTEGER) * 1000 + CAST(substr(lastSyncAt, 21, 3) AS INTEGER) WHERE typeof(lastSyncAt) = 'text';
         """
 }

@@ -2,7 +2,16 @@ import Foundation
 import GRDB
 import QiktionaryCore
 
-// One record type per table. Column names match the properties.
+// One record type per table. Column names match the properties. Times are kept as integer
+// milliseconds (`StoredTimes`).
+
+/// Records with times: each is kept as whole milliseconds since 1970 (`AppDatabase.millis`).
+protocol StoredTimes: FetchableRecord, EncodableRecord {}
+
+extension StoredTimes {
+    static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { .custom { AppDatabase.millis($0) } }
+    static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .millisecondsSince1970 }
+}
 
 struct SettingRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "setting"
@@ -12,13 +21,15 @@ struct SettingRecord: Codable, FetchableRecord, PersistableRecord {
 
 public struct DeviceRecord: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
     public static let databaseTableName = "device"
+    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { .custom { AppDatabase.millis($0) } }
+    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .millisecondsSince1970 }
     public var id: String
     public var name: String
     public var isLocal: Bool
     public var lastSeenAt: Date?
 }
 
-struct PlayerRecord: Codable, FetchableRecord, PersistableRecord {
+struct PlayerRecord: Codable, FetchableRecord, PersistableRecord, StoredTimes {
     static let databaseTableName = "player"
     var id: String
     var createdAt: Date
@@ -43,7 +54,7 @@ struct PackWordRecord: Codable, FetchableRecord, PersistableRecord {
     var position: Int
 }
 
-struct GameRecord: Codable, FetchableRecord, PersistableRecord {
+struct GameRecord: Codable, FetchableRecord, PersistableRecord, StoredTimes {
     static let databaseTableName = "game"
     var id: String
     var playerId: String
@@ -67,7 +78,7 @@ struct GameRecord: Codable, FetchableRecord, PersistableRecord {
     var daily: String?
 }
 
-struct GuessRecord: Codable, FetchableRecord, PersistableRecord {
+struct GuessRecord: Codable, FetchableRecord, PersistableRecord, StoredTimes {
     static let databaseTableName = "guess"
     var id: String
     var gameId: String
@@ -95,7 +106,7 @@ struct GuessRecord: Codable, FetchableRecord, PersistableRecord {
     }
 }
 
-struct MarkRecord: Codable, FetchableRecord, PersistableRecord {
+struct MarkRecord: Codable, FetchableRecord, PersistableRecord, StoredTimes {
     static let databaseTableName = "mark"
     var gameId: String
     var letter: String
@@ -103,7 +114,7 @@ struct MarkRecord: Codable, FetchableRecord, PersistableRecord {
     var markedAt: Date
 }
 
-struct BookmarkRecord: Codable, FetchableRecord, PersistableRecord {
+struct BookmarkRecord: Codable, FetchableRecord, PersistableRecord, StoredTimes {
     static let databaseTableName = "bookmark"
     var playerId: String
     var word: String
@@ -128,7 +139,7 @@ struct RemoteRecordRow: Codable, FetchableRecord, PersistableRecord {
     var systemFields: Data
 }
 
-struct SyncStateRecord: Codable, FetchableRecord, PersistableRecord {
+struct SyncStateRecord: Codable, FetchableRecord, PersistableRecord, StoredTimes {
     static let databaseTableName = "syncState"
     var playerId: String
     var generation: String?

@@ -45,6 +45,13 @@ public struct RowInsert {
         sqlite3_bind_int64(statement.sqliteStatement, index, Int64(number))
     }
 
+    public mutating func bind(_ number: Int64) { bind(Int(number)) }
+
+    public mutating func bind(_ number: Int64?) {
+        guard let number else { return bindNull() }
+        bind(number)
+    }
+
     public mutating func bind(_ number: Int?) {
         guard let number else { return bindNull() }
         bind(number)

@@ -64,8 +64,6 @@ public struct SyncGuess: Sendable, Equatable, Codable {
     }
 
     public var feedback: Feedback { Feedback(common: common, inPlace: inPlace, inWord: inWord) }
-
-    public var recordName: String { RecordName.guess(gameID: gameID, word: word) }
 }
 
 /// A notepad mark; `state` nil is a cleared mark, kept so the clearing wins by causal order.
@@ -81,8 +79,6 @@ public struct SyncMark: Sendable, Equatable, Codable {
         self.state = state
         self.markedAt = markedAt
     }
-
-    public var recordName: String { RecordName.mark(gameID: gameID, letter: letter.first ?? "?") }
 }
 
 /// A bookmark; `isBookmarked` false is a removal, kept so it wins or loses by causal order.
@@ -100,8 +96,6 @@ public struct SyncBookmark: Sendable, Equatable, Codable {
         self.addedAt = addedAt
         self.isBookmarked = isBookmarked
     }
-
-    public var recordName: String { RecordName.bookmark(word: word) }
 }
 
 /// Everything this machine has to send, with what is needed to acknowledge it exactly.
@@ -110,7 +104,7 @@ public struct OutgoingChanges: Sendable, Equatable {
         public var game: SyncGame
         /// Never uploaded: every field goes.
         public var isNew: Bool
-        public var changedFields: Set<String>
+        public var changedFields: Set<GameField>
         public var version: Int
         /// The cloud's system fields as last seen (opaque to storage).
         public var systemFields: Data?
@@ -128,7 +122,7 @@ public struct OutgoingChanges: Sendable, Equatable {
 
     public struct Deletion: Sendable, Equatable {
         public var recordName: String
-        public var zone: RecordName.Zone
+        public var zone: SyncZone
     }
 
     public var games: [Game] = []
@@ -150,14 +144,34 @@ public struct IncomingChanges: Sendable {
     public var guesses: [SyncGuess] = []
     public var marks: [(SyncMark, Data)] = []
     public var bookmarks: [(SyncBookmark, Data)] = []
-    /// Deleted records by type ("Game", "Guess", "Mark", "Bookmark") and name.
-    public var deletions: [(type: String, name: String)] = []
+    /// Deleted records, by what they were.
+    public var deletions: [IncomingDeletion] = []
     /// Devices whose changes were seen: id → name.
     public var devices: [String: String] = [:]
 
     public init() {}
 
     public var count: Int { games.count + guesses.count + marks.count + bookmarks.count + deletions.count }
+}
+
+/// A record another machine deleted: its name as the cloud knows it, and what it was.
+public struct IncomingDeletion: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case game(id: String)
+        case guess
+        case bookmark(word: String)
+        /// A mark (cleared by a version with no state, never deleted on its own) or a record
+        /// this version does not know: only what is kept of its cloud copy goes.
+        case other
+    }
+
+    public var name: String
+    public var kind: Kind
+
+    public init(name: String, kind: Kind) {
+        self.name = name
+        self.kind = kind
+    }
 }
 
 /// What applying incoming changes did.

@@ -5,7 +5,7 @@ import Storage
 /// One commit's worth of outgoing changes: one zone, one save policy, at most 400 records,
 /// with the part of the queue it carries so exactly that part is acknowledged.
 struct Batch {
-    var zone: RecordName.Zone
+    var zone: SyncZone
     var policy: SavePolicy
     var records: [CloudRecord] = []
     var deletions: [String] = []
@@ -19,7 +19,7 @@ struct Batch {
     /// machine before its game.
     static func split(_ outgoing: OutgoingChanges, device: String) -> [Batch] {
         var batches: [Batch] = []
-        func add(_ zone: RecordName.Zone, _ policy: SavePolicy, _ fill: (inout Batch) -> Void) {
+        func add(_ zone: SyncZone, _ policy: SavePolicy, _ fill: (inout Batch) -> Void) {
             if batches.last.map({ $0.zone != zone || $0.policy != policy || $0.count >= SyncEngine.batchLimit }) ?? true {
                 batches.append(Batch(zone: zone, policy: policy))
             }
@@ -27,24 +27,24 @@ struct Batch {
         }
         for change in outgoing.games {
             let system = change.systemFields.flatMap(SystemFields.init(encoded:))
-            let fields: Set<String>? = change.isNew || system == nil ? nil : change.changedFields
+            let fields: Set<GameField>? = change.isNew || system == nil ? nil : change.changedFields
             add(.games, .changedKeys) {
-                $0.records.append(RecordMapping.record(change.game, fields: fields, device: device, systemFields: change.isNew ? nil : system))
+                $0.records.append(CloudSchema.record(change.game, fields: fields, device: device, systemFields: change.isNew ? nil : system))
                 $0.changes.games.append(change)
             }
         }
         for guess in outgoing.guesses {
-            add(.games, .overwrite) { $0.records.append(RecordMapping.record(guess, device: device)); $0.changes.guesses.append(guess) }
+            add(.games, .overwrite) { $0.records.append(CloudSchema.record(guess, device: device)); $0.changes.guesses.append(guess) }
         }
         for change in outgoing.marks {
-            add(.games, .overwrite) { $0.records.append(RecordMapping.record(change.mark, device: device)); $0.changes.marks.append(change) }
+            add(.games, .overwrite) { $0.records.append(CloudSchema.record(change.mark, device: device)); $0.changes.marks.append(change) }
         }
         for deletion in outgoing.deletions {
             add(deletion.zone, .overwrite) { $0.deletions.append(deletion.recordName); $0.changes.deletions.append(deletion) }
         }
         for change in outgoing.bookmarks {
             add(.readingList, .overwrite) {
-                $0.records.append(RecordMapping.record(change.bookmark, device: device))
+                $0.records.append(CloudSchema.record(change.bookmark, device: device))
                 $0.changes.bookmarks.append(change)
             }
         }

@@ -51,7 +51,7 @@ public struct SyncEngine: Sendable {
     public func sync() throws(SyncError) -> SyncReport {
         let started = now()
         var report = SyncReport()
-        var written = Set<RecordName.Zone>()
+        var written = Set<SyncZone>()
         do {
             try send(&report, written: &written)
             let mergedBefore = report.conflictsResolved
@@ -109,12 +109,12 @@ public struct SyncEngine: Sendable {
 
     // MARK: Sending (steps 2 and 3)
 
-    private func send(_ report: inout SyncReport, written: inout Set<RecordName.Zone>) throws {
+    private func send(_ report: inout SyncReport, written: inout Set<SyncZone>) throws {
         // A conflict merges the cloud's version into the local game, which queues what the cloud
         // lacks; the next round sends it with the cloud's change tag. Bounded, in case another
         // machine keeps winning the race.
         for attempt in 0..<Self.maxAttempts {
-            let outgoing = try database.outgoingChanges(profile: profile)
+            let outgoing = try database.outgoingChanges(naming: CloudSchema(), profile: profile)
             if outgoing.isEmpty { return }
             if attempt == 0 { try refuseAnEmptiedFolder() }
             var conflicts = false
@@ -122,7 +122,7 @@ public struct SyncEngine: Sendable {
                 switch try commit(batch) {
                 case .saved(let result):
                     try database.acknowledge(batch.changes, saved: try Self.encoded(result.savedRecords),
-                                             deleted: Set(result.deletedRecordNames), profile: profile)
+                                             deleted: Set(result.deletedRecordNames), naming: CloudSchema(), profile: profile)
                     report.uploaded += result.savedRecords.count + result.deletedRecordNames.count
                     written.insert(batch.zone)
                 case .conflicts(let servers, let deletedElsewhere):
@@ -130,7 +130,7 @@ public struct SyncEngine: Sendable {
                     report.conflictsResolved += servers.count + deletedElsewhere.count
                     if !servers.isEmpty { try apply(servers, deletions: [], zone: batch.zone, token: nil, report: &report) }
                     if !deletedElsewhere.isEmpty {
-                        try database.dropDeletedElsewhere(recordNames: deletedElsewhere, sent: batch.changes, profile: profile)
+                        try database.dropDeletedElsewhere(recordNames: deletedElsewhere, sent: batch.changes, naming: CloudSchema(), profile: profile)
                     }
                 }
             }
@@ -141,7 +141,7 @@ public struct SyncEngine: Sendable {
     /// Folds this device's log into a snapshot once the log outweighs it, so the folder stays
     /// near the size of the live data. Housekeeping: a failure here leaves the log as it was
     /// and is tried again after the next upload; it never fails the sync that has succeeded.
-    private func compactWhereWorthwhile(_ zones: Set<RecordName.Zone>) {
+    private func compactWhereWorthwhile(_ zones: Set<SyncZone>) {
         for zone in zones { _ = try? cloud.compactIfWorthwhile(zone.cloudZone) }
     }
 
@@ -197,7 +197,7 @@ public struct SyncEngine: Sendable {
             changes = try withRetries { try cloud.fetchDatabaseChanges(since: nil) }
         }
         var incomplete = stored.incompleteZones
-        let zones = RecordName.Zone.allCases.filter { zone in
+        let zones = SyncZone.allCases.filter { zone in
             changes.changedZones.contains(zone.cloudZone) || incomplete.contains(zone.rawValue)
         }
         for zone in zones {
@@ -228,7 +228,7 @@ public struct SyncEngine: Sendable {
     /// records while the database stores the ones before (docs/performance.md). One transaction,
     /// as ever. Returns whether the zone is complete, or nil when the store did not stream it or
     /// anything went wrong: nothing is then kept, and the usual fetch does it all again.
-    private func streamedFullFetch(_ zone: RecordName.Zone, report: inout SyncReport) -> Bool? {
+    private func streamedFullFetch(_ zone: SyncZone, report: inout SyncReport) -> Bool? {
         let handoff = Handoff()
         let cloud = self.cloud, device = cloud.device
         var counts = (skipped: 0, own: 0)
@@ -236,7 +236,7 @@ public struct SyncEngine: Sendable {
         let progress = self.progress, expected = Expected()
         var outcome: StreamedFetch = .refused
         do {
-            let applied = try database.applyIncoming(zone: zone, profile: profile) { apply in
+            let applied = try database.applyIncoming(zone: zone, naming: CloudSchema(), profile: profile) { apply in
                 let reader = Thread {
                     let result = Result { () throws(CloudStoreError) -> StreamedFetch in
                         try cloud.fetchAllRecords(zone.cloudZone, chunk: Self.streamChunk, expect: { expected.set($0) }) { records in
@@ -290,7 +290,7 @@ public struct SyncEngine: Sendable {
 
     static func mapped(_ records: [CloudRecord], deletions: [DeletedRecord] = [], device: DeviceID) -> Handoff.Mapped {
         var changes = IncomingChanges()
-        let sorted = RecordMapping.incoming(records, deletions: deletions, device: device, into: &changes)
+        let sorted = CloudSchema.incoming(records, deletions: deletions, device: device, into: &changes)
         return Handoff.Mapped(changes: changes, skipped: sorted.skipped, own: sorted.own, count: records.count)
     }
 
@@ -303,16 +303,16 @@ public struct SyncEngine: Sendable {
         report.waiting = applied.waiting
     }
 
-    private func apply(_ records: [CloudRecord], deletions: [DeletedRecord], zone: RecordName.Zone, token: Data?, report: inout SyncReport) throws {
+    private func apply(_ records: [CloudRecord], deletions: [DeletedRecord], zone: SyncZone, token: Data?, report: inout SyncReport) throws {
         // A large fetch is stored in batches (one transaction still), so progress can be told.
         guard let progress, records.count > Self.streamChunk else {
             let mapped = Self.mapped(records, deletions: deletions, device: cloud.device)
-            let applied = try database.applyIncoming(mapped.changes, zone: zone, token: token, profile: profile)
+            let applied = try database.applyIncoming(mapped.changes, zone: zone, token: token, naming: CloudSchema(), profile: profile)
             return Self.count(applied, skipped: mapped.skipped, own: mapped.own, into: &report)
         }
         var counts = (skipped: 0, own: 0)
         let device = cloud.device, total = records.count + deletions.count
-        let applied = try database.applyIncoming(zone: zone, profile: profile) { apply in
+        let applied = try database.applyIncoming(zone: zone, naming: CloudSchema(), profile: profile) { apply in
             var done = 0
             for start in stride(from: 0, to: records.count, by: Self.streamChunk) {
                 let batch = Array(records[start..<min(start + Self.streamChunk, records.count)])
@@ -369,8 +369,8 @@ public struct SyncEngine: Sendable {
     }
 }
 
-extension RecordName.Zone {
-    var cloudZone: ZoneID { ZoneID(validated: rawValue) }
+extension SyncZone {
+    var cloudZone: ZoneID { CloudSchema.zone(self) }
 }
 
 /// Batches of a streamed fetch, from the thread that reads them to the one that stores them:

@@ -3,6 +3,7 @@ import GRDB
 import QiktionaryCore
 import Testing
 @testable import Storage
+import Sync
 
 /// Hard mode and hints as storage keeps them: set at the start, counted once per point, in stats.
 @Suite struct CoachStorageTests {
@@ -26,10 +27,10 @@ import Testing
         let (db, profile) = try Fixtures.database()
         let game = try db.startGame(GameRequest(word: "flint"), profile: profile)
         #expect(try db.recordHint(gameID: game.id, profile: profile).hints == [0])
-        #expect(try db.outgoingChanges(profile: profile).games.isEmpty, "a game with no guess is not sent yet")
+        #expect(try db.outgoingChanges(naming: CloudSchema(), profile: profile).games.isEmpty, "a game with no guess is not sent yet")
         #expect(try db.recordHint(gameID: game.id, profile: profile).hints == [0], "the same hint again counts once")
         _ = try db.submitGuess("amber", gameID: game.id, lexicon: Fixtures.lexicon, profile: profile)
-        #expect(try db.outgoingChanges(profile: profile).games.first?.changedFields.contains("hints") == true, "sent with its first guess")
+        #expect(try db.outgoingChanges(naming: CloudSchema(), profile: profile).games.first?.changedFields.contains(.hints) == true, "sent with its first guess")
         #expect(try db.recordHint(gameID: game.id, profile: profile).hints == [0, 1])
         _ = try db.submitGuess("flint", gameID: game.id, lexicon: Fixtures.lexicon, profile: profile)
         let won = try db.game(id: game.id, profile: profile)

@@ -3,6 +3,7 @@ import GRDB
 import Testing
 import QiktionaryCore
 @testable import Storage
+import Sync
 
 /// `export` and `import`: everything of a player as one document, merged back by ids, and
 /// every file that is not a sound export refused with nothing changed.
@@ -84,12 +85,12 @@ import QiktionaryCore
         let (db, profile) = try playedDatabase()
         let (fresh, freshProfile) = try Fixtures.database()
         _ = try fresh.importDocument(db.exportDocument(profile: profile, cloudDir: nil), profile: freshProfile, lexicon: lexicon)
-        let mine = try db.outgoingChanges(profile: profile), imported = try fresh.outgoingChanges(profile: freshProfile)
+        let mine = try db.outgoingChanges(naming: CloudSchema(), profile: profile), imported = try fresh.outgoingChanges(naming: CloudSchema(), profile: freshProfile)
         #expect(Set(imported.games.map(\.game.id)) == Set(mine.games.map(\.game.id)))
         let allNew = imported.games.allSatisfy(\.isNew)
         #expect(allNew)
-        #expect(Set(imported.guesses.map(\.recordName)) == Set(mine.guesses.map(\.recordName)))
-        #expect(Set(imported.marks.map(\.mark.recordName)) == Set(mine.marks.map(\.mark.recordName)))
+        #expect(Set(imported.guesses.map { CloudSchema().guess(gameID: $0.gameID, word: $0.word) }) == Set(mine.guesses.map { CloudSchema().guess(gameID: $0.gameID, word: $0.word) }))
+        #expect(Set(imported.marks.map { CloudSchema().mark(gameID: $0.mark.gameID, letter: $0.mark.letter) }) == Set(mine.marks.map { CloudSchema().mark(gameID: $0.mark.gameID, letter: $0.mark.letter) }))
         #expect(Set(imported.bookmarks.map(\.bookmark.word)) == ["amber", "flint"])
     }
 
@@ -97,7 +98,7 @@ import QiktionaryCore
         let (db, profile) = try playedDatabase()
         let document = try db.exportDocument(profile: profile, cloudDir: nil)
         // Into the database it came from, even once everything was sent.
-        try db.acknowledge(db.outgoingChanges(profile: profile), saved: allSaved(db, profile), deleted: [], profile: profile)
+        try db.acknowledge(db.outgoingChanges(naming: CloudSchema(), profile: profile), saved: allSaved(db, profile), deleted: [], naming: CloudSchema(), profile: profile)
         let before = try snapshot(db, profile)
         let again = try db.importDocument(document, profile: profile, lexicon: lexicon)
         #expect(!again.changedAnything && again.gamesInFile == 6 && again.bookmarksInFile == 2)
@@ -114,9 +115,9 @@ import QiktionaryCore
     }
 
     func allSaved(_ db: AppDatabase, _ profile: Profile) throws -> [String: Data] {
-        let out = try db.outgoingChanges(profile: profile)
-        let names = out.games.map { RecordName.game($0.game.id) } + out.guesses.map(\.recordName) + out.marks.map(\.mark.recordName)
-            + out.bookmarks.map(\.bookmark.recordName)
+        let out = try db.outgoingChanges(naming: CloudSchema(), profile: profile)
+        let names = out.games.map { CloudSchema().game($0.game.id) } + out.guesses.map { CloudSchema().guess(gameID: $0.gameID, word: $0.word) } + out.marks.map { CloudSchema().mark(gameID: $0.mark.gameID, letter: $0.mark.letter) }
+            + out.bookmarks.map { CloudSchema().bookmark(word: $0.bookmark.word) }
         return Dictionary(uniqueKeysWithValues: names.map { ($0, fields) })
     }
 
@@ -137,13 +138,13 @@ import QiktionaryCore
         // The newer export into a copy that has only the older state: guesses, mark and the win arrive.
         let (copy, copyProfile) = try Fixtures.database()
         _ = try copy.importDocument(old, profile: copyProfile, lexicon: lexicon)
-        try copy.acknowledge(copy.outgoingChanges(profile: copyProfile), saved: allSaved(copy, copyProfile), deleted: [], profile: copyProfile)
+        try copy.acknowledge(copy.outgoingChanges(naming: CloudSchema(), profile: copyProfile), saved: allSaved(copy, copyProfile), deleted: [], naming: CloudSchema(), profile: copyProfile)
         let report = try copy.importDocument(newer, profile: copyProfile, lexicon: lexicon)
         #expect(report.gamesAdded == 0 && report.gamesUpdated == 1 && report.guessesAdded == 2 && report.marksChanged == 1)
         #expect(try copy.game(id: game.id, profile: copyProfile) == db.game(id: game.id, profile: profile))
-        let queued = try copy.outgoingChanges(profile: copyProfile)
+        let queued = try copy.outgoingChanges(naming: CloudSchema(), profile: copyProfile)
         #expect(Set(queued.guesses.map(\.word)) == ["blaze", "flint"] && queued.marks.map(\.mark.letter) == ["q"])
-        #expect(queued.games.first?.changedFields.isSuperset(of: ["status", "finishedAt"]) == true, "the win goes to the cloud")
+        #expect(queued.games.first?.changedFields.isSuperset(of: [.status, .finishedAt]) == true, "the win goes to the cloud")
     }
 
     // MARK: Refused
@@ -363,7 +364,7 @@ import QiktionaryCore
         let later = try db.startGame(GameRequest(word: "flint"), profile: profile)
         _ = try db.submitGuess("amber", gameID: later.id, lexicon: lexicon, profile: profile)
         try db.addBookmark(word: "crisp", profile: profile)
-        try db.acknowledge(db.outgoingChanges(profile: profile), saved: allSaved(db, profile), deleted: [], profile: profile)
+        try db.acknowledge(db.outgoingChanges(naming: CloudSchema(), profile: profile), saved: allSaved(db, profile), deleted: [], naming: CloudSchema(), profile: profile)
         // After the last sync: a new game, a guess in a synced one, a bookmark.
         let unsynced = try db.startGame(GameRequest(word: "dwarf"), profile: profile)
         _ = try db.submitGuess("amber", gameID: unsynced.id, lexicon: lexicon, profile: profile)

@@ -6,7 +6,10 @@ import Testing
 
 /// The hand-made fast paths of a full fetch give exactly what the general code gives.
 @Suite struct FastPathTests {
-    @Test func storedTextIsWhatGRDBWritesForEveryStampedTime() {
+    /// Times are kept as whole milliseconds (migration v8): a stamped time and a time as the
+    /// cloud gives it back (whole milliseconds, not stamped) are the same integer and the same
+    /// `Date` read back; the export's text, made by arithmetic, is what GRDB's formatter writes.
+    @Test func timesAreWholeMillisecondsEverywhereAndExportTextIsTheCalendars() {
         var rng = SeededGenerator(seed: 42)
         // Every year from 1970 to 2100 at random moments, plus the edges of days, months and leap years.
         var samples: [Double] = [0, 86_399.999, 86_400, 951_782_400, 951_868_799.999, 4_102_444_800, 1_780_000_000.123]
@@ -14,17 +17,31 @@ import Testing
         for _ in 0..<2_000 { samples.append(Double(UInt64.random(in: 0...4_102_444_800, using: &rng)) + Double.random(in: 0..<1, using: &rng)) }
         var mismatches = 0
         for seconds in samples {
+            let millis = Int64((seconds * 1000).rounded())
             let stamped = AppDatabase.stamp(Date(timeIntervalSince1970: seconds))
-            let expected = String.fromDatabaseValue(stamped.databaseValue)
-            // A time as the cloud gives it back: whole milliseconds, not stamped.
-            let fromCloud = Date(timeIntervalSince1970: (seconds * 1000).rounded() / 1000)
-            for date in [stamped, fromCloud] where AppDatabase.storedText(date) != expected {
+            let fromCloud = Date(timeIntervalSince1970: Double(millis) / 1000)
+            let grdbText = String.fromDatabaseValue(stamped.databaseValue).map { $0.replacingOccurrences(of: " ", with: "T") + "Z" }
+            let fine = AppDatabase.millis(stamped) == millis && AppDatabase.millis(fromCloud) == millis && stamped == fromCloud
+                && AppDatabase.stamp(stamped) == stamped && AppDatabase.time(millis) == stamped && ExportDate.text(stamped) == grdbText
+            if !fine {
                 mismatches += 1
-                if mismatches < 5 { Issue.record("\(date.timeIntervalSince1970): \(AppDatabase.storedText(date)) but GRDB writes \(expected ?? "nil")") }
+                if mismatches < 5 { Issue.record("\(seconds): \(AppDatabase.millis(stamped)) / \(ExportDate.text(stamped)) / \(grdbText ?? "nil")") }
             }
         }
         #expect(mismatches == 0)
-        #expect(AppDatabase.storedText(Date(timeIntervalSince1970: 951_782_400)) == "2000-02-29 00:00:00.000")
+        #expect(ExportDate.text(Date(timeIntervalSince1970: 951_782_400)) == "2000-02-29T00:00:00.000Z")
+    }
+
+    @Test func recordsAndTheFastPathKeepTimesAsTheSameIntegers() throws {
+        let (db, profile) = try Fixtures.database()
+        let game = try db.startGame(GameRequest(word: "amber"), profile: profile, now: Date(timeIntervalSince1970: 1_795_000_000.1234))
+        try db.writer.read { database in
+            let row = try #require(try Row.fetchOne(database, sql: "SELECT startedAt, typeof(startedAt) AS kind FROM game WHERE id = ?",
+                                                     arguments: [game.id]))
+            #expect(row["kind"] as String == "integer")
+            #expect(row["startedAt"] as Int64 == 1_795_000_000_123)
+        }
+        #expect(try db.game(id: game.id, profile: profile).startedAt == Date(timeIntervalSince1970: 1_795_000_000.123))
     }
 
     @Test func deviceNamesAreCheckedTheSameOnTheFastPath() {

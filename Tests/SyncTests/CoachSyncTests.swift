@@ -51,12 +51,12 @@ import Testing
         let plain = SyncGame(id: "00000000-0000-4000-8000-000000000001", packID: "animals", secret: "tiger", fact: "f", rules: .classic,
                              maxGuesses: 15, status: .inProgress, startedAt: Date(timeIntervalSince1970: 1), updatedAt: Date(timeIntervalSince1970: 1),
                              finishedAt: nil, startedOn: "a", lastChangedOn: "a")
-        let record = RecordMapping.record(plain, fields: nil, device: "a", systemFields: nil)
+        let record = CloudSchema.record(plain, fields: nil, device: "a", systemFields: nil)
         #expect(record["hard"] == nil && record["hints"] == nil, "the same bytes as before the coach")
         var coached = plain
         coached.hard = true
         coached.hints = "0,3"
-        let sent = RecordMapping.record(coached, fields: nil, device: "a", systemFields: nil)
+        let sent = CloudSchema.record(coached, fields: nil, device: "a", systemFields: nil)
         #expect(sent["hard"] == .bool(true) && sent["hints"] == .string("0,3"))
     }
 
@@ -64,13 +64,13 @@ import Testing
         let plain = SyncGame(id: "00000000-0000-4000-8000-000000000001", packID: "animals", secret: "tiger", fact: "f", rules: .classic,
                              maxGuesses: 15, status: .inProgress, startedAt: Date(timeIntervalSince1970: 1), updatedAt: Date(timeIntervalSince1970: 1),
                              finishedAt: nil, startedOn: "a", lastChangedOn: "a")
-        let good = RecordMapping.record(plain, fields: nil, device: "a", systemFields: nil)
-        #expect(RecordMapping.syncGame(good) != nil)
+        let good = CloudSchema.record(plain, fields: nil, device: "a", systemFields: nil)
+        #expect(CloudSchema.syncGame(good) != nil)
         for (key, value) in [("hard", FieldValue.string("yes")), ("hard", .int(1)), ("hints", .string("1,x")), ("hints", .int(2)),
                              ("hints", .string(String(repeating: "1,", count: 200) + "1"))] {
             var bad = good
             bad.fields[key] = value
-            #expect(RecordMapping.syncGame(bad) == nil, "\(key): \(value)")
+            #expect(CloudSchema.syncGame(bad) == nil, "\(key): \(value)")
         }
     }
 }

@@ -27,12 +27,12 @@ import Testing
     /// for the names a cloud file could hold (Unicode look-alikes included).
     @Test func guessNamesAreCheckedAsEqualityWould() {
         let game = "00000000-0000-4000-8000-00000000000a", word = "crane"
-        var names = [RecordName.guess(gameID: game, word: word), "", "-", game, "\(game)-", "\(game)-cran", "\(game)-cranes", "\(game)_crane",
+        var names = [CloudSchema().guess(gameID: game, word: word), "", "-", game, "\(game)-", "\(game)-cran", "\(game)-cranes", "\(game)_crane",
                      "\(game)-crane ", "\(game)-cr\u{0061}ne", "\(game)-\u{212A}rane", "\(game)-cra\u{0301}ne", "\(game.uppercased())-crane"]
         var rng = SeededGenerator(seed: 5)
         let alphabet = Array("abcdef0123456789-é\u{301}\u{212A}K")
         for _ in 0..<5_000 {
-            var name = Array(RecordName.guess(gameID: game, word: word))
+            var name = Array(CloudSchema().guess(gameID: game, word: word))
             for _ in 0..<Int.random(in: 0...2, using: &rng) {
                 switch rng.next() % 3 {
                 case 0: name[Int.random(in: 0..<name.count, using: &rng)] = alphabet.randomElement(using: &rng)!
@@ -43,7 +43,7 @@ import Testing
             names.append(String(name))
         }
         for name in names {
-            #expect(RecordName.isGuess(name, gameID: game, word: word) == (name == RecordName.guess(gameID: game, word: word)), "\(name)")
+            #expect(CloudSchema.isGuess(name, gameID: game, word: word) == (name == CloudSchema().guess(gameID: game, word: word)), "\(name)")
         }
     }
 }

@@ -246,7 +246,7 @@ import Testing
         // the fetch of the first sync returned this machine's own older version, and the change
         // went out in the same sync (one more record than was queued at the start).
         #expect(report.uploaded == 5 + 70 + 300 + 1)
-        #expect(try a.database.outgoingChanges(profile: a.profile).isEmpty)
+        #expect(try a.database.outgoingChanges(naming: CloudSchema(), profile: a.profile).isEmpty)
         try engine.sync()
         try b.sync()
         #expect(try b.game(game.id).game.status == .gaveUp)

@@ -1,0 +1,73 @@
+import Foundation
+import QiktionaryCore
+
+/// The player's data as the effects see it: their games, the packs, the reading list, the
+/// statistics, the coach and challenge codes. The program's implementation is over the database
+/// (in the executable, with the player and the dictionary bound in); tests use one in memory.
+///
+/// Any method may throw. A guess the rules refuse throws Core's `GuessRejection`, so the
+/// interpreter tells a refusal from a failure; any other error is shown to the player as its
+/// description (`String(describing:)`), so it should read as a sentence.
+public protocol GameData: Sendable {
+    // MARK: Games
+
+    /// The game to resume when nothing in particular was asked for: the most recently changed
+    /// game in progress, one with a guess before one never played; nil when there is none.
+    func latestGameInProgress() throws -> SavedGame?
+    /// Starts a game as asked (a daily game already started is resumed, not started twice).
+    func startGame(_ request: GameRequest) throws -> SavedGame
+    func game(id: String) throws -> SavedGame
+    /// Games in progress that have a guess, most recently changed first.
+    func gamesInProgress() throws -> [SavedGame]
+    /// Checks and saves a guess; throws `GuessRejection` when the rules refuse it.
+    func submitGuess(_ input: String, gameID: String) throws -> PlayedGuess
+    /// Sets or clears (nil) the player's mark on one letter of the notepad.
+    func mark(_ letter: Character, as mark: LetterMark?, gameID: String) throws -> SavedGame
+    func giveUp(gameID: String) throws -> SavedGame
+    func deleteGame(id: String) throws
+    func history() throws -> [SavedGame]
+
+    // MARK: Packs, reading list, statistics
+
+    func packs() throws -> [PackProgress]
+    func bookmarkGame(id: String) throws -> Bookmark
+    func removeBookmark(word: String) throws
+    func readingList() throws -> [Bookmark]
+    func statistics() throws -> Statistics
+    /// Every game played, for the achievements' daily streaks.
+    func playedGames() throws -> [PlayedGame]
+    func achievements() throws -> [Achievement]
+
+    // MARK: The coach
+
+    /// The answers still possible in a game.
+    func candidates(of game: Game) throws -> [String]
+    /// The coach's best next guess in a game in progress; throws when no answer fits.
+    func hint(for game: Game) throws -> Hint
+    /// Counts a hint shown now, before the game's next guess; returns the game as saved.
+    func recordHint(gameID: String) throws -> SavedGame
+    /// The coach's review of a game; throws when the game is not finished.
+    func review(of saved: SavedGame) throws -> Review
+
+    // MARK: The daily word, challenges, sharing
+
+    /// Today's daily game, by this machine's clock.
+    func dailyRequest() throws -> GameRequest
+    /// The game a challenge code names.
+    func challengeRequest(code: String) throws -> GameRequest
+    /// The code that passes a finished game on; nil for a word a code cannot carry.
+    func challengeCode(for game: Game) throws -> String?
+    /// The spoiler-free summary of a finished game.
+    func shareText(for saved: SavedGame) throws -> String
+}
+
+/// The sync that runs beside the game, on a thread of its own; it reports through the inbox
+/// the event loop reads, never through the effects' answers.
+public protocol BackgroundSyncing: Sendable {
+    /// Asks for a round (`manual`: the player pressed F5, so its outcome is always reported).
+    func request(manual: Bool)
+    /// Answers a reset made on another machine: keep this machine's games (upload) or not.
+    func adoptReset(keepLocal: Bool)
+    /// Waits for the first round to end, at most `seconds`.
+    func waitForFirstRound(seconds: Double)
+}

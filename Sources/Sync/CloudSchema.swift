@@ -1,0 +1,291 @@
+import CloudStore
+import Foundation
+import QiktionaryCore
+import Storage
+
+/// The game's cloud schema, the one place that names it: record types, zones, record names and
+/// field names, and both directions of the mapping (rows to records, records to rows). Everything
+/// read from the cloud is checked here: a record that does not make sense is skipped, never
+/// written to the database. Storage keeps rows and change queues in its own terms (`SyncZone`,
+/// `GameField`) and takes the record names from here (`RecordNaming`).
+public struct CloudSchema: RecordNaming {
+    public init() {}
+
+    // MARK: Record types
+
+    public static let game = "Game", guess = "Guess", mark = "Mark", bookmark = "Bookmark"
+
+    // MARK: Zones, one per kind of data (CloudKit custom zones)
+
+    static func zone(_ zone: SyncZone) -> ZoneID {
+        switch zone {
+        case .games: ZoneID(validated: "Games")
+        case .readingList: ZoneID(validated: "ReadingList")
+        }
+    }
+
+    // MARK: Record names
+    // Derived from what makes a row unique, so two machines that make the same thing (the same
+    // guess in a game, a bookmark on the same word) make the same record, and sync can never
+    // duplicate it.
+
+    public func game(_ gameID: String) -> String { gameID }
+    public func guess(gameID: String, word: String) -> String { "\(gameID)-\(word)" }
+    public func mark(gameID: String, letter: String) -> String { "\(gameID)-mark-\(letter)" }
+    public func bookmark(word: String) -> String { Self.bookmarkPrefix + word }
+
+    /// Whether `name` is `guess(gameID:word:)`, compared byte by byte without building it (a full
+    /// fetch checks 75,000). For the ASCII ids and words it is given, the same as `==`.
+    static func isGuess(_ name: String, gameID: String, word: String) -> Bool {
+        let name = name.utf8, game = gameID.utf8, word = word.utf8
+        guard name.count == game.count + 1 + word.count else { return false }
+        var index = name.startIndex
+        for byte in game {
+            guard name[index] == byte else { return false }
+            index = name.index(after: index)
+        }
+        guard name[index] == UInt8(ascii: "-") else { return false }
+        return name[name.index(after: index)...].elementsEqual(word)
+    }
+
+    static let bookmarkPrefix = "bookmark-"
+
+    // MARK: Field names
+
+    /// Every record's field for the name of the device that wrote it.
+    static let device = "device"
+
+    enum GameKey {
+        static let pack = "pack", secret = "secret", fact = "fact", rules = "rules", maxGuesses = "maxGuesses", status = "status"
+        static let startedAt = "startedAt", updatedAt = "updatedAt", finishedAt = "finishedAt"
+        static let startedOn = "startedOn", lastChangedOn = "lastChangedOn", hard = "hard", hints = "hints", daily = "daily"
+
+        /// The cloud field that carries a game column sent on its own.
+        static func of(_ field: GameField) -> String {
+            switch field {
+            case .status: status
+            case .finishedAt: finishedAt
+            case .updatedAt: updatedAt
+            case .lastChangedOn: lastChangedOn
+            case .hints: hints
+            }
+        }
+    }
+
+    enum GuessKey {
+        static let game = "game", word = "word", position = "position", playedAt = "playedAt", playedOn = "playedOn"
+        static let common = "common", inPlace = "inPlace", inWord = "inWord"
+    }
+
+    enum MarkKey {
+        static let game = "game", letter = "letter", state = "state", markedAt = "markedAt"
+        /// The state of a cleared mark.
+        static let cleared = "clear"
+    }
+
+    enum BookmarkKey {
+        static let word = "word", pack = "pack", fact = "fact", addedAt = "addedAt", bookmarked = "bookmarked"
+    }
+
+    // MARK: To the cloud
+
+    /// A game's record; `fields` set sends only those (a change to a game the cloud has).
+    static func record(_ game: SyncGame, fields changed: Set<GameField>?, device: String, systemFields: SystemFields?) -> CloudRecord {
+        typealias K = GameKey
+        var all: [String: FieldValue] = [
+            K.pack: .string(game.packID), K.secret: .string(game.secret), K.fact: .string(game.fact),
+            K.rules: .string(game.rules.rawValue), K.maxGuesses: .int(Int64(game.maxGuesses)),
+            K.status: .string(game.status.rawValue), K.startedAt: .date(game.startedAt), K.updatedAt: .date(game.updatedAt),
+            K.startedOn: .string(game.startedOn), K.lastChangedOn: .string(game.lastChangedOn),
+        ]
+        if let finishedAt = game.finishedAt { all[K.finishedAt] = .date(finishedAt) }
+        // Written only when set, so a game without them is the same bytes as before the coach.
+        if game.hard { all[K.hard] = .bool(true) }
+        if !game.hints.isEmpty { all[K.hints] = .string(game.hints) }
+        if let daily = game.daily { all[K.daily] = .string(daily) }
+        var fields = changed.map { wanted in
+            let names = Set(wanted.map(K.of))
+            return all.filter { names.contains($0.key) }
+        } ?? all
+        fields[Self.device] = .string(device)
+        return CloudRecord(recordType: Self.game, recordName: Self().game(game.id), fields: fields, systemFields: systemFields)
+    }
+
+    static func record(_ guess: SyncGuess, device: String) -> CloudRecord {
+        typealias K = GuessKey
+        var fields: [String: FieldValue] = [
+            K.game: .string(guess.gameID), K.word: .string(guess.word), K.position: .int(Int64(guess.position)),
+            K.playedAt: .date(guess.playedAt), K.playedOn: .string(guess.playedOn), Self.device: .string(device),
+        ]
+        fields[K.common] = guess.common.map { .int(Int64($0)) }
+        fields[K.inPlace] = guess.inPlace.map { .int(Int64($0)) }
+        fields[K.inWord] = guess.inWord.map { .int(Int64($0)) }
+        return CloudRecord(recordType: Self.guess, recordName: Self().guess(gameID: guess.gameID, word: guess.word), fields: fields)
+    }
+
+    static func record(_ mark: SyncMark, device: String) -> CloudRecord {
+        typealias K = MarkKey
+        return CloudRecord(recordType: Self.mark, recordName: Self().mark(gameID: mark.gameID, letter: mark.letter), fields: [
+            K.game: .string(mark.gameID), K.letter: .string(mark.letter), K.state: .string(mark.state?.rawValue ?? K.cleared),
+            K.markedAt: .date(mark.markedAt), Self.device: .string(device),
+        ])
+    }
+
+    static func record(_ bookmark: SyncBookmark, device: String) -> CloudRecord {
+        typealias K = BookmarkKey
+        return CloudRecord(recordType: Self.bookmark, recordName: Self().bookmark(word: bookmark.word), fields: [
+            K.word: .string(bookmark.word), K.pack: .string(bookmark.packID), K.fact: .string(bookmark.fact),
+            K.addedAt: .date(bookmark.addedAt), K.bookmarked: .bool(bookmark.isBookmarked), Self.device: .string(device),
+        ])
+    }
+
+    // MARK: From the cloud
+
+    /// Sorts fetched records into the game's kinds. Returns how many were skipped as invalid,
+    /// and how many were this device's own (a full fetch returns those too).
+    static func incoming(_ records: [CloudRecord], deletions: [DeletedRecord], device: DeviceID,
+                         into changes: inout IncomingChanges) -> (skipped: Int, own: Int) {
+        var skipped = 0, own = 0
+        for record in records {
+            guard let system = record.systemFields else { skipped += 1; continue }
+            if system.modifiedBy == device { own += 1 }
+            if case .string(let name)? = record[Self.device], !name.isEmpty, name.count <= 64 {
+                changes.devices[system.modifiedBy.name] = name
+            }
+            switch record.recordType {
+            case game: if let value = syncGame(record) { changes.games.append((value, system.encoded)) } else { skipped += 1 }
+            case guess: if let value = syncGuess(record) { changes.guesses.append(value) } else { skipped += 1 }
+            case mark: if let value = syncMark(record) { changes.marks.append((value, system.encoded)) } else { skipped += 1 }
+            case bookmark: if let value = syncBookmark(record) { changes.bookmarks.append((value, system.encoded)) } else { skipped += 1 }
+            default: skipped += 1
+            }
+        }
+        changes.deletions += deletions.map(Self.deletion)
+        return (skipped, own)
+    }
+
+    /// What a deleted record was, from its type and name.
+    static func deletion(_ deleted: DeletedRecord) -> IncomingDeletion {
+        let name = deleted.recordName
+        let kind: IncomingDeletion.Kind = switch deleted.recordType {
+        case game: .game(id: name)
+        case guess: .guess
+        case bookmark where name.hasPrefix(bookmarkPrefix): .bookmark(word: String(name.dropFirst(bookmarkPrefix.count)))
+        // Marks are cleared by a version with no state, never deleted on their own.
+        default: .other
+        }
+        return IncomingDeletion(name: name, kind: kind)
+    }
+
+    static func syncGame(_ r: CloudRecord) -> SyncGame? {
+        typealias K = GameKey
+        guard let secret = string(r, K.secret), isWord(secret),
+              let rules = string(r, K.rules).flatMap(Rules.init), rules.allows(secret),
+              let status = string(r, K.status).flatMap(GameStatus.init),
+              let maxGuesses = int(r, K.maxGuesses), (1...30).contains(maxGuesses),
+              let startedAt = date(r, K.startedAt), let updatedAt = date(r, K.updatedAt),
+              let pack = string(r, K.pack), !pack.isEmpty, pack.count <= 40,
+              let fact = string(r, K.fact), fact.count <= 2_000,
+              UUIDLike.isValid(r.recordName) else { return nil }
+        var hard = false
+        switch r[K.hard] {
+        case nil: break
+        case .bool(let on)?: hard = on
+        default: return nil
+        }
+        var hints = ""
+        if let value = r[K.hints] {
+            guard case .string(let text) = value, text.count <= 200, let counts = HintLog.parse(text) else { return nil }
+            hints = HintLog.text(counts)
+        }
+        var daily: String?
+        if let value = r[K.daily] {
+            guard case .string(let date) = value, DailyWord.isDate(date) else { return nil }
+            daily = date
+        }
+        return SyncGame(id: r.recordName, packID: pack, secret: secret, fact: fact, rules: rules, maxGuesses: maxGuesses,
+                        status: status, startedAt: startedAt, updatedAt: updatedAt,
+                        finishedAt: status.isFinished ? (date(r, K.finishedAt) ?? updatedAt) : nil,
+                        startedOn: name(r, K.startedOn), lastChangedOn: name(r, K.lastChangedOn), hard: hard, hints: hints,
+                        daily: daily)
+    }
+
+    static func syncGuess(_ r: CloudRecord) -> SyncGuess? {
+        typealias K = GuessKey
+        guard let gameID = string(r, K.game), UUIDLike.isValid(gameID), let word = string(r, K.word), isWord(word),
+              isGuess(r.recordName, gameID: gameID, word: word),
+              let position = int(r, K.position), (1...1_000).contains(position), let playedAt = date(r, K.playedAt) else { return nil }
+        let feedback: Feedback
+        if let common = int(r, K.common), (0...7).contains(common) {
+            feedback = .common(common)
+        } else if let p = int(r, K.inPlace), let w = int(r, K.inWord), p >= 0, w >= 0, p + w <= 7 {
+            feedback = .mastermind(inPlace: p, inWord: w)
+        } else {
+            return nil
+        }
+        return SyncGuess(gameID: gameID, word: word, position: position, feedback: feedback, playedAt: playedAt, playedOn: name(r, K.playedOn))
+    }
+
+    static func syncMark(_ r: CloudRecord) -> SyncMark? {
+        typealias K = MarkKey
+        guard let gameID = string(r, K.game), UUIDLike.isValid(gameID), let letter = string(r, K.letter),
+              letter.count == 1, letter.isLowercaseASCIIWord, let state = string(r, K.state),
+              r.recordName == Self().mark(gameID: gameID, letter: letter), let markedAt = date(r, K.markedAt) else { return nil }
+        guard state == K.cleared || LetterMark(rawValue: state) != nil else { return nil }
+        return SyncMark(gameID: gameID, letter: letter, state: LetterMark(rawValue: state), markedAt: markedAt)
+    }
+
+    static func syncBookmark(_ r: CloudRecord) -> SyncBookmark? {
+        typealias K = BookmarkKey
+        guard let word = string(r, K.word), isWord(word), r.recordName == Self().bookmark(word: word),
+              case .bool(let on)? = r[K.bookmarked], let addedAt = date(r, K.addedAt) else { return nil }
+        let pack = string(r, K.pack) ?? "", fact = string(r, K.fact) ?? ""
+        if on && (pack.isEmpty || pack.count > 40 || fact.isEmpty || fact.count > 2_000) { return nil }
+        return SyncBookmark(word: word, packID: pack, fact: fact, addedAt: addedAt, isBookmarked: on)
+    }
+
+    // MARK: Field readers
+
+    private static func string(_ r: CloudRecord, _ key: String) -> String? {
+        if case .string(let s)? = r[key] { return s }
+        return nil
+    }
+
+    private static func int(_ r: CloudRecord, _ key: String) -> Int? {
+        if case .int(let n)? = r[key], let value = Int(exactly: n) { return value }
+        return nil
+    }
+
+    /// Dates as the cloud carries them (whole milliseconds); absurd ones are refused. They are
+    /// not stamped here: a full fetch maps 100,000 and most are only ever stored, by arithmetic
+    /// (`IncomingApplication` stamps the few it compares or stores through records).
+    private static func date(_ r: CloudRecord, _ key: String) -> Date? {
+        guard case .date(let d)? = r[key], (0...4_102_444_800).contains(d.timeIntervalSince1970) else { return nil }
+        return d
+    }
+
+    /// A device name for display: printable, at most 64 characters.
+    private static func name(_ r: CloudRecord, _ key: String) -> String {
+        let value = string(r, key) ?? ""
+        return AppDatabase.isValidDeviceName(value) ? value : "another device"
+    }
+
+    private static func isWord(_ s: String) -> Bool { (4...7).contains(s.count) && s.isLowercaseASCIIWord }
+}
+
+/// Game IDs are lowercase UUIDs; anything else from the cloud is not a game of ours.
+enum UUIDLike {
+    /// 8-4-4-4-12 lowercase hexadecimal digits: what `UUID(uuidString:)` reads, in lower case.
+    static func isValid(_ s: String) -> Bool {
+        var count = 0
+        for byte in s.utf8 {
+            switch count {
+            case 8, 13, 18, 23: guard byte == UInt8(ascii: "-") else { return false }
+            default: guard (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) else { return false }
+            }
+            count += 1
+            if count > 36 { return false }
+        }
+        return count == 36
+    }
+}
