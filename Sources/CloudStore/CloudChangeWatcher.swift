@@ -17,49 +17,78 @@ extension CloudChangeWatcher {
     }
 }
 
-/// Watches with inotify where it works and polls as well, because network file systems
-/// deliver no inotify events for writes made by other machines.
+/// The folder watch: inotify where it starts, and polling of the heads all the time, because
+/// network file systems deliver no inotify events for writes made by other machines. Where
+/// inotify cannot start (not Linux, no watches left, a folder that is not there yet) polling
+/// alone watches, and `inotifyFailure` says why. Starting never fails.
 public final class CombinedChangeWatcher: CloudChangeWatcher {
-    private let watchers: [any CloudChangeWatcher]
+    private let polling: PollingChangeWatcher
+    private let events: (any CloudChangeWatcher)?
+    private let failure = Locked<String?>(nil)
 
-    public init(root: URL, pollInterval: TimeInterval, fingerprint: @escaping @Sendable () -> String) {
-        var watchers: [any CloudChangeWatcher] = [PollingChangeWatcher(interval: pollInterval, fingerprint: fingerprint)]
+    /// `inotify: false` polls alone, as where inotify cannot start (how tests reach that case).
+    public init(root: URL, pollInterval: TimeInterval, inotify: Bool = true, fingerprint: @escaping @Sendable () -> String) {
+        polling = PollingChangeWatcher(interval: pollInterval, fingerprint: fingerprint)
         #if os(Linux)
-        watchers.append(InotifyChangeWatcher(root: root))
+        events = inotify ? InotifyChangeWatcher(root: root) : nil
+        #else
+        events = nil
         #endif
-        self.watchers = watchers
+        if events == nil { failure.withLock { $0 = inotify ? "inotify is only on Linux" : "inotify is turned off" } }
     }
 
-    public func start(onChange: @escaping @Sendable () -> Void) throws(CloudStoreError) {
-        for watcher in watchers {
-            // inotify may be unavailable (limits, odd file systems); polling still covers it.
-            do { try watcher.start(onChange: onChange) } catch where watcher is PollingChangeWatcher { throw error } catch {}
+    /// Why inotify is not watching (polling alone is), once started; nil while it watches.
+    public var inotifyFailure: String? { failure.withLock { $0 } }
+
+    public func start(onChange: @escaping @Sendable () -> Void) {
+        polling.start(onChange: onChange)
+        guard let events else { return }
+        do {
+            try events.start(onChange: onChange)
+            failure.withLock { $0 = nil }
+        } catch {
+            failure.withLock { $0 = error.description }
         }
     }
 
-    public func stop() { watchers.forEach { $0.stop() } }
+    public func stop() {
+        polling.stop()
+        events?.stop()
+    }
 }
 
 /// Polls a cheap fingerprint of the folder (the heads) and reports when it changes.
 public final class PollingChangeWatcher: CloudChangeWatcher {
+    private struct Run {
+        var number = 0
+        var wake: DispatchSemaphore?
+    }
+
     private let interval: TimeInterval
     private let fingerprint: @Sendable () -> String
-    private let running = Locked(false)
+    private let run = Locked(Run())
 
     public init(interval: TimeInterval, fingerprint: @escaping @Sendable () -> String) {
         self.interval = interval
         self.fingerprint = fingerprint
     }
 
-    public func start(onChange: @escaping @Sendable () -> Void) throws(CloudStoreError) {
-        guard running.withLock({ value -> Bool in defer { value = true }; return !value }) else { return }
+    /// Never fails: a fingerprint can always be read (an unreadable folder reads as such).
+    public func start(onChange: @escaping @Sendable () -> Void) {
+        let wake = DispatchSemaphore(value: 0)
+        let started: Int? = run.withLock { run in
+            guard run.wake == nil else { return nil }
+            run.number += 1
+            run.wake = wake
+            return run.number
+        }
+        guard let number = started else { return }
         // Taken before returning, so a change made right after start() is never missed.
         let first = fingerprint()
-        let thread = Thread { [self] in
+        let thread = Thread { [self, interval, fingerprint] in
             var last = first
-            while running.withLock({ $0 }) {
-                Thread.sleep(forTimeInterval: interval)
-                guard running.withLock({ $0 }) else { break }
+            // stop() wakes the wait, so a long interval does not keep the thread.
+            while wake.wait(timeout: .now() + interval) == .timedOut, run.withLock({ $0.number == number && $0.wake != nil }) {
                 let current = fingerprint()
                 if current != last {
                     last = current
@@ -71,7 +100,10 @@ public final class PollingChangeWatcher: CloudChangeWatcher {
         thread.start()
     }
 
-    public func stop() { running.withLock { $0 = false } }
+    public func stop() {
+        let wake = run.withLock { run in defer { run.wake = nil }; return run.wake }
+        wake?.signal()
+    }
 }
 
 extension FolderCloudDatabase {

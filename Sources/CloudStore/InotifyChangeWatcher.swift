@@ -4,7 +4,7 @@ import Foundation
 
 /// Watches the whole cloud folder tree with inotify, adding new directories as they appear.
 /// Only events of this machine's kernel arrive (local writes, Syncthing/Dropbox clients);
-/// pair it with polling for NFS and other network file systems.
+/// `CombinedChangeWatcher` pairs it with polling for NFS and other network file systems.
 public final class InotifyChangeWatcher: CloudChangeWatcher {
     private struct State {
         var descriptor: Int32 = -1
@@ -22,8 +22,14 @@ public final class InotifyChangeWatcher: CloudChangeWatcher {
     public func start(onChange: @escaping @Sendable () -> Void) throws(CloudStoreError) {
         let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else { throw .unavailable(reason: "inotify: \(String(cString: strerror(errno)))") }
-        state.withLock { $0.descriptor = descriptor; $0.running = true }
-        addTree(root.path)
+        state.withLock { $0.descriptor = descriptor; $0.running = true; $0.paths = [:] }
+        // A folder that cannot be watched (not there yet, no watches left) is a failure to
+        // start, so the caller knows inotify sees nothing and polling alone must do.
+        if let failure = addTree(root.path) {
+            state.withLock { $0.running = false; $0.descriptor = -1 }
+            close(descriptor)
+            throw .unavailable(reason: "inotify cannot watch \(root.path): \(failure)")
+        }
         let thread = Thread { [self] in
             run(descriptor, onChange: onChange)
             close(descriptor)
@@ -34,22 +40,25 @@ public final class InotifyChangeWatcher: CloudChangeWatcher {
 
     public func stop() { state.withLock { $0.running = false } }
 
-    private func addTree(_ path: String, depth: Int = 0) {
-        guard depth < 12 else { return }
-        let added = state.withLock { state -> Bool in
-            guard state.paths.count < Self.maxWatches else { return false }
+    /// Watches `path` and the folders under it; why `path` itself could not be watched, if not.
+    @discardableResult
+    private func addTree(_ path: String, depth: Int = 0) -> String? {
+        guard depth < 12 else { return "too deep" }
+        let failure = state.withLock { state -> String? in
+            guard state.paths.count < Self.maxWatches else { return "more than \(Self.maxWatches) folders" }
             let watch = inotify_add_watch(state.descriptor, path, Self.mask)
-            guard watch >= 0 else { return false }
+            guard watch >= 0 else { return String(cString: strerror(errno)) }
             state.paths[watch] = path
-            return true
+            return nil
         }
-        guard added, let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return }
+        guard failure == nil, let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return failure }
         for name in names {
             var info = stat()
             let child = path + "/" + name
             // lstat: a symlinked directory is never entered.
             if lstat(child, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { addTree(child, depth: depth + 1) }
         }
+        return nil
     }
 
     private func run(_ descriptor: Int32, onChange: @Sendable () -> Void) {

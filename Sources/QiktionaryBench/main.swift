@@ -275,7 +275,7 @@ func measure(games: Int, options: Options) throws -> [Measurement] {
         for _ in 0..<runs {
             // Ctrl-C is already waiting: the program opens, draws its first screen, reads it and leaves.
             let outcome = try Child.run(["--data-dir", laptop.dataDir.path, "--no-sync"], terminal: (100, 30), input: [3])
-            guard outcome.status == 0, outcome.output.contains("Guess") else {
+            guard outcome.status == 0, outcome.output.contains("Notepad") else {
                 throw BenchFailure("qiktionary did not draw its first screen (exit \(outcome.status))")
             }
             screens.append(outcome)

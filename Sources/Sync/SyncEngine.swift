@@ -278,11 +278,10 @@ public struct SyncEngine: Sendable {
     }
 
     /// What the store expects to hand over, set on its reading thread.
-    final class Expected: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value: Int?
-        func set(_ count: Int) { lock.withLock { value = count } }
-        func get() -> Int? { lock.withLock { value } }
+    final class Expected: Sendable {
+        private let value = Locked<Int?>(nil)
+        func set(_ count: Int) { value.withLock { $0 = count } }
+        func get() -> Int? { value.withLock { $0 } }
     }
 
     /// Records handed from the store to the database at a time.

@@ -40,8 +40,8 @@ struct SyncCommand: ParsableCommand {
         var engine = try setup.syncEngine()
         // A long import shows a live line on a terminal; never in JSON, never into a pipe.
         let line = !json && isatty(STDERR_FILENO) == 1 ? ProgressLine() : nil
+        if watch { return try Watch(setup: setup, engine: engine, json: json, line: line).run() }
         if let line { engine.progress = { @Sendable done, total in line.show(done: done, total: total) } }
-        if watch { return try Watch(setup: setup, engine: engine, json: json).run() }
         defer { line?.clear() }
         let report = try adoptReset.map { try engine.adoptReset($0) } ?? engine.sync()
         line?.clear()
@@ -58,12 +58,14 @@ struct SyncCommand: ParsableCommand {
     }
 }
 
-/// `sync --watch`: syncs when the cloud folder changes (inotify, and polling for file systems
-/// that send no events) and when this machine has changes queued, until SIGINT or SIGTERM.
+/// `sync --watch`: `SyncService` syncs when the cloud folder changes (inotify, and polling for
+/// file systems that send no events) and when this machine has changes queued, until SIGINT or
+/// SIGTERM; each round's outcome is printed here.
 struct Watch {
     let setup: Setup
     let engine: SyncEngine
     let json: Bool
+    let line: ProgressLine?
 
     func run() throws {
         let wake = DispatchSemaphore(value: 0)
@@ -77,103 +79,61 @@ struct Watch {
         }
         defer { signals.forEach { $0.cancel() } }
         guard let cloudDir = setup.cloudDir else { return }
-        let watch = CloudFolderWatch(folder: cloudDir, player: setup.profile.playerID) { wake.signal() }
-        defer { watch.stop() }
-
-        var failures = 0
-        var due = true
-        while !stop.isSet {
-            let queued = (try? setup.database.pendingChangeCount(profile: setup.profile)) ?? 0
-            if due || queued > 0 {
-                do {
-                    let report = try engine.sync()
-                    failures = 0
-                    if json { print(JSONLine.encode(report)) } else if report.uploaded + report.downloaded + report.deleted > 0 {
-                        print(SyncCommand.sentence(report))
-                    }
-                } catch .cloudReset {
-                    throw SyncError.cloudReset
-                } catch {
-                    failures += 1
-                    warn("\(error)")
+        let (engine, json, line) = (engine, json, line)
+        let reset = Locked(false)
+        // Changes queued here by players on this machine are looked for every second (longer
+        // after failures), so they go out promptly.
+        let service = SyncService(openEngine: { engine }, watch: SyncService.Watch(folder: cloudDir, player: setup.profile.playerID),
+                                  checkQueue: 1, now: setup.clock) { event in
+            switch event {
+            case .importing(let done, let total):
+                line?.draw(done: done, total: total)
+            case .synced(let report, _, _):
+                line?.clear()
+                if json { print(JSONLine.encode(report)) } else if report.uploaded + report.downloaded + report.deleted > 0 {
+                    print(SyncCommand.sentence(report))
                 }
+            case .cloudReset:
+                line?.clear()
+                reset.withLock { $0 = true }
+                stop.set()
+                wake.signal()
+            case .offline(let reason, _):
+                line?.clear()
+                warn(SyncError.offline(reason).description)
+            case .failed(let message, _):
+                line?.clear()
+                warn(message)
+            case .watching, .syncing, .adopted:
+                break
             }
-            // After a failure wait longer each time (up to half a minute); otherwise a second,
-            // so changes queued by players on this machine go out promptly.
-            let wait = failures == 0 ? 1.0 : min(30, pow(2, Double(failures)))
-            due = wake.wait(timeout: .now() + wait) == .success
         }
+        service.start()
+        while !stop.isSet { wake.wait() }
+        service.stop()
+        if reset.withLock({ $0 }) { throw SyncError.cloudReset }
     }
 }
 
-/// Tells when another machine writes to the cloud folder: inotify and polling of the heads
-/// together (NFS sends no events for remote writes), or polling alone where inotify cannot start.
-final class CloudFolderWatch: Sendable {
-    private let combined: CombinedChangeWatcher
-    private let polling: PollingChangeWatcher
-
-    /// `quiet` for the full-screen game, where a line on stderr would land on the board.
-    init(folder: URL, player: String, quiet: Bool = false, onChange: @escaping @Sendable () -> Void) {
-        let fingerprint = FingerprintSource(folder: folder, player: player)
-        combined = CombinedChangeWatcher(root: folder, pollInterval: 2, fingerprint: { fingerprint.current() })
-        polling = PollingChangeWatcher(interval: 2, fingerprint: { fingerprint.current() })
-        do {
-            try combined.start(onChange: onChange)
-        } catch {
-            if !quiet { warn("cannot watch \(folder.path) for changes (\(error)); checking it every 2 s instead") }
-            try? polling.start(onChange: onChange)
-        }
-    }
-
-    func stop() {
-        combined.stop()
-        polling.stop()
-    }
-}
-
-/// Cheap summary of the cloud folder for the polling watcher: the heads and generations.
-final class FingerprintSource: @unchecked Sendable {
-    private let store: FolderCloudDatabase?
-
-    init(folder: URL, player: String) {
-        store = try? FolderCloudDatabase.onDisk(root: folder, player: player, device: DeviceID(validated: "watcher"))
-    }
-
-    func current() -> String { store?.changeFingerprint() ?? "" }
-}
-
-final class StopFlag: @unchecked Sendable {
-    private var stopped = false
-    private let lock = NSLock()
-    func set() { lock.withLock { stopped = true } }
-    var isSet: Bool { lock.withLock { stopped } }
+final class StopFlag: Sendable {
+    private let stopped = Locked(false)
+    func set() { stopped.withLock { $0 = true } }
+    var isSet: Bool { stopped.withLock { $0 } }
 }
 
 /// "importing 12000 of 40000 records" on stderr, rewritten in place at most ten times a second
 /// and wiped when the sync ends, so the summary prints on a clean line.
-final class ProgressLine: @unchecked Sendable {
-    private let lock = NSLock()
-    private let throttle = Throttle()
-    private var shown = false
-
-    /// At most ten times a second, and always the last.
-    final class Throttle: @unchecked Sendable {
-        private let lock = NSLock()
-        private var last = Date.distantPast
-
-        func due(done: Int, total: Int?) -> Bool {
-            lock.withLock {
-                let now = Date()
-                guard now.timeIntervalSince(last) >= 0.1 || done == total else { return false }
-                last = now
-                return true
-            }
-        }
-    }
+final class ProgressLine: Sendable {
+    private let shown = Locked(false)
+    private let throttle = SyncService.Throttle()
 
     func show(done: Int, total: Int?) {
-        guard throttle.due(done: done, total: total) else { return }
-        lock.withLock {
+        if throttle.due(done: done, total: total) { draw(done: done, total: total) }
+    }
+
+    /// The line now, for progress already throttled (`SyncService`'s events).
+    func draw(done: Int, total: Int?) {
+        shown.withLock { shown in
             shown = true
             let text = "importing \(done)" + (total.map { " of \($0)" } ?? "") + " records"
             FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
@@ -181,7 +141,7 @@ final class ProgressLine: @unchecked Sendable {
     }
 
     func clear() {
-        lock.withLock {
+        shown.withLock { shown in
             if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
             shown = false
         }

@@ -45,7 +45,7 @@ import Testing
         try a.createZone(games)
         let watcher = PollingChangeWatcher(interval: 0.02) { b.changeFingerprint() }
         let flag = Flag()
-        try watcher.start { flag.raise() }
+        watcher.start { flag.raise() }
         defer { watcher.stop() }
         #expect(!waitFor(flag, seconds: 0.2))
         try a.save([record("r1")])

@@ -85,4 +85,49 @@ import Testing
         }
         #expect(try Self.declared()["GameUI"].map { !$0.contains("Storage") } == true)
     }
+
+    /// Every Swift file under `Sources/`, by its path from the repository's top.
+    static func sources() throws -> [(path: String, text: String)] {
+        let top = Binary.repository.appendingPathComponent("Sources")
+        guard let walk = FileManager.default.enumerator(atPath: top.path) else { return [] }
+        var files: [(String, String)] = []
+        for case let path as String in walk where path.hasSuffix(".swift") {
+            files.append(("Sources/" + path, try String(contentsOf: top.appendingPathComponent(path), encoding: .utf8)))
+        }
+        return files.sorted { $0.0 < $1.0 }
+    }
+
+    /// GRDB is storage's business: only Storage and the sync benchmark (which times the raw
+    /// database as its floor) import it.
+    @Test func onlyStorageAndTheBenchmarkImportGRDB() throws {
+        let files = try Self.sources()
+        #expect(files.count > 50)
+        for (path, text) in files where text.contains("import GRDB") {
+            #expect(path.hasPrefix("Sources/Storage/") || path.hasPrefix("Sources/QiktionaryBench/"), "\(path) imports GRDB")
+        }
+    }
+
+    /// The cloud's record types, zones, record names and field names are spelled in one file,
+    /// the cloud schema: no other file of the targets that handle records spells a record type
+    /// or a record name's form, and no other file of Sync spells a field.
+    @Test func theCloudSchemaIsSpelledInOneFile() throws {
+        let files = try Self.sources()
+        let schema = "Sources/Sync/CloudSchema.swift"
+        let schemaText = try #require(files.first { $0.path == schema }?.text)
+        // Every name the schema defines: `static let name = "Spelling"`, several to a line.
+        let defined = Set(schemaText.matches(of: try Regex(#"(\w+) = "([A-Za-z]+-?)""#)).compactMap { $0.output[2].substring.map(String.init) })
+        for name in ["Game", "Guess", "Mark", "Bookmark", "bookmark-", "status", "markedAt", "bookmarked", "device"] {
+            #expect(defined.contains(name), "the schema defines \(name)")
+        }
+        let recordHandling = ["Sources/Storage/", "Sources/Sync/", "Sources/CloudStore/", "Sources/qiktionary/", "Sources/QiktionaryBench/"]
+        for (path, text) in files where path != schema && recordHandling.contains(where: path.hasPrefix) {
+            for spelling in [#""Game""#, #""Guess""#, #""Mark""#, #""Bookmark""#, #""bookmark-"#, "-mark-"] {
+                #expect(!text.contains(spelling), "\(path) spells the cloud's \(spelling)")
+            }
+            guard path.hasPrefix("Sources/Sync/") else { continue }
+            for name in defined {
+                #expect(!text.contains("\"\(name)\""), "\(path) spells the cloud field \(name)")
+            }
+        }
+    }
 }
