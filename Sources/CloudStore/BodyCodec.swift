@@ -2,34 +2,53 @@ import Foundation
 
 /// Hand-written JSON for the two big cloud file bodies, segments and snapshots.
 ///
-/// Reading a device's whole history means decoding every segment and snapshot it wrote; with
-/// `JSONDecoder` that dominated a full fetch. This codec reads and writes the same bytes on its own:
+/// Reading a device's whole history means decoding every segment and snapshot it wrote, so these
+/// two bodies have a codec of their own instead of `Codable`. Nobody but this store writes them,
+/// and its contract says so: **it reads exactly what its writer writes, and refuses everything
+/// else** with an `Unreadable` that says what was wrong and at which byte. It never crashes on a
+/// body, and never recurses: reading follows the fixed shape below, so an unexpected byte (deep
+/// nesting included) is refused where it stands.
 ///
-/// - **Decoding is equivalent to `JSONDecoder`** (Foundation's, as this store uses it): every body
-///   JSONDecoder accepts decodes to an equal value here, and every body it refuses is refused here.
-///   That includes its leniencies, which the tests pin down:
-///   - a repeated key keeps its **first** value; the later ones, like the values of keys a body does
-///     not know, are only checked the way its scanner checks them (balanced, strings closed, literals
-///     spelled right, at most 512 levels deep), not decoded, so `"x": 01` or a raw control character
-///     inside an ignored string pass, and so do invalid UTF-8 bytes there (they never become a
-///     `String`). Every string that is decoded, and every key of an object that is read, must be
-///     valid UTF-8 without raw control characters or bad escapes;
-///   - a trailing comma is allowed before `}` and `]`;
-///   - a field object needs exactly one *known* type key: other keys beside it are ignored;
-///   - integers may be spelled `4.0` or `4e0`: any spelling other than plain digits is handed to
-///     `JSONDecoder` itself (as a one-number document), so its rules for those stay exact;
-///   - a double that comes out zero is checked for non-zero digits as JSONDecoder checks it,
-///     quirk included (`0e8` is refused, `0e-8` is not; see `isTrueZero`);
-///   - a body in UTF-16 or UTF-32 (which `JSONDecoder` detects) is handed to `JSONDecoder` whole;
-///     a UTF-8 byte order mark is skipped.
-///   Names (device, zone, generation) go through the same validating initialisers as `Codable`.
-/// - **Encoding is byte-identical to `JSONEncoder` with `.sortedKeys`**: keys in UTF-8 byte order,
-///   `"`, `\`, `/` and control characters escaped as it escapes them, doubles spelled as it spells
-///   them (`description` without a trailing `.0`), and, like it, an error for a non-finite double.
+/// **What the writer writes**, and so what is read. Every segment and snapshot body a release has
+/// put in a cloud folder has the one form below. Format version 1 bodies (plain JSON, written by
+/// the releases before compressed files) came from `JSONEncoder` with `.sortedKeys`, on the Swift 6
+/// toolchains every release was built with; version 2 bodies (compressed) come from `BodyWriter`
+/// below, which was made to write those same bytes and was tested against that `JSONEncoder`
+/// until this contract replaced that one. The frozen files of both eras (the CloudStoreTests
+/// fixtures `cloud` and `cloud-v2`, and the cloud folder saved from the release before issue 12 in
+/// the EndToEndTests fixtures) decode here and are written again byte for byte. The game's records
+/// hold strings, integers, booleans and dates under ASCII field names, so the two things a
+/// toolchain's `JSONEncoder` might have spelled differently (doubles, the order of non-ASCII keys)
+/// never reached a game's folder.
 ///
-/// Reading follows the body types, so it nests only as deep as they do; values they do not read
-/// are skipped with an explicit stack, so hostile nesting (refused past 512 levels, as JSONDecoder
-/// refuses it) never deepens the call stack.
+/// The form, exactly:
+/// - UTF-8 without a byte order mark; no whitespace anywhere; nothing after the closing `}`.
+/// - Keys in the writer's order (UTF-8 byte order), each once, none unknown, none missing: a
+///   segment `device, entries, generation, hlc, seq, zone`; a snapshot `base, device, entries,
+///   generation, zone`; an entry `createdAt, createdBy, deleted, fields, hlc, name, seq, type`,
+///   where `fields` is absent when the record has none (never `null`; a deletion usually has
+///   none); a clock reading `counter, millis`. A record's field names in strictly increasing
+///   UTF-8 byte order, no two equal as Swift strings (`é` and `e` + U+0301 are one name). A field
+///   is an object with exactly one type key: `string`, `int`, `double`, `bool`, `date`, `bytes` or
+///   `strings`. No trailing commas, no `null`.
+/// - Strings: valid UTF-8; `"`, `\` and `/` escaped with a backslash; U+0008, U+0009, U+000A,
+///   U+000C and U+000D as `\b \t \n \f \r`, the other characters below U+0020 as `\u00xx` in
+///   lower-case hex; every other character as itself (never `\u0041`, `\u00e9`, a surrogate pair,
+///   `\u007f`, or a raw `/`).
+/// - Integers in plain digits, `0` or `-?[1-9][0-9]*`, within their type: `Int64` for `seq`,
+///   `base`, `millis`, `int` and `date`, `UInt32` for `counter` (never `-0`, `03`, `3.0` or `3e0`).
+/// - Doubles spelled as the writer spells their value: Swift's shortest round-trip `description`
+///   without a trailing `.0` (`0.5`, `100`, `1e+16`, `5e-324`, `-0`), so always finite.
+/// - Dates as whole milliseconds since 1970 that the writer writes again for the date they read
+///   as: every date within about ±70,000 years of 1970 (2^51 ms); beyond that a `Date` no
+///   longer keeps whole milliseconds.
+/// - Bytes as `base64EncodedString()` writes them (padded, no line breaks; its `/` escaped as in
+///   any string).
+/// - Device, zone and generation names that pass the folder allow-list (`FolderNamed.accepts`),
+///   and at most `CloudLimits.maxListItems` strings in a `strings` field.
+///
+/// So a body is accepted exactly when writing what it decodes to gives back the same bytes; the
+/// tests hold the codec to that on generated, damaged, cut short and re-spelled bodies.
 enum BodyCodec {
     /// Why a body is not a valid segment or snapshot, and where reading stopped.
     struct Unreadable: Error, CustomStringConvertible {
@@ -41,16 +60,14 @@ enum BodyCodec {
     // MARK: Decoding
 
     static func decodeSegment(_ bytes: UnsafeRawBufferPointer) throws -> SegmentBody {
-        if needsFoundation(bytes) { return try JSONDecoder().decode(SegmentBody.self, from: Data(bytes)) }
-        var reader = BodyReader(bytes)
+        var reader = try BodyReader(bytes)
         let body = try reader.segment()
         try reader.finish()
         return body
     }
 
     static func decodeSnapshot(_ bytes: UnsafeRawBufferPointer) throws -> SnapshotBody {
-        if needsFoundation(bytes) { return try JSONDecoder().decode(SnapshotBody.self, from: Data(bytes)) }
-        var reader = BodyReader(bytes)
+        var reader = try BodyReader(bytes)
         let body = try reader.snapshot()
         try reader.finish()
         return body
@@ -69,30 +86,16 @@ enum BodyCodec {
     /// exactly the same bodies; a refusal can come after some entries were already seen.
     static func decodeSnapshot(_ data: Data, each: (RecordEntry) throws -> Void) throws -> SnapshotBody {
         try data.withUnsafeBytes { bytes in
-            if needsFoundation(bytes) {
-                var body = try JSONDecoder().decode(SnapshotBody.self, from: Data(bytes))
-                for entry in body.entries { try each(entry) }
-                body.entries = []
-                return body
-            }
-            var reader = BodyReader(bytes)
+            var reader = try BodyReader(bytes)
             let body = try reader.snapshot(each: each)
             try reader.finish()
             return body
         }
     }
 
-    /// Bodies `JSONDecoder` would read as UTF-16 or UTF-32 (a zero byte among the first two, or a
-    /// UTF-16/32 byte order mark), and empty ones. The store never writes these, so they are left
-    /// to `JSONDecoder`, which answers them exactly.
-    private static func needsFoundation(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard let first = bytes.first else { return true }
-        return first == 0 || first == 0xFE || first == 0xFF || (bytes.count > 1 && bytes[1] == 0)
-    }
-
     // MARK: Encoding
 
-    /// The same bytes as `JSONEncoder` with `.sortedKeys`. Throws, as it does, for a non-finite double.
+    /// The body's one form (see above). Throws for a non-finite double, which JSON cannot hold.
     static func encode(_ body: SegmentBody) throws -> Data {
         var writer = BodyWriter(capacity: estimatedSize(of: body.entries))
         writer.raw("{\"device\":")
@@ -111,7 +114,7 @@ enum BodyCodec {
         return Data(writer.bytes)
     }
 
-    /// The same bytes as `JSONEncoder` with `.sortedKeys`. Throws, as it does, for a non-finite double.
+    /// The body's one form (see above). Throws for a non-finite double, which JSON cannot hold.
     static func encode(_ body: SnapshotBody) throws -> Data {
         var writer = BodyWriter(capacity: estimatedSize(of: body.entries))
         writer.raw("{\"base\":")
@@ -134,64 +137,36 @@ enum BodyCodec {
 
 // MARK: - Reading
 
-/// A key of a known object, packed for quick comparison (every key the bodies use fits in 16 bytes).
-private struct KeyName: Equatable {
-    let count: Int
-    let low: UInt64
-    let high: UInt64
+/// The objects of a body with their keys in the writer's order; only consulted to say why a body
+/// is refused.
+private enum Shape {
+    case segment, snapshot, entry, clock
 
-    static let unknown = KeyName(count: -1, low: 0, high: 0)
-
-    private init(count: Int, low: UInt64, high: UInt64) {
-        self.count = count
-        self.low = low
-        self.high = high
-    }
-
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard bytes.count <= 16, let start = bytes.baseAddress else {
-            self = bytes.isEmpty ? KeyName(count: 0, low: 0, high: 0) : .unknown
-            return
+    var keys: [String] {
+        switch self {
+        case .segment: ["device", "entries", "generation", "hlc", "seq", "zone"]
+        case .snapshot: ["base", "device", "entries", "generation", "zone"]
+        case .entry: ["createdAt", "createdBy", "deleted", "fields", "hlc", "name", "seq", "type"]
+        case .clock: ["counter", "millis"]
         }
-        var words: (UInt64, UInt64) = (0, 0)
-        withUnsafeMutableBytes(of: &words) { $0.baseAddress!.copyMemory(from: start, byteCount: bytes.count) }
-        self.init(count: bytes.count, low: words.0, high: words.1)
     }
 
-    init(_ name: StaticString) {
-        self = name.withUTF8Buffer { KeyName($0) }
-    }
-
-    // Bodies
-    static let generation = KeyName("generation"), device = KeyName("device"), zone = KeyName("zone")
-    static let seq = KeyName("seq"), hlc = KeyName("hlc"), base = KeyName("base"), entries = KeyName("entries")
-    // Record entries
-    static let name = KeyName("name"), type = KeyName("type"), deleted = KeyName("deleted"), fields = KeyName("fields")
-    static let createdBy = KeyName("createdBy"), createdAt = KeyName("createdAt")
-    // Clock readings
-    static let millis = KeyName("millis"), counter = KeyName("counter")
-    // Field types
-    static let string = KeyName("string"), int = KeyName("int"), double = KeyName("double"), bool = KeyName("bool")
-    static let date = KeyName("date"), bytes = KeyName("bytes"), strings = KeyName("strings")
-}
-
-/// Which keys of an object have been read already: a repeated key keeps its first value.
-private struct SeenKeys {
-    private var bits: UInt32 = 0
-
-    /// True the first time `key` (a small index) is seen.
-    mutating func insert(_ key: Int) -> Bool {
-        let bit: UInt32 = 1 << UInt32(key)
-        defer { bits |= bit }
-        return bits & bit == 0
+    var name: String {
+        switch self {
+        case .segment: "a segment"
+        case .snapshot: "a snapshot"
+        case .entry: "a record entry"
+        case .clock: "a clock reading"
+        }
     }
 }
 
-/// The span of a string in the body, between its quotes, as scanned.
+/// The span of a string in the body, between its quotes, checked to be in the writer's spelling
+/// except for its UTF-8, which `string(_:)` checks.
 private struct StringSpan {
     var start: Int
     var count: Int
-    /// No escapes and no control characters: the bytes are the string, if they are valid UTF-8.
+    /// No escapes: the bytes are the string, if they are valid UTF-8.
     var simple: Bool
     /// Every byte below 0x80.
     var ascii: Bool
@@ -202,64 +177,88 @@ private enum Byte {
     static let openBrace = UInt8(ascii: "{"), closeBrace = UInt8(ascii: "}")
     static let openBracket = UInt8(ascii: "["), closeBracket = UInt8(ascii: "]")
     static let comma = UInt8(ascii: ","), colon = UInt8(ascii: ":"), minus = UInt8(ascii: "-"), plus = UInt8(ascii: "+")
-    static let dot = UInt8(ascii: "."), zero = UInt8(ascii: "0"), nine = UInt8(ascii: "9")
+    static let dot = UInt8(ascii: "."), zero = UInt8(ascii: "0")
     static let e = UInt8(ascii: "e"), capitalE = UInt8(ascii: "E")
-    static let t = UInt8(ascii: "t"), f = UInt8(ascii: "f"), n = UInt8(ascii: "n"), u = UInt8(ascii: "u")
+    static let b = UInt8(ascii: "b"), f = UInt8(ascii: "f"), n = UInt8(ascii: "n"), r = UInt8(ascii: "r")
+    static let t = UInt8(ascii: "t"), u = UInt8(ascii: "u"), a = UInt8(ascii: "a")
 
     @inline(__always) static func isWhitespace(_ byte: UInt8) -> Bool {
-        byte <= 0x20 && (UInt64(1) << 0x20 | 1 << 0x0A | 1 << 0x0D | 1 << 0x09) & (UInt64(1) << byte) != 0
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
     @inline(__always) static func isDigit(_ byte: UInt8) -> Bool { byte &- zero < 10 }
 
-    /// A byte the scanner keeps in a number once one has started.
+    /// A byte that belongs to a number's token: digits, `.`, `+`, `-`, `e`, `E`.
     @inline(__always) static func continuesNumber(_ byte: UInt8) -> Bool {
         isDigit(byte) || byte == dot || byte == plus || byte == minus || byte == e || byte == capitalE
     }
+
+    /// `byte` as a reason quotes it: printable ASCII as itself, anything else in hex.
+    static func describe(_ byte: UInt8) -> String {
+        (0x21...0x7E).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x" + String(byte, radix: 16, uppercase: true)
+    }
 }
 
-/// One pass over a body's bytes, decoding what the body types read and skipping the rest the way
-/// `JSONDecoder`'s scanner checks it.
-private struct BodyReader {
-    /// Objects and arrays nest at most this deep, as `JSONDecoder` allows.
-    static let maxDepth = 512
+/// Text from a body as a reason quotes it: on one line, in printable ASCII, at most 40 characters.
+private func quoted(_ text: some StringProtocol) -> String {
+    var out = "\""
+    for (offset, scalar) in text.unicodeScalars.enumerated() {
+        if offset == 40 {
+            out += "…"
+            break
+        }
+        switch scalar {
+        case "\"", "\\": out += "\\" + String(scalar)
+        case " "..."~": out.unicodeScalars.append(scalar)
+        default: out += "\\u{\(String(scalar.value, radix: 16))}"
+        }
+    }
+    return out + "\""
+}
 
+/// One pass over a body's bytes in the writer's order, refusing the first byte that is not
+/// where the writer would have put it.
+private struct BodyReader {
     private let base: UnsafePointer<UInt8>
     private let end: Int
-    private var index: Int
-    private var depth = 0
+    private var index = 0
     /// Reused for strings with escapes.
     private var scratch: [UInt8] = []
     /// The last `createdBy` read: a segment's entries almost always share it, so it is validated once.
     private var lastCreator: (start: Int, count: Int, id: DeviceID)?
 
-    init(_ bytes: UnsafeRawBufferPointer) {
-        // `needsFoundation` has turned empty bodies away, so there is a base address.
-        base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+    init(_ bytes: UnsafeRawBufferPointer) throws {
+        guard let start = bytes.baseAddress, !bytes.isEmpty else {
+            throw BodyCodec.Unreadable(reason: "an empty body", offset: 0)
+        }
+        base = start.assumingMemoryBound(to: UInt8.self)
         end = bytes.count
-        // A UTF-8 byte order mark is skipped, as JSONDecoder skips it.
-        index = end >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF ? 3 : 0
+        if end >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF {
+            throw BodyCodec.Unreadable(reason: "a byte order mark, which the writer never writes", offset: 0)
+        }
+        let second = end > 1 ? base[1] : 0xFF
+        if base[0] == 0 || second == 0 || (base[0], second) == (0xFE, 0xFF) || (base[0], second) == (0xFF, 0xFE) {
+            throw BodyCodec.Unreadable(reason: "a UTF-16 or UTF-32 body; the writer writes UTF-8", offset: 0)
+        }
     }
 
     // MARK: Bodies
 
     mutating func segment() throws -> SegmentBody {
-        var generation: CloudGeneration?, device: DeviceID?, zone: ZoneID?, seq: Int?, hlc: HLCTimestamp?
-        var entries: [RecordEntry]?
-        var seen = SeenKeys(), first = true
-        try openObject()
-        while let key = try nextKey(&first) {
-            switch try keyName(key) {
-            case .generation where seen.insert(0): generation = try folderName()
-            case .device where seen.insert(1): device = try folderName()
-            case .zone where seen.insert(2): zone = try folderName()
-            case .seq where seen.insert(3): seq = try integer()
-            case .hlc where seen.insert(4): hlc = try clock()
-            case .entries where seen.insert(5): entries = try recordEntries()
-            default: try skipValue()
-            }
-        }
-        guard let generation, let device, let zone, let seq, let hlc, let entries else { throw missingKey() }
+        try key("{\"device\":", 0, of: .segment)
+        let device: DeviceID = try folderName()
+        try key(",\"entries\":", 1, of: .segment)
+        var entries: [RecordEntry] = []
+        try recordEntries { entries.append($0) }
+        try key(",\"generation\":", 2, of: .segment)
+        let generation: CloudGeneration = try folderName()
+        try key(",\"hlc\":", 3, of: .segment)
+        let hlc = try clock()
+        try key(",\"seq\":", 4, of: .segment)
+        let seq: Int = try integer()
+        try key(",\"zone\":", 5, of: .segment)
+        let zone: ZoneID = try folderName()
+        try close(.segment)
         return SegmentBody(generation: generation, device: device, zone: zone, seq: seq, hlc: hlc, entries: entries)
     }
 
@@ -272,291 +271,224 @@ private struct BodyReader {
 
     /// The snapshot with its entries handed to `each` as they are read rather than kept.
     mutating func snapshot(each: (RecordEntry) throws -> Void) throws -> SnapshotBody {
-        var generation: CloudGeneration?, device: DeviceID?, zone: ZoneID?, base: Int?, hasEntries = false
-        var seen = SeenKeys(), first = true
-        try openObject()
-        while let key = try nextKey(&first) {
-            switch try keyName(key) {
-            case .generation where seen.insert(0): generation = try folderName()
-            case .device where seen.insert(1): device = try folderName()
-            case .zone where seen.insert(2): zone = try folderName()
-            case .base where seen.insert(3): base = try integer()
-            case .entries where seen.insert(4):
-                try recordEntries(each: each)
-                hasEntries = true
-            default: try skipValue()
-            }
-        }
-        guard let generation, let device, let zone, let base, hasEntries else { throw missingKey() }
-        return SnapshotBody(generation: generation, device: device, zone: zone, base: base, entries: [])
+        try key("{\"base\":", 0, of: .snapshot)
+        let snapshotBase: Int = try integer()
+        try key(",\"device\":", 1, of: .snapshot)
+        let device: DeviceID = try folderName()
+        try key(",\"entries\":", 2, of: .snapshot)
+        try recordEntries(each: each)
+        try key(",\"generation\":", 3, of: .snapshot)
+        let generation: CloudGeneration = try folderName()
+        try key(",\"zone\":", 4, of: .snapshot)
+        let zone: ZoneID = try folderName()
+        try close(.snapshot)
+        return SnapshotBody(generation: generation, device: device, zone: zone, base: snapshotBase, entries: [])
     }
 
-    /// Only whitespace may follow the body.
-    mutating func finish() throws {
-        while index < end, Byte.isWhitespace(base[index]) { index += 1 }
-        guard index == end else { throw unreadable("bytes after the body") }
+    /// Nothing may follow the body.
+    func finish() throws {
+        guard index == end else {
+            throw Byte.isWhitespace(base[index]) ? whitespace(at: index) : unreadable("bytes after the body")
+        }
     }
 
     // MARK: Records
 
-    private mutating func recordEntries() throws -> [RecordEntry] {
-        var entries: [RecordEntry] = []
-        try recordEntries { entries.append($0) }
-        return entries
-    }
-
     private mutating func recordEntries(each: (RecordEntry) throws -> Void) throws {
-        var first = true
-        try openArray()
-        while try nextElement(&first) {
+        try open(Byte.openBracket, "the entries (an array)")
+        if at(Byte.closeBracket) {
+            index += 1
+            return
+        }
+        while true {
             try each(try recordEntry())
+            if at(Byte.comma) {
+                index += 1
+            } else if at(Byte.closeBracket) {
+                index += 1
+                return
+            } else {
+                throw unexpected("',' or ']' after an entry", at: index)
+            }
         }
     }
 
     private mutating func recordEntry() throws -> RecordEntry {
-        var name: String?, type: String?, seq: Int?, hlc: HLCTimestamp?, deleted: Bool?
-        var fields: [String: FieldValue]?, createdBy: DeviceID?, createdAt: HLCTimestamp?
-        var seen = SeenKeys(), first = true
-        try openObject()
-        while let key = try nextKey(&first) {
-            switch try keyName(key) {
-            case .name where seen.insert(0): name = try string()
-            case .type where seen.insert(1): type = try string()
-            case .seq where seen.insert(2): seq = try integer()
-            case .hlc where seen.insert(3): hlc = try clock()
-            case .deleted where seen.insert(4): deleted = try bool()
-            case .fields where seen.insert(5): fields = try recordFields()
-            case .createdBy where seen.insert(6): createdBy = try creator()
-            case .createdAt where seen.insert(7): createdAt = try clock()
-            default: try skipValue()
-            }
+        try key("{\"createdAt\":", 0, of: .entry)
+        let createdAt = try clock()
+        try key(",\"createdBy\":", 1, of: .entry)
+        let createdBy = try creator()
+        try key(",\"deleted\":", 2, of: .entry)
+        let deleted = try bool()
+        var fields: [String: FieldValue]?
+        if skip(",\"fields\":") {
+            fields = try recordFields()
         }
-        guard let name, let type, let seq, let hlc, let deleted, let createdBy, let createdAt else { throw missingKey() }
+        try key(",\"hlc\":", 4, of: .entry)
+        let hlc = try clock()
+        try key(",\"name\":", 5, of: .entry)
+        let name = try string()
+        try key(",\"seq\":", 6, of: .entry)
+        let seq: Int = try integer()
+        try key(",\"type\":", 7, of: .entry)
+        let type = try string()
+        try close(.entry)
         return RecordEntry(name: name, type: type, seq: seq, hlc: hlc, deleted: deleted, fields: fields,
                            createdBy: createdBy, createdAt: createdAt)
     }
 
-    /// A record's fields, or nil for `null` (a deletion's entry has none).
-    private mutating func recordFields() throws -> [String: FieldValue]? {
-        if try peekValue() == Byte.n {
-            try literal("null")
-            return nil
-        }
+    /// A record's fields: names in strictly increasing UTF-8 byte order, as the writer sorts them.
+    private mutating func recordFields() throws -> [String: FieldValue] {
+        try open(Byte.openBrace, "the fields (an object)")
         // Room for a game's dozen fields at once, rather than growing (and rehashing) three times.
         var fields = [String: FieldValue](minimumCapacity: 12)
-        var first = true
-        try openObject()
-        while let key = try nextKey(&first) {
-            let name = try string(key)
-            if fields[name] == nil {
-                fields[name] = try fieldValue()
+        if at(Byte.closeBrace) {
+            index += 1
+            return fields
+        }
+        var previous: String?
+        while true {
+            let start = index
+            let name = try string()
+            if let previous, !BodyWriter.precedes(previous, name) {
+                throw unreadable(previous.utf8.elementsEqual(name.utf8)
+                    ? "field name \(quoted(name)) repeated"
+                    : "field name \(quoted(name)) after \(quoted(previous)), out of the writer's order (UTF-8 bytes)", at: start)
+            }
+            guard at(Byte.colon) else { throw unexpected("':' after a field name", at: index) }
+            index += 1
+            guard fields.updateValue(try fieldValue(), forKey: name) == nil else {
+                throw unreadable("field name \(quoted(name)) repeated (equal as a Swift string to an earlier one)", at: start)
+            }
+            previous = name
+            if at(Byte.comma) {
+                index += 1
+            } else if at(Byte.closeBrace) {
+                index += 1
+                return fields
             } else {
-                try skipValue()
+                throw unexpected("',' or '}' after a field", at: index)
             }
         }
-        return fields
     }
 
-    /// `{"int": 4}` and the like: exactly one known type key.
+    /// `{"int":4}` and the like: exactly one type key.
     private mutating func fieldValue() throws -> FieldValue {
-        var value: FieldValue?, kind = KeyName.unknown
-        var first = true
-        try openObject()
-        while let key = try nextKey(&first) {
-            let name = try keyName(key)
-            switch name {
-            case .string, .int, .double, .bool, .date, .bytes, .strings:
-                if kind == .unknown {
-                    kind = name
-                    value = try fieldValue(of: name)
-                } else if kind == name {
-                    try skipValue()
-                } else {
-                    throw unreadable("a field has exactly one type key")
-                }
-            default:
-                try skipValue()
-            }
+        let value: FieldValue
+        if skip("{\"string\":") {
+            value = .string(try string())
+        } else if skip("{\"int\":") {
+            value = .int(try integer())
+        } else if skip("{\"date\":") {
+            value = .date(try date())
+        } else if skip("{\"bool\":") {
+            value = .bool(try bool())
+        } else if skip("{\"strings\":") {
+            value = .strings(try strings())
+        } else if skip("{\"bytes\":") {
+            value = .bytes(try bytes())
+        } else if skip("{\"double\":") {
+            value = .double(try double())
+        } else {
+            throw misplacedFieldType()
         }
-        guard let value else { throw unreadable("a field has exactly one type key") }
+        guard at(Byte.closeBrace) else {
+            throw at(Byte.comma) ? unreadable("a second key in a field; a field has exactly one type key")
+                                 : unexpected("'}' after a field's value", at: index)
+        }
+        index += 1
         return value
     }
 
-    private mutating func fieldValue(of kind: KeyName) throws -> FieldValue {
-        switch kind {
-        case .string: return .string(try string())
-        case .int: return .int(try integer())
-        case .double: return .double(try double())
-        case .bool: return .bool(try bool())
-        // Milliseconds since 1970, turned into a date exactly as FieldValue's init(from:) does.
-        case .date: return .date(Date(timeIntervalSince1970: Double(try integer() as Int64) / 1000))
-        case .bytes:
-            guard let data = Data(base64Encoded: try string()) else { throw unreadable("bad base64") }
-            return .bytes(data)
-        default:
-            var list: [String] = []
-            var first = true
-            try openArray()
-            while try nextElement(&first) {
-                list.append(try string())
-                guard list.count <= CloudLimits.maxListItems else { throw unreadable("list too long") }
-            }
-            return .strings(list)
-        }
-    }
-
     private mutating func clock() throws -> HLCTimestamp {
-        var millis: Int64?, counter: UInt32?
-        var seen = SeenKeys(), first = true
-        try openObject()
-        while let key = try nextKey(&first) {
-            switch try keyName(key) {
-            case .millis where seen.insert(0): millis = try integer()
-            case .counter where seen.insert(1): counter = try integer()
-            default: try skipValue()
-            }
-        }
-        guard let millis, let counter else { throw missingKey() }
+        try key("{\"counter\":", 0, of: .clock)
+        let counter: UInt32 = try integer()
+        try key(",\"millis\":", 1, of: .clock)
+        let millis: Int64 = try integer()
+        try close(.clock)
         return HLCTimestamp(millis: millis, counter: counter)
     }
 
-    /// A device, zone or generation name, checked by the same initialiser as its `Codable` form.
+    /// A device, zone or generation name that passes the folder allow-list.
     private mutating func folderName<Name: FolderNamed>() throws -> Name {
-        try Name(string())
+        let start = index
+        let name = try string()
+        guard Name.accepts(name) else { throw unreadable("\(quoted(name)) is not a valid \(Name.self)", at: start) }
+        return Name(validated: name)
     }
 
     /// `createdBy`: when it spells the same bytes as the last one, the same (already checked) ID.
     private mutating func creator() throws -> DeviceID {
+        let start = index
         let span = try stringSpan()
         if span.simple, let last = lastCreator, last.count == span.count,
            memcmp(base + last.start, base + span.start, span.count) == 0 {
             return last.id
         }
-        let id = try DeviceID(string(span))
+        let name = try string(span)
+        guard DeviceID.accepts(name) else { throw unreadable("\(quoted(name)) is not a valid DeviceID", at: start) }
+        let id = DeviceID(validated: name)
         if span.simple { lastCreator = (span.start, span.count, id) }
         return id
     }
 
-    // MARK: Objects and arrays
+    // MARK: Structure
 
-    private mutating func openObject() throws {
-        guard try peekValue() == Byte.openBrace else { throw unreadable("expected an object") }
-        try enterContainer()
+    @inline(__always)
+    private func at(_ byte: UInt8) -> Bool {
+        index < end && base[index] == byte
     }
 
-    private mutating func openArray() throws {
-        guard try peekValue() == Byte.openBracket else { throw unreadable("expected an array") }
-        try enterContainer()
+    @inline(__always)
+    private func matches(_ literal: StaticString, at offset: Int? = nil) -> Bool {
+        let offset = offset ?? index, count = literal.utf8CodeUnitCount
+        return end - offset >= count && memcmp(base + offset, literal.utf8Start, count) == 0
     }
 
-    private mutating func enterContainer() throws {
-        guard depth < Self.maxDepth else { throw unreadable("nested too deeply") }
-        depth += 1
-        index += 1
-    }
-
-    /// The next key of the object being read, its `:` consumed; nil once its `}` is consumed.
-    private mutating func nextKey(_ first: inout Bool) throws -> StringSpan? {
-        var byte = try peekValue()
-        if byte == Byte.closeBrace {
-            index += 1
-            depth -= 1
-            return nil
-        }
-        if first {
-            first = false
-        } else {
-            guard byte == Byte.comma else { throw unreadable("expected , or } in an object") }
-            index += 1
-            byte = try peekValue()
-            // A trailing comma before the closing brace is accepted, as JSONDecoder accepts it.
-            if byte == Byte.closeBrace {
-                index += 1
-                depth -= 1
-                return nil
-            }
-        }
-        guard byte == Byte.quote else { throw unreadable("expected a key") }
-        let key = try stringSpan()
-        guard try peekValue() == Byte.colon else { throw unreadable("expected : after a key") }
-        index += 1
-        return key
-    }
-
-    /// True when another element of the array being read follows; false once its `]` is consumed.
-    private mutating func nextElement(_ first: inout Bool) throws -> Bool {
-        let byte = try peekValue()
-        if byte == Byte.closeBracket {
-            index += 1
-            depth -= 1
-            return false
-        }
-        if first {
-            first = false
-            return true
-        }
-        guard byte == Byte.comma else { throw unreadable("expected , or ] in an array") }
-        index += 1
-        // A trailing comma before the closing bracket is accepted, as JSONDecoder accepts it.
-        if try peekValue() == Byte.closeBracket {
-            index += 1
-            depth -= 1
-            return false
-        }
+    /// Consumes `literal` if it is next.
+    @inline(__always)
+    private mutating func skip(_ literal: StaticString) -> Bool {
+        guard matches(literal) else { return false }
+        index += literal.utf8CodeUnitCount
         return true
     }
 
-    /// Which known key `span` spells. Every key of an object that is read must be a valid string,
-    /// known or not, as JSONDecoder decodes them all.
-    private mutating func keyName(_ span: StringSpan) throws -> KeyName {
-        if span.simple {
-            let bytes = UnsafeBufferPointer(start: base + span.start, count: span.count)
-            if span.ascii { return KeyName(bytes) }
-            _ = try validated(bytes)
-            return .unknown  // every known key is ASCII
-        }
-        var name = try string(span)
-        return name.withUTF8 { KeyName($0) }
+    private mutating func open(_ bracket: UInt8, _ what: String) throws {
+        guard at(bracket) else { throw unexpected(what, at: index) }
+        index += 1
+    }
+
+    /// The key at `position` of `shape` with what comes before it: `{"device":` for the first key
+    /// of an object, `,"seq":` for the others.
+    @inline(__always)
+    private mutating func key(_ literal: StaticString, _ position: Int, of shape: Shape) throws {
+        guard matches(literal) else { throw misplacedKey(position, of: shape) }
+        index += literal.utf8CodeUnitCount
+    }
+
+    /// The `}` after the last key of `shape`.
+    @inline(__always)
+    private mutating func close(_ shape: Shape) throws {
+        guard at(Byte.closeBrace) else { throw misplacedKey(nil, of: shape) }
+        index += 1
     }
 
     // MARK: Values
 
-    /// Skips whitespace; the byte a value (or a separator) starts with.
-    @inline(__always)
-    private mutating func peekValue() throws -> UInt8 {
-        while index < end {
-            let byte = base[index]
-            if !Byte.isWhitespace(byte) { return byte }
-            index += 1
-        }
-        throw unreadable("unexpected end of the body")
-    }
-
-    private mutating func literal(_ word: StaticString) throws {
-        let count = word.utf8CodeUnitCount
-        guard end - index >= count, memcmp(base + index, word.utf8Start, count) == 0 else {
-            throw unreadable("expected \(word)")
-        }
-        index += count
-    }
-
     private mutating func bool() throws -> Bool {
-        switch try peekValue() {
-        case Byte.t: try literal("true"); return true
-        case Byte.f: try literal("false"); return false
-        default: throw unreadable("expected true or false")
-        }
+        if skip("true") { return true }
+        if skip("false") { return false }
+        throw unexpected("true or false", at: index)
     }
 
     private mutating func string() throws -> String {
         try string(stringSpan())
     }
 
-    /// Finds the end of the string at the reader (its closing quote consumed) by the scanner's
-    /// rules: `\` takes the next byte, `\u` the next four, none of them a quote. Nothing is
-    /// validated here; `string(_:)` does that for the strings that are read.
+    /// The string at the reader, its closing quote consumed, checked to be spelled as the writer
+    /// spells strings (see `BodyWriter.string`) but for its UTF-8, which `string(_:)` checks.
     private mutating func stringSpan() throws -> StringSpan {
-        guard try peekValue() == Byte.quote else { throw unreadable("expected a string") }
+        guard at(Byte.quote) else { throw unexpected("a string", at: index) }
         index += 1
         let start = index
         var simple = true, high: UInt8 = 0
@@ -568,311 +500,291 @@ private struct BodyReader {
             }
             if byte == Byte.backslash {
                 simple = false
-                index += 1
-                guard index < end else { break }
-                if base[index] == Byte.u {
-                    index += 1
-                    guard end - index >= 4 else { break }
-                    for offset in 0..<4 where base[index + offset] == Byte.quote {
-                        throw unreadable("bad \\u escape")
-                    }
-                    index += 4
-                } else {
-                    index += 1
-                }
+                try escape()
                 continue
             }
-            if byte < 0x20 { simple = false }
+            if byte < 0x20 { throw unreadable("a raw control character in a string; the writer escapes it") }
+            if byte == Byte.slash { throw unreadable("a '/' in a string that the writer would have escaped as \\/") }
             high |= byte
             index += 1
         }
-        throw unreadable("unterminated string")
+        throw unreadable("the body ends inside a string", at: start - 1)
     }
 
-    /// The string a scanned span holds: escapes decoded, control characters and bad UTF-8 refused.
+    /// One of the escapes the writer writes: `\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`, or
+    /// `\u00xx` (lower-case hex) for another character below U+0020.
+    private mutating func escape() throws {
+        guard end - index >= 2 else { throw unreadable("the body ends inside a string") }
+        switch base[index + 1] {
+        case Byte.quote, Byte.backslash, Byte.slash, Byte.b, Byte.f, Byte.n, Byte.r, Byte.t:
+            index += 2
+        case Byte.u where end - index >= 6 && Self.controlEscape(base + index + 2) != nil:
+            index += 6
+        default:
+            let text = String(decoding: UnsafeBufferPointer(start: base + index, count: min(6, end - index)), as: UTF8.self)
+            throw unreadable("an escape the writer never writes: \(quoted(text))")
+        }
+    }
+
+    /// The character of `\u00xx` when the writer writes it that way: `xx` in lower-case hex, for
+    /// a character below U+0020 that has no short escape.
+    private static func controlEscape(_ digits: UnsafePointer<UInt8>) -> UInt8? {
+        guard digits[0] == Byte.zero, digits[1] == Byte.zero, digits[2] == Byte.zero || digits[2] == Byte.zero + 1 else { return nil }
+        let low = digits[3]
+        let value: UInt8
+        if Byte.isDigit(low) {
+            value = (digits[2] - Byte.zero) << 4 | (low - Byte.zero)
+        } else if low >= Byte.a && low <= Byte.f {
+            value = (digits[2] - Byte.zero) << 4 | (low - Byte.a + 10)
+        } else {
+            return nil
+        }
+        switch value {
+        case 0x08, 0x09, 0x0A, 0x0C, 0x0D: return nil
+        default: return value
+        }
+    }
+
+    /// The string a checked span holds: escapes undone, and refused unless valid UTF-8.
     private mutating func string(_ span: StringSpan) throws -> String {
         let start = base + span.start
         if span.simple {
             let bytes = UnsafeBufferPointer(start: start, count: span.count)
-            return span.ascii ? String(decoding: bytes, as: UTF8.self) : try validated(bytes)
+            return span.ascii ? String(decoding: bytes, as: UTF8.self) : try validated(bytes, at: span.start)
         }
         scratch.removeAll(keepingCapacity: true)
         var offset = 0
         while offset < span.count {
             let byte = start[offset]
-            if byte < 0x20 { throw unreadable("control character in a string", at: span.start + offset) }
-            if byte != Byte.backslash {
+            guard byte == Byte.backslash else {
                 scratch.append(byte)
                 offset += 1
                 continue
             }
-            // The scan guarantees a byte after every backslash inside the span.
-            guard offset + 1 < span.count else { throw unreadable("bad escape", at: span.start + offset) }
-            let escaped = start[offset + 1]
-            offset += 2
-            switch escaped {
-            case Byte.quote, Byte.backslash, Byte.slash: scratch.append(escaped)
-            case UInt8(ascii: "b"): scratch.append(0x08)
-            case UInt8(ascii: "f"): scratch.append(0x0C)
-            case UInt8(ascii: "n"): scratch.append(0x0A)
-            case UInt8(ascii: "r"): scratch.append(0x0D)
-            case UInt8(ascii: "t"): scratch.append(0x09)
+            // `stringSpan` checked every escape.
+            switch start[offset + 1] {
+            case Byte.b: scratch.append(0x08)
+            case Byte.f: scratch.append(0x0C)
+            case Byte.n: scratch.append(0x0A)
+            case Byte.r: scratch.append(0x0D)
+            case Byte.t: scratch.append(0x09)
             case Byte.u:
-                guard let unit = Self.hexUnit(start + offset, available: span.count - offset) else {
-                    throw unreadable("bad \\u escape", at: span.start + offset)
-                }
+                scratch.append(Self.controlEscape(start + offset + 2)!)
                 offset += 4
-                let scalar: Unicode.Scalar?
-                if UTF16.isLeadSurrogate(unit) {
-                    // A high surrogate must be followed by an escaped low one.
-                    guard span.count - offset >= 6, start[offset] == Byte.backslash, start[offset + 1] == Byte.u,
-                          let trail = Self.hexUnit(start + offset + 2, available: span.count - offset - 2),
-                          UTF16.isTrailSurrogate(trail)
-                    else { throw unreadable("unpaired surrogate", at: span.start + offset) }
-                    offset += 6
-                    scalar = Unicode.Scalar(0x10000 + (UInt32(unit) - 0xD800) << 10 + (UInt32(trail) - 0xDC00))
-                } else {
-                    scalar = Unicode.Scalar(unit)
-                }
-                guard let scalar else { throw unreadable("unpaired surrogate", at: span.start + offset) }
-                Self.appendUTF8(scalar, to: &scratch)
-            default:
-                throw unreadable("bad escape", at: span.start + offset - 1)
+            case let escaped: scratch.append(escaped)
             }
+            offset += 2
         }
-        return try scratch.withUnsafeBufferPointer { try validated($0) }
-    }
-
-    /// Four hex digits, upper or lower case.
-    private static func hexUnit(_ digits: UnsafePointer<UInt8>, available: Int) -> UInt16? {
-        guard available >= 4 else { return nil }
-        var unit: UInt16 = 0
-        for offset in 0..<4 {
-            let byte = digits[offset]
-            let value: UInt8
-            switch byte {
-            case Byte.zero...Byte.nine: value = byte - Byte.zero
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = byte - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-            unit = unit << 4 | UInt16(value)
-        }
-        return unit
-    }
-
-    private static func appendUTF8(_ scalar: Unicode.Scalar, to bytes: inout [UInt8]) {
-        let value = scalar.value
-        switch value {
-        case 0..<0x80:
-            bytes.append(UInt8(value))
-        case 0x80..<0x800:
-            bytes.append(0xC0 | UInt8(value >> 6))
-            bytes.append(0x80 | UInt8(value & 0x3F))
-        case 0x800..<0x10000:
-            bytes.append(0xE0 | UInt8(value >> 12))
-            bytes.append(0x80 | UInt8(value >> 6 & 0x3F))
-            bytes.append(0x80 | UInt8(value & 0x3F))
-        default:
-            bytes.append(0xF0 | UInt8(value >> 18))
-            bytes.append(0x80 | UInt8(value >> 12 & 0x3F))
-            bytes.append(0x80 | UInt8(value >> 6 & 0x3F))
-            bytes.append(0x80 | UInt8(value & 0x3F))
-        }
+        return try scratch.withUnsafeBufferPointer { try validated($0, at: span.start) }
     }
 
     /// The string the bytes spell, if they are valid UTF-8. Decoding repairs invalid bytes, so the
     /// bytes are valid exactly when the decoded string gives them back unchanged.
-    private func validated(_ bytes: UnsafeBufferPointer<UInt8>) throws -> String {
+    private func validated(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) throws -> String {
         let text = String(decoding: bytes, as: UTF8.self)
         guard text.utf8.count == bytes.count, text.utf8.elementsEqual(bytes) else {
-            throw unreadable("invalid UTF-8 in a string")
+            throw unreadable("invalid UTF-8 in a string", at: offset)
         }
         return text
     }
 
-    /// An integer. Plain digits are read here; any other spelling JSONDecoder may accept for an
-    /// integer (`4.0`, `4e0`, `-0` for an unsigned type) or refuse is handed to JSONDecoder itself
-    /// as a one-number document, so both answer it the same way.
-    private mutating func integer<Integer: FixedWidthInteger & Decodable>() throws -> Integer {
-        let first = try peekValue()
-        guard first == Byte.minus || Byte.isDigit(first) else { throw unreadable("expected a number") }
-        let token = numberToken()
-        if let value: Integer = plainInteger(token) { return value }
-        let text = Data(UnsafeBufferPointer(start: base + token.lowerBound, count: token.count))
-        return try JSONDecoder().decode(Integer.self, from: text)
-    }
-
-    /// The number at the reader as JSONDecoder's scanner delimits it: `-` or a digit, then every
-    /// following digit, `.`, `+`, `-`, `e` or `E`.
-    private mutating func numberToken() -> Range<Int> {
+    /// The number at the reader: every following byte that can belong to one.
+    private mutating func numberToken() -> UnsafeBufferPointer<UInt8> {
         let start = index
-        index += 1
         while index < end, Byte.continuesNumber(base[index]) { index += 1 }
-        return start..<index
+        return UnsafeBufferPointer(start: base + start, count: index - start)
     }
 
-    /// `-?(0|[1-9][0-9]*)` of at most 19 digits that fits `Integer`; nil for anything else.
-    private func plainInteger<Integer: FixedWidthInteger>(_ token: Range<Int>) -> Integer? {
-        var position = token.lowerBound
-        let negative = base[position] == Byte.minus
+    /// An integer in plain digits (`0`, `-?[1-9][0-9]*`) that fits `Integer`.
+    private mutating func integer<Integer: FixedWidthInteger>() throws -> Integer {
+        let start = index
+        var position = index
+        let negative = position < end && base[position] == Byte.minus
         if negative { position += 1 }
-        let digits = token.upperBound - position
-        guard digits > 0, digits <= 19, base[position] != Byte.zero || digits == 1 else { return nil }
+        let first = position
         var magnitude: UInt64 = 0
-        while position < token.upperBound {
-            let digit = base[position] &- Byte.zero
-            guard digit < 10 else { return nil }
-            magnitude = magnitude &* 10 &+ UInt64(digit)
+        while position < end, Byte.isDigit(base[position]) {
+            if position - first < 19 { magnitude = magnitude &* 10 &+ UInt64(base[position] &- Byte.zero) }
             position += 1
         }
-        guard negative else { return Integer(exactly: magnitude) }
-        if magnitude == UInt64(Int64.max) + 1 { return Integer(exactly: Int64.min) }
-        guard let positive = Int64(exactly: magnitude) else { return nil }
-        return Integer(exactly: -positive)
-    }
-
-    /// A double, read as JSONDecoder reads one: a strict JSON number, parsed by `strtod` (through
-    /// `Double(_:)`), refused when it overflows, or when it comes out zero and `isTrueZero` says
-    /// its digits were not all zero (an underflow).
-    private mutating func double() throws -> Double {
-        let first = try peekValue()
-        guard first == Byte.minus || Byte.isDigit(first) else { throw unreadable("expected a number") }
-        let token = numberToken()
-        guard isJSONNumber(token) else { throw unreadable("malformed number", at: token.lowerBound) }
-        let text = String(decoding: UnsafeBufferPointer(start: base + token.lowerBound, count: token.count), as: UTF8.self)
-        guard let value = Double(text), value.isFinite, value != 0 || isTrueZero(token) else {
-            throw unreadable("number out of range", at: token.lowerBound)
+        let digits = position - first
+        // No digits, a leading zero, `-0`, or more of a number (`.`, `e`, a sign) after them.
+        guard digits > 0, position == end || !Byte.continuesNumber(base[position]),
+              base[first] != Byte.zero || (digits == 1 && !negative) else {
+            let token = numberToken()
+            guard !token.isEmpty else { throw unexpected("an integer", at: start) }
+            throw unreadable("an integer spelled \(quoted(String(decoding: token, as: UTF8.self))); the writer writes plain digits", at: start)
+        }
+        index = position
+        var value: Integer?
+        if digits <= 19 {
+            if !negative {
+                value = Integer(exactly: magnitude)
+            } else if magnitude <= UInt64(Int64.max) {
+                value = Integer(exactly: -Int64(magnitude))
+            } else if magnitude == UInt64(Int64.max) + 1 {
+                value = Integer(exactly: Int64.min)
+            }
+        }
+        guard let value else {
+            let text = String(decoding: UnsafeBufferPointer(start: base + start, count: position - start), as: UTF8.self)
+            throw unreadable("the integer \(quoted(text)) is out of range for \(Integer.self)", at: start)
         }
         return value
     }
 
-    /// JSONDecoder's test that a number parsed as zero was written as zero: the first `e`/`E` or
-    /// non-zero digit decides. It reads four bytes at a time from the front, then the last one to
-    /// three bytes *last first*, so a zero such as `0e8` or `0.000E1` (whose tail puts a digit of
-    /// the exponent before the `e`) counts as an underflow and is refused. Kept exactly, quirk and
-    /// all: the tests will say if Foundation changes it.
-    private func isTrueZero(_ token: Range<Int>) -> Bool {
-        func decides(_ byte: UInt8) -> Bool? {
-            if byte >= UInt8(ascii: "1") && byte <= Byte.nine { return false }
-            if byte == Byte.e || byte == Byte.capitalE { return true }
-            return nil
+    /// A double, spelled exactly as the writer spells its value.
+    private mutating func double() throws -> Double {
+        let start = index
+        let token = numberToken()
+        guard !token.isEmpty else { throw unexpected("a number", at: start) }
+        let text = String(decoding: token, as: UTF8.self)
+        guard let value = Double(text) else { throw unreadable("a malformed number \(quoted(text))", at: start) }
+        guard value.isFinite else { throw unreadable("the number \(quoted(text)) is out of range for Double", at: start) }
+        let spelling = BodyWriter.spelling(value)
+        guard spelling == text else {
+            throw unreadable("a double spelled \(quoted(text)); the writer spells it \(quoted(spelling))", at: start)
         }
-        var position = token.lowerBound
-        while token.upperBound - position >= 4 {
-            for offset in 0..<4 {
-                if let answer = decides(base[position + offset]) { return answer }
-            }
-            position += 4
-        }
-        var last = token.upperBound - 1
-        while last >= position {
-            if let answer = decides(base[last]) { return answer }
-            last -= 1
-        }
-        return true
+        return value
     }
 
-    /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, all of the token.
-    private func isJSONNumber(_ token: Range<Int>) -> Bool {
-        var position = token.lowerBound
-        func digits() -> Int {
-            let start = position
-            while position < token.upperBound, Byte.isDigit(base[position]) { position += 1 }
-            return position - start
+    /// Milliseconds since 1970, as a date the writer would give back the same milliseconds for.
+    private mutating func date() throws -> Date {
+        let start = index
+        let millis: Int64 = try integer()
+        // As FieldValue's init(from:) makes the date.
+        let date = Date(timeIntervalSince1970: Double(millis) / 1000)
+        guard BodyWriter.milliseconds(date) == millis else {
+            throw unreadable("the date \(millis) ms would not be written back the same (beyond what a Date keeps to the millisecond)", at: start)
         }
-        if base[position] == Byte.minus { position += 1 }
-        guard position < token.upperBound else { return false }
-        if base[position] == Byte.zero {
-            position += 1
-        } else if digits() == 0 {
-            return false
-        }
-        if position < token.upperBound, base[position] == Byte.dot {
-            position += 1
-            guard digits() > 0 else { return false }
-        }
-        if position < token.upperBound, base[position] == Byte.e || base[position] == Byte.capitalE {
-            position += 1
-            if position < token.upperBound, base[position] == Byte.plus || base[position] == Byte.minus { position += 1 }
-            guard digits() > 0 else { return false }
-        }
-        return position == token.upperBound
+        return date
     }
 
-    // MARK: Skipping
+    /// Base64 exactly as `base64EncodedString()` writes it.
+    private mutating func bytes() throws -> Data {
+        let start = index
+        let text = try string()
+        guard let data = Data(base64Encoded: text), data.base64EncodedString() == text else {
+            throw unreadable("bytes \(quoted(text)) not in the writer's base64", at: start)
+        }
+        return data
+    }
 
-    /// Skips a value the body types do not read (an unknown key's, or a repeated key's), checking
-    /// it only as JSONDecoder's scanner does. Iterative: nesting costs a byte of stack each.
-    private mutating func skipValue() throws {
-        var open: [Bool] = []  // per open container: true for an object
-        nextValue: while true {
-            let byte = try peekValue()
-            switch byte {
-            case Byte.quote:
-                _ = try stringSpan()
-            case Byte.openBrace, Byte.openBracket:
-                try enterContainer()
-                let isObject = byte == Byte.openBrace
-                if try peekValue() == (isObject ? Byte.closeBrace : Byte.closeBracket) {
-                    index += 1
-                    depth -= 1
-                } else {
-                    open.append(isObject)
-                    if isObject { try skipKey() }
-                    continue nextValue
-                }
-            case Byte.t: try literal("true")
-            case Byte.f: try literal("false")
-            case Byte.n: try literal("null")
-            case Byte.minus, Byte.zero...Byte.nine: _ = numberToken()
-            default: throw unreadable("unexpected character")
-            }
-            // After a value: close what ends here, or go on to the next element.
-            while let isObject = open.last {
-                let close = isObject ? Byte.closeBrace : Byte.closeBracket
-                let separator = try peekValue()
-                if separator == close {
-                    index += 1
-                    depth -= 1
-                    open.removeLast()
-                    continue
-                }
-                guard separator == Byte.comma else { throw unreadable("expected , or a closing bracket") }
+    private mutating func strings() throws -> [String] {
+        try open(Byte.openBracket, "a list of strings")
+        var list: [String] = []
+        if at(Byte.closeBracket) {
+            index += 1
+            return list
+        }
+        while true {
+            list.append(try string())
+            guard list.count <= CloudLimits.maxListItems else { throw unreadable("a list of more than \(CloudLimits.maxListItems) strings") }
+            if at(Byte.comma) {
                 index += 1
-                if try peekValue() == close {  // a trailing comma
-                    index += 1
-                    depth -= 1
-                    open.removeLast()
-                    continue
-                }
-                if isObject { try skipKey() }
-                continue nextValue
+            } else if at(Byte.closeBracket) {
+                index += 1
+                return list
+            } else {
+                throw unexpected("',' or ']' in a list of strings", at: index)
             }
-            return
         }
     }
 
-    private mutating func skipKey() throws {
-        _ = try stringSpan()
-        guard try peekValue() == Byte.colon else { throw unreadable("expected : after a key") }
-        index += 1
-    }
-
-    // MARK: Errors
+    // MARK: Reasons
 
     private func unreadable(_ reason: String, at offset: Int? = nil) -> BodyCodec.Unreadable {
         BodyCodec.Unreadable(reason: reason, offset: offset ?? index)
     }
 
-    private func missingKey() -> BodyCodec.Unreadable { unreadable("a required key is missing") }
+    private func whitespace(at offset: Int) -> BodyCodec.Unreadable {
+        unreadable("whitespace, which the writer never writes", at: offset)
+    }
+
+    /// Something other than `expected` at `offset`, said as precisely as the byte there allows.
+    private func unexpected(_ expected: String, at offset: Int) -> BodyCodec.Unreadable {
+        guard offset < end else { return unreadable("the body ends where \(expected) belongs", at: offset) }
+        let byte = base[offset]
+        if Byte.isWhitespace(byte) { return whitespace(at: offset) }
+        if (byte == Byte.closeBrace || byte == Byte.closeBracket) && offset > 0 && base[offset - 1] == Byte.comma {
+            return unreadable("a trailing comma, which the writer never writes", at: offset - 1)
+        }
+        if matches("null", at: offset) {
+            return unreadable("null where \(expected) belongs; the writer never writes null", at: offset)
+        }
+        return unreadable("expected \(expected), found \(Byte.describe(byte))", at: offset)
+    }
+
+    /// Why the writer's key at `position` of `shape` (nil: its closing `}`) is not at the reader.
+    private func misplacedKey(_ position: Int?, of shape: Shape) -> BodyCodec.Unreadable {
+        let keys = shape.keys
+        let expected = position.map { "key \"\(keys[$0])\" of \(shape.name)" } ?? "the '}' that ends \(shape.name)"
+        var offset = index
+        if position == 0 {
+            guard offset < end, base[offset] == Byte.openBrace else { return unexpected(shape.name + " (an object)", at: offset) }
+            offset += 1
+            if offset < end, base[offset] == Byte.closeBrace {
+                return unreadable("missing \(expected)", at: offset)
+            }
+        } else {
+            guard offset < end else { return unexpected(expected, at: offset) }
+            if base[offset] == Byte.closeBrace, position != nil { return unreadable("missing \(expected)", at: offset) }
+            guard base[offset] == Byte.comma else { return unexpected(expected, at: offset) }
+            offset += 1
+        }
+        guard offset < end, base[offset] == Byte.quote else { return unexpected(expected, at: offset) }
+        // The key as written, to its closing quote.
+        var close = offset + 1
+        while close < end, base[close] != Byte.quote {
+            close += base[close] == Byte.backslash ? 2 : 1
+        }
+        guard close < end else { return unreadable("the body ends inside a key", at: offset) }
+        let raw = UnsafeBufferPointer(start: base + offset + 1, count: close - offset - 1)
+        let name = String(decoding: raw, as: UTF8.self)
+        if raw.contains(Byte.backslash) {
+            return unreadable("an escape in the key \(quoted(name)); the writer writes keys as plain text", at: offset)
+        }
+        guard let known = keys.firstIndex(of: name) else {
+            return unreadable("unknown key \(quoted(name)) in \(shape.name)", at: offset)
+        }
+        if known == position || !matches(":", at: close + 1) {
+            // The key is where it belongs (or is not followed by ':'): what follows it is wrong.
+            return unexpected("':' after the key", at: close + 1)
+        }
+        if let position, known > position {
+            return unreadable("key \(quoted(name)) where the writer writes \"\(keys[position])\" (keys out of order, or one missing)", at: offset)
+        }
+        if shape == .entry && name == "fields" {
+            return unreadable("key \"fields\" out of the writer's order, or repeated", at: offset)
+        }
+        return unreadable("repeated key \(quoted(name)) in \(shape.name)", at: offset)
+    }
+
+    /// Why a field's value does not start with `{"<type>":`.
+    private func misplacedFieldType() -> BodyCodec.Unreadable {
+        var offset = index
+        guard offset < end, base[offset] == Byte.openBrace else { return unexpected("a field (an object)", at: offset) }
+        offset += 1
+        if offset < end, base[offset] == Byte.closeBrace { return unreadable("a field without a type key", at: offset) }
+        guard offset < end, base[offset] == Byte.quote else { return unexpected("a field's type key", at: offset) }
+        var close = offset + 1
+        while close < end, base[close] != Byte.quote {
+            close += base[close] == Byte.backslash ? 2 : 1
+        }
+        guard close < end else { return unreadable("the body ends inside a key", at: offset) }
+        let name = String(decoding: UnsafeBufferPointer(start: base + offset + 1, count: close - offset - 1), as: UTF8.self)
+        guard ["string", "int", "double", "bool", "date", "bytes", "strings"].contains(name) else {
+            return unreadable("unknown field type \(quoted(name)); a field has exactly one type key", at: offset)
+        }
+        return unexpected("':' after the key", at: close + 1)
+    }
 }
 
 // MARK: - Writing
 
-/// Appends a body's JSON exactly as `JSONEncoder` with `.sortedKeys` writes it.
-/// Writes JSON the way `JSONEncoder` with sorted keys does; the bodies' writer, and the
-/// system fields' (`SystemFields.encoded`).
+/// Writes JSON in the one form `BodyCodec` describes (keys sorted by their UTF-8 bytes, no
+/// whitespace, the fewest escapes): the bodies' writer, and the system fields'
+/// (`SystemFields.encoded`). Its bytes are frozen: the fixtures hold it to them.
 struct BodyWriter {
     private(set) var bytes: [UInt8] = []
 
@@ -945,15 +857,13 @@ struct BodyWriter {
                 throw EncodingError.invalidValue(number, .init(codingPath: [], debugDescription: "Unable to encode Double.\(number) directly in JSON."))
             }
             raw("{\"double\":")
-            // JSONEncoder's spelling: the shortest round-tripping form, without a trailing ".0".
-            var text = number.description
-            if text.hasSuffix(".0") { text.removeLast(2) }
+            var text = Self.spelling(number)
             text.withUTF8 { bytes.append(contentsOf: $0) }
         case .bool(let flag):
             raw(flag ? "{\"bool\":true" : "{\"bool\":false")
         case .date(let date):
             raw("{\"date\":")
-            integer(Int64((date.timeIntervalSince1970 * 1000).rounded()))
+            integer(Int64(Self.millisecondsRounded(date)))
         case .bytes(let data):
             raw("{\"bytes\":")
             string(data.base64EncodedString())
@@ -968,8 +878,30 @@ struct BodyWriter {
         bytes.append(Byte.closeBrace)
     }
 
-    /// JSONEncoder's order for sorted keys: UTF-8 bytes, lexicographically.
-    private static func precedes(_ lhs: String, _ rhs: String) -> Bool {
+    /// A finite double as the writer spells it: the shortest text that reads back as the same
+    /// value (`description`), without a trailing `.0`. (As `JSONEncoder` spells doubles.)
+    static func spelling(_ number: Double) -> String {
+        var text = number.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        return text
+    }
+
+    /// A date as whole milliseconds since 1970, as the writer writes it, before it becomes an
+    /// integer.
+    private static func millisecondsRounded(_ date: Date) -> Double {
+        (date.timeIntervalSince1970 * 1000).rounded()
+    }
+
+    /// The milliseconds the writer writes for `date`; nil where it could not write the date at all.
+    static func milliseconds(_ date: Date) -> Int64? {
+        let rounded = millisecondsRounded(date)
+        guard rounded >= -0x1p63 && rounded < 0x1p63 else { return nil }
+        return Int64(rounded)
+    }
+
+    /// The order of keys: by their UTF-8 bytes, lexicographically. (`JSONEncoder`'s order for
+    /// sorted keys.)
+    static func precedes(_ lhs: String, _ rhs: String) -> Bool {
         let answer = lhs.utf8.withContiguousStorageIfAvailable { left in
             rhs.utf8.withContiguousStorageIfAvailable { right -> Bool in
                 let common = min(left.count, right.count)
@@ -980,7 +912,7 @@ struct BodyWriter {
         return (answer ?? nil) ?? lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
     }
 
-    /// A quoted string, escaped as JSONEncoder escapes: `"`, `\` and `/` with a backslash,
+    /// A quoted string, escaped as `JSONEncoder` escapes: `"`, `\` and `/` with a backslash,
     /// `\b \f \n \r \t`, other control characters as `\u00xx`; everything else as it is.
     mutating func string(_ text: String) {
         bytes.append(Byte.quote)

@@ -79,8 +79,8 @@ enum CloudFileFormat {
 }
 
 /// JSON for file bodies: sorted keys, no spaces. Segments and snapshots, which hold the
-/// records, go through a codec of their own; the small bodies through Foundation's.
-/// Both write the same bytes and accept the same files (BodyCodec's tests hold it to that).
+/// records, go through a codec of their own (`BodyCodec`, which reads exactly what it writes
+/// and refuses the rest with a reason); the small bodies (heads) through Foundation's.
 enum BodyCoding {
     static func encode<Body: Encodable>(_ body: Body) -> Data {
         // The bodies are plain structs of strings and numbers; encoding fails only on a double

@@ -5,8 +5,10 @@ import Storage
 /// Plain mode: reads one command per line and answers with events, as JSON Lines or as text.
 /// Every change is saved before it is reported.
 public final class PlainSession {
-    private let database: AppDatabase
-    private let profile: Profile
+    /// The player's games; `database` for what belongs to no player (the coach, challenges).
+    private let player: PlayerDatabase
+    private var database: AppDatabase { player.database }
+    private var profile: Profile { player.profile }
     private let lexicon: () -> Lexicon
     private let rules: Rules?
     private let hard: Bool
@@ -20,14 +22,13 @@ public final class PlainSession {
     private(set) var current: SavedGame?
 
     public init(
-        database: AppDatabase, profile: Profile, lexicon: @escaping () -> Lexicon,
+        player: PlayerDatabase, lexicon: @escaping () -> Lexicon,
         rules: Rules?, seed: UInt64?, hard: Bool = false, json: Bool,
         daily: @escaping () throws(StorageError) -> GameRequest = { () throws(StorageError) -> GameRequest in throw .packEmpty("(no daily word here)") },
         write: @escaping (String) -> Void
     ) {
         self.daily = daily
-        self.database = database
-        self.profile = profile
+        self.player = player
         self.lexicon = lexicon
         self.rules = rules
         self.hard = hard
@@ -41,7 +42,7 @@ public final class PlainSession {
     public func begin(pack: String?, word: String?, daily: Bool = false, challenge: String? = nil) throws(StorageError) {
         if daily { return try start(try self.daily()) }
         if let challenge { return try start(try database.challengeRequest(code: challenge, lexicon: lexicon())) }
-        if pack == nil && word == nil && !hard, let latest = try database.latestGameInProgress(profile: profile) {
+        if pack == nil && word == nil && !hard, let latest = try player.latestGameInProgress() {
             current = latest
             emit(.started(GameJSON(latest), resumed: true))
         } else {
@@ -90,19 +91,19 @@ public final class PlainSession {
         case .new(let packID, let hard):
             try start(GameRequest(packID: packID ?? current?.game.packID, rules: rules, seed: takeSeed(), hard: hard || self.hard))
         case .resume(let id):
-            let game = try database.game(id: id, profile: profile)
+            let game = try player.game(id: id)
             if game.game.isFinished { throw .rejected(.gameOver) }
             current = game
             emit(.started(GameJSON(game), resumed: true))
         case .games:
-            emit(.games(try database.gamesInProgress(profile: profile).map(GameJSON.init)))
+            emit(.games(try player.gamesInProgress().map(GameJSON.init)))
         case .board:
             let game = try currentGame()
             let candidates = game.game.isFinished ? nil : try database.candidates(of: game.game, lexicon: self.lexicon())
             emit(.board(GameJSON(game), notepad: Self.notepad(game.game.notepad(candidates: candidates))))
         case .guess(let word):
             let id = try currentGame().id
-            let played = try database.submitGuess(word, gameID: id, lexicon: lexicon(), profile: profile)
+            let played = try player.submitGuess(word, gameID: id, lexicon: lexicon())
             current = played.game
             let candidates = try database.candidates(of: played.game.game, lexicon: self.lexicon())
             emit(.feedback(gameID: id, n: played.number, guess: GuessJSON(played.guess), guessesLeft: played.game.game.guessesLeft,
@@ -120,26 +121,26 @@ public final class PlainSession {
             if game.game.isFinished { throw .rejected(.gameOver) }
             let coach = try database.coach(for: game.game, lexicon: lexicon())
             guard let hint = coach.hint(for: game.game) else { throw .noHint }
-            current = try database.recordHint(gameID: game.id, profile: profile)
+            current = try player.recordHint(gameID: game.id)
             emit(.hint(gameID: game.id, word: hint.word, candidates: hint.candidates, expectedLeft: hint.expectedLeft, reason: hint.reason))
         case .giveUp:
-            let game = try database.giveUp(gameID: try currentGame().id, profile: profile)
+            let game = try player.giveUp(gameID: try currentGame().id)
             current = game
             emitEnded(game)
         case .mark(let letter, let mark):
-            let game = try database.mark(letter, as: mark, gameID: try currentGame().id, profile: profile)
+            let game = try player.mark(letter, as: mark, gameID: try currentGame().id)
             current = game
             emit(.marked(gameID: game.id, letter: String(letter), mark: mark?.rawValue ?? "clear"))
         case .bookmark:
             let id = try currentGame().id
-            let bookmark = try database.bookmarkGame(id: id, profile: profile)
-            current = try database.game(id: id, profile: profile)
+            let bookmark = try player.bookmarkGame(id: id)
+            current = try player.game(id: id)
             emit(.bookmarked(word: bookmark.word, fact: bookmark.fact))
         case .unbookmark:
             let game = try currentGame()
             guard game.game.isFinished else { throw .gameNotFinished }
-            try database.removeBookmark(word: game.game.secret, profile: profile)
-            current = try database.game(id: game.id, profile: profile)
+            try player.removeBookmark(word: game.game.secret)
+            current = try player.game(id: game.id)
             emit(.unbookmarked(word: game.game.secret))
         }
         return true
@@ -151,8 +152,8 @@ public final class PlainSession {
     }
 
     private func start(_ request: GameRequest) throws(StorageError) {
-        let existing = request.daily.flatMap { try? database.game(id: DailyWord.gameID(player: profile.playerID, date: $0), profile: profile) }
-        let game = try database.startGame(request, profile: profile, lexicon: lexicon)
+        let existing = request.daily.flatMap { try? player.game(id: DailyWord.gameID(player: profile.playerID, date: $0)) }
+        let game = try player.startGame(request, lexicon: lexicon)
         current = game
         emit(.started(GameJSON(game), resumed: existing != nil))
         if game.game.isFinished { emitEnded(game) }

@@ -10,6 +10,7 @@ struct Machine {
     let dataDir: URL
     let database: AppDatabase
     let profile: Profile
+    var player: PlayerDatabase { database.player(profile) }
     let store: FolderCloudDatabase
     let engine: SyncEngine
 
@@ -22,8 +23,8 @@ struct Machine {
         database = try AppDatabase.open(dataDir: dataDir)
         _ = try database.importPacks(from: PackFile.files(in: BundledContent.packsFolder), lexicon: { Seeding.lexicon })
         profile = try database.profile(player: Seeding.player, device: name, hostName: name)
-        store = try SyncEngine.openCloud(folder: cloud, database: database, profile: profile)
-        engine = SyncEngine(database: database, cloud: store, profile: profile)
+        store = try SyncEngine.openCloud(folder: cloud, player: database.player(profile))
+        engine = SyncEngine(player: database.player(profile), cloud: store)
     }
 }
 
@@ -66,21 +67,21 @@ enum Seeding {
                                             maxGuesses: 15, status: .won, startedAt: played, updatedAt: finished, finishedAt: finished,
                                             startedOn: device, lastChangedOn: device), fields))
         }
-        try machine.database.applyIncoming(incoming, zone: .games, token: nil, naming: CloudSchema(), profile: machine.profile)
+        try machine.player.applyIncoming(incoming, zone: .games, token: nil, naming: CloudSchema())
         // Seeded as if from nowhere: forget that, so the first sync uploads everything.
-        try machine.database.forgetSyncMetadata(profile: machine.profile)
+        try machine.player.forgetSyncMetadata()
     }
 
     /// Plays a new game to its end on `machine`: up to seven wrong words, then the secret.
     /// Returns how many guesses it took.
     static func playOneGame(_ machine: Machine, rng: inout SeededGenerator) throws -> Int {
-        let game = try machine.database.startGame(GameRequest(packID: "animals"), profile: machine.profile)
+        let game = try machine.player.startGame(GameRequest(packID: "animals"))
         var played = 0
         for word in guessable.shuffled(using: &rng).prefix(7) where word != game.game.secret && word.count == game.game.length {
-            _ = try machine.database.submitGuess(word, gameID: game.game.id, lexicon: lexicon, profile: machine.profile)
+            _ = try machine.player.submitGuess(word, gameID: game.game.id, lexicon: lexicon)
             played += 1
         }
-        let last = try machine.database.submitGuess(game.game.secret, gameID: game.game.id, lexicon: lexicon, profile: machine.profile)
+        let last = try machine.player.submitGuess(game.game.secret, gameID: game.game.id, lexicon: lexicon)
         precondition(last.game.game.isFinished, "the secret did not finish the game")
         return played + 1
     }

@@ -216,10 +216,10 @@ func measure(games: Int, options: Options) throws -> [Measurement] {
 
     progress("\(scale) games: one new guess, a finished game's upload, submitting a guess")
     record(.oneGuess, try samples(runs) {
-        let game = try laptop.database.startGame(GameRequest(packID: "animals"), profile: laptop.profile)
+        let game = try laptop.player.startGame(GameRequest(packID: "animals"))
         try laptop.engine.sync()
         let word = Seeding.guessable.first { $0 != game.game.secret }!
-        _ = try laptop.database.submitGuess(word, gameID: game.game.id, lexicon: Seeding.lexicon, profile: laptop.profile)
+        _ = try laptop.player.submitGuess(word, gameID: game.game.id, lexicon: Seeding.lexicon)
         return try time { try laptop.engine.sync() }
     })
     var rng = SeededGenerator(seed: 7)
@@ -230,24 +230,24 @@ func measure(games: Int, options: Options) throws -> [Measurement] {
         return Double(laptop.store.folder.statistics.bytesWritten - written) / Double(guesses)
     })
     record(.submitGuess, try samples(runs * 4) {
-        let game = try laptop.database.startGame(GameRequest(packID: "animals"), profile: laptop.profile)
+        let game = try laptop.player.startGame(GameRequest(packID: "animals"))
         let word = Seeding.guessable.first { $0 != game.game.secret }!
         // As a player sees it: the guess saved, then the words still possible counted for the board.
         return try time {
-            let played = try laptop.database.submitGuess(word, gameID: game.game.id, lexicon: Seeding.lexicon, profile: laptop.profile)
+            let played = try laptop.player.submitGuess(word, gameID: game.game.id, lexicon: Seeding.lexicon)
             let left = try laptop.database.candidates(of: played.game.game, lexicon: Seeding.lexicon)
             guard !left.isEmpty else { throw BenchFailure("no word still possible after \(word)") }
         }
     })
     try laptop.engine.sync()
-    let expected = try laptop.database.statistics(profile: laptop.profile).played
+    let expected = try laptop.player.statistics().played
 
     progress("\(scale) games: first sync of a new machine, and the floor")
     var desktop: Machine?
     record(.firstSync, try samples(runs) {
         let machine = try Machine("desktop", root: root, cloud: cloud)
         let elapsed = try time { try machine.engine.sync() }
-        let received = try machine.database.statistics(profile: machine.profile).played
+        let received = try machine.player.statistics().played
         guard received == expected else { throw BenchFailure("the new machine has \(received) of \(expected) finished games") }
         desktop = machine
         return elapsed

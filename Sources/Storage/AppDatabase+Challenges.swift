@@ -85,13 +85,13 @@ extension AppDatabase {
     }
 }
 
-extension AppDatabase {
+extension PlayerDatabase {
     /// The player's finished games as the achievements see them.
-    public func playedGames(profile: Profile) throws(StorageError) -> [PlayedGame] {
+    public func playedGames() throws(StorageError) -> [PlayedGame] {
         try read { db in
             try Row.fetchAll(db, sql: """
                 SELECT g.id, g.packId, g.secret, g.rules, g.hard, g.hints, g.status, g.maxGuesses, g.finishedAt, g.daily,
-                       \(Self.guessesUsedSQL) AS used
+                       \(AppDatabase.guessesUsedSQL) AS used
                 FROM game g WHERE g.playerId = ? AND g.status != 'in-progress' AND g.finishedAt IS NOT NULL
                 ORDER BY g.finishedAt, g.id
                 """, arguments: [profile.playerID]).compactMap { row in
@@ -104,8 +104,8 @@ extension AppDatabase {
     }
 
     /// Every achievement, earned or not, from the finished games and the packs installed.
-    public func achievements(profile: Profile) throws(StorageError) -> [Achievement] {
-        let games = try playedGames(profile: profile)
+    public func achievements() throws(StorageError) -> [Achievement] {
+        let games = try playedGames()
         let packs = try read { db in
             Dictionary(grouping: try Row.fetchAll(db, sql: "SELECT packId, word FROM packWord"), by: { $0["packId"] as String })
                 .mapValues { Set($0.map { $0["word"] as String }) }

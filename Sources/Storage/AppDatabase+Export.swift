@@ -513,54 +513,6 @@ enum Text {
     }
 }
 
-// MARK: Export and import
-
-extension AppDatabase {
-    /// Everything of the player's: games with their guesses and marks, the reading list, and
-    /// this machine's name and cloud folder.
-    public func exportDocument(profile: Profile, cloudDir: String?, reason: String? = nil, now: Date? = nil) throws(StorageError) -> ExportDocument {
-        let now = now ?? clock()
-        return try read { db in
-            let player = profile.playerID
-            let games = try GameRecord.filter(Column("playerId") == player).order(Column("startedAt"), Column("id")).fetchAll(db)
-            let guesses = Dictionary(grouping: try GuessRecord.fetchAll(db, sql: """
-                SELECT u.* FROM guess u JOIN game g ON g.id = u.gameId WHERE g.playerId = ? ORDER BY u.gameId, u.position, u.word
-                """, arguments: [player]), by: \.gameId)
-            let marks = Dictionary(grouping: try MarkRecord.fetchAll(db, sql: """
-                SELECT m.* FROM mark m JOIN game g ON g.id = m.gameId WHERE g.playerId = ? ORDER BY m.gameId, m.letter
-                """, arguments: [player]), by: \.gameId)
-            let bookmarks = try BookmarkRecord.filter(Column("playerId") == player)
-                .order(Column("addedAt").desc, Column("word")).fetchAll(db)
-            return ExportDocument(
-                player: player, device: profile.device.name, cloudDir: cloudDir, reason: reason, now: now,
-                games: games.map { ($0, guesses[$0.id] ?? [], marks[$0.id] ?? []) }, bookmarks: bookmarks)
-        }
-    }
-
-    /// Checks the whole document, then merges it in one transaction: a game not here is added
-    /// (and queued to sync, as a game started here is); a game here gains the guesses and
-    /// marks it lacks and the higher status, by the rules sync merges with; a bookmark not
-    /// here is added. Anything refused leaves the database as it was.
-    public func importDocument(_ document: ExportDocument, profile: Profile, lexicon: Lexicon) throws(StorageError) -> ImportReport {
-        let knownSecrets = try read { db in try Set(String.fetchAll(db, sql: "SELECT DISTINCT word FROM packWord")) }
-        let valid = try document.validated(player: profile.playerID, lexicon: lexicon, knownSecrets: knownSecrets)
-        return try write { db in
-            var report = ImportReport()
-            report.gamesInFile = valid.games.count
-            report.bookmarksInFile = valid.bookmarks.count
-            var importer = try Importer(db: db, player: profile.playerID)
-            for (index, game) in valid.games.enumerated() { try importer.add(game, index: index, report: &report) }
-            for bookmark in valid.bookmarks {
-                guard try !BookmarkRecord.exists(db, key: ["playerId": bookmark.playerId, "word": bookmark.word]) else { continue }
-                try bookmark.insert(db)
-                try Self.trackBookmarkChange(bookmark.playerId, word: bookmark.word, db)
-                report.bookmarksAdded += 1
-            }
-            return report
-        }
-    }
-}
-
 /// The merge of an import, inside its transaction. A game not here is inserted as a game
 /// started here would be (no `remoteRecordName`: it goes to the cloud as new), with its guesses
 /// (likewise) and marks (queued); a game here is merged.
@@ -680,5 +632,53 @@ extension ExportDocument.Game {
                                      playedAt: ExportDate.text($0.playedAt), playedOn: $0.playedOn)
             },
             marks: marks.map { ExportDocument.Mark(letter: $0.letter, state: $0.state.rawValue, markedAt: ExportDate.text($0.markedAt)) })
+    }
+}
+
+// MARK: Export and import
+
+extension PlayerDatabase {
+    /// Everything of the player's: games with their guesses and marks, the reading list, and
+    /// this machine's name and cloud folder.
+    public func exportDocument(cloudDir: String?, reason: String? = nil, now: Date? = nil) throws(StorageError) -> ExportDocument {
+        let now = now ?? clock()
+        return try read { db in
+            let player = profile.playerID
+            let games = try GameRecord.filter(Column("playerId") == player).order(Column("startedAt"), Column("id")).fetchAll(db)
+            let guesses = Dictionary(grouping: try GuessRecord.fetchAll(db, sql: """
+                SELECT u.* FROM guess u JOIN game g ON g.id = u.gameId WHERE g.playerId = ? ORDER BY u.gameId, u.position, u.word
+                """, arguments: [player]), by: \.gameId)
+            let marks = Dictionary(grouping: try MarkRecord.fetchAll(db, sql: """
+                SELECT m.* FROM mark m JOIN game g ON g.id = m.gameId WHERE g.playerId = ? ORDER BY m.gameId, m.letter
+                """, arguments: [player]), by: \.gameId)
+            let bookmarks = try BookmarkRecord.filter(Column("playerId") == player)
+                .order(Column("addedAt").desc, Column("word")).fetchAll(db)
+            return ExportDocument(
+                player: player, device: profile.device.name, cloudDir: cloudDir, reason: reason, now: now,
+                games: games.map { ($0, guesses[$0.id] ?? [], marks[$0.id] ?? []) }, bookmarks: bookmarks)
+        }
+    }
+
+    /// Checks the whole document, then merges it in one transaction: a game not here is added
+    /// (and queued to sync, as a game started here is); a game here gains the guesses and
+    /// marks it lacks and the higher status, by the rules sync merges with; a bookmark not
+    /// here is added. Anything refused leaves the database as it was.
+    public func importDocument(_ document: ExportDocument, lexicon: Lexicon) throws(StorageError) -> ImportReport {
+        let knownSecrets = try read { db in try Set(String.fetchAll(db, sql: "SELECT DISTINCT word FROM packWord")) }
+        let valid = try document.validated(player: profile.playerID, lexicon: lexicon, knownSecrets: knownSecrets)
+        return try write { db in
+            var report = ImportReport()
+            report.gamesInFile = valid.games.count
+            report.bookmarksInFile = valid.bookmarks.count
+            var importer = try Importer(db: db, player: profile.playerID)
+            for (index, game) in valid.games.enumerated() { try importer.add(game, index: index, report: &report) }
+            for bookmark in valid.bookmarks {
+                guard try !BookmarkRecord.exists(db, key: ["playerId": bookmark.playerId, "word": bookmark.word]) else { continue }
+                try bookmark.insert(db)
+                try AppDatabase.trackBookmarkChange(bookmark.playerId, word: bookmark.word, db)
+                report.bookmarksAdded += 1
+            }
+            return report
+        }
     }
 }

@@ -5,34 +5,6 @@ import QiktionaryCore
 extension AppDatabase {
     // MARK: Starting and resuming
 
-    /// Starts a new game for the player. The word is the one asked for, or one drawn from the
-    /// pack (seeded when a seed is given), preferring words the player has not had yet.
-    public func startGame(_ request: GameRequest, profile: Profile, lexicon: (() -> Lexicon)? = nil,
-                          now: Date? = nil) throws(StorageError) -> SavedGame {
-        let now = Self.stamp(now ?? clock())
-        return try write { db in
-            // A daily game has one id per player and date: played already (here or, once synced,
-            // on the other machine), it is resumed, never started twice.
-            let id = request.daily.map { DailyWord.gameID(player: profile.playerID, date: $0) } ?? UUID().uuidString.lowercased()
-            if request.daily != nil, let existing = try GameRecord.fetchOne(db, key: id) {
-                guard existing.playerId == profile.playerID else { throw StorageError.noGame(id) }
-                return try Self.savedGame(existing, db)
-            }
-            let (pack, entry) = try Self.chooseSecret(request, playerID: profile.playerID, lexicon: lexicon, db)
-            let rules = request.rules ?? pack.rules
-            if !rules.allows(entry.word) { throw StorageError.rulesForbidWord(entry.word) }
-            let record = GameRecord(
-                id: id, playerId: profile.playerID, packId: pack.id,
-                secret: entry.word, fact: entry.fact, rules: rules,
-                maxGuesses: pack.maxGuesses ?? Game.defaultMaxGuesses, status: .inProgress,
-                startedAt: now, updatedAt: now, finishedAt: nil,
-                startedOn: profile.device.name, lastChangedOn: profile.device.name, hard: request.hard, daily: request.daily
-            )
-            try record.insert(db)
-            return try Self.savedGame(record, db)
-        }
-    }
-
     /// The secret words of the given packs, for the daily word's draw.
     public func packWords(packIDs: [String]) throws(StorageError) -> [(pack: String, word: String)] {
         try read { db in
@@ -43,87 +15,7 @@ extension AppDatabase {
         }
     }
 
-    /// The player's most recently changed game in progress, if any.
-    /// A game with a guess comes before one never played, whatever their times: a game opened
-    /// here and left gives way to the one played on the other machine.
-    public func latestGameInProgress(profile: Profile) throws(StorageError) -> SavedGame? {
-        try read { db in
-            try GameRecord.fetchOne(db, sql: """
-                SELECT g.* FROM game g INDEXED BY game_player_status WHERE g.playerId = ? AND g.status = 'in-progress'
-                ORDER BY EXISTS (SELECT 1 FROM guess e WHERE e.gameId = g.id) DESC, g.updatedAt DESC LIMIT 1
-                """, arguments: [profile.playerID])
-                .map { try Self.savedGame($0, db) }
-        }
-    }
-
-    /// One of the player's games.
-    public func game(id: String, profile: Profile) throws(StorageError) -> SavedGame {
-        try read { db in try Self.savedGame(Self.gameRecord(id, profile, db), db) }
-    }
-
     // MARK: Playing
-
-    /// Checks a guess against the rules and saves it with its feedback in one transaction,
-    /// so the guess is on disk before anyone is told how it scored.
-    public func submitGuess(_ input: String, gameID: String, lexicon: Lexicon, profile: Profile, now: Date? = nil) throws(StorageError) -> PlayedGuess {
-        let now = Self.stamp(now ?? clock())
-        return try write { db in
-            var record = try Self.gameRecord(gameID, profile, db)
-            var game = try Self.savedGame(record, db).game
-            let guess = try game.submit(input, lexicon: lexicon)
-            try GuessRecord(
-                id: UUID().uuidString.lowercased(), gameId: gameID, position: game.guesses.count,
-                guess: guess, playedAt: now, playedOn: profile.device.name
-            ).insert(db)
-            try Self.recordChange(&record, status: game.status, profile: profile, now: now, db)
-            return PlayedGuess(guess: guess, number: game.guesses.count, game: try Self.savedGame(record, db))
-        }
-    }
-
-    public func giveUp(gameID: String, profile: Profile, now: Date? = nil) throws(StorageError) -> SavedGame {
-        let now = Self.stamp(now ?? clock())
-        return try write { db in
-            var record = try Self.gameRecord(gameID, profile, db)
-            var game = try Self.savedGame(record, db).game
-            try game.giveUp()
-            try Self.recordChange(&record, status: game.status, profile: profile, now: now, db)
-            return try Self.savedGame(record, db)
-        }
-    }
-
-    /// Sets or clears (nil) the player's mark on one letter of the notepad.
-    public func mark(_ letter: Character, as mark: LetterMark?, gameID: String, profile: Profile, now: Date? = nil) throws(StorageError) -> SavedGame {
-        let now = Self.stamp(now ?? clock())
-        return try write { db in
-            var record = try Self.gameRecord(gameID, profile, db)
-            let key = String(letter).lowercased()
-            if let mark {
-                try MarkRecord(gameId: gameID, letter: key, state: mark, markedAt: now).upsert(db)
-            } else {
-                try MarkRecord.filter(Column("gameId") == gameID && Column("letter") == key).deleteAll(db)
-            }
-            try Self.trackMarkChange(gameID, letter: key, db)
-            try Self.recordChange(&record, status: record.status, profile: profile, now: now, db)
-            return try Self.savedGame(record, db)
-        }
-    }
-
-    /// Notes that the player was shown a hint now, before guess `guesses.count + 1`. Showing
-    /// the same hint again at the same point counts once. Refused once the game is over.
-    public func recordHint(gameID: String, profile: Profile, now: Date? = nil) throws(StorageError) -> SavedGame {
-        let now = Self.stamp(now ?? clock())
-        return try write { db in
-            var record = try Self.gameRecord(gameID, profile, db)
-            let saved = try Self.savedGame(record, db)
-            if saved.game.isFinished { throw StorageError.rejected(.gameOver) }
-            let hints = HintLog.text(saved.hints + [saved.game.guesses.count])
-            guard hints != record.hints else { return saved }
-            record.hints = hints
-            try Self.recordChange(&record, status: record.status, profile: profile, now: now, db)
-            try Self.trackGameChange(record.id, fields: [.hints], db)
-            return try Self.savedGame(record, db)
-        }
-    }
 
     /// The secret words of the game's pack allowed under its rules: the answers it can have.
     /// Nil when the pack is not here or no longer holds the secret (the caller then takes the
@@ -149,41 +41,6 @@ extension AppDatabase {
 
     // MARK: Lists
 
-    /// Games in progress, most recently changed first: those with a guess (a game opened and
-    /// never played is resumed, but not listed).
-    public func gamesInProgress(profile: Profile) throws(StorageError) -> [SavedGame] {
-        try read { db in
-            try GameRecord.fetchAll(db, sql: """
-                SELECT g.* FROM game g WHERE g.playerId = ? AND g.status = 'in-progress'
-                  AND EXISTS (SELECT 1 FROM guess e WHERE e.gameId = g.id)
-                ORDER BY g.updatedAt DESC
-                """, arguments: [profile.playerID])
-                .map { try Self.savedGame($0, db) }
-        }
-    }
-
-    /// Finished games, newest first.
-    public func history(profile: Profile, limit: Int? = nil) throws(StorageError) -> [SavedGame] {
-        try read { db in
-            try GameRecord
-                .filter(Column("playerId") == profile.playerID && Column("status") != GameStatus.inProgress.rawValue)
-                .order(Column("finishedAt").desc, Column("id"))
-                .limit(limit ?? -1)
-                .fetchAll(db)
-                .map { try Self.savedGame($0, db) }
-        }
-    }
-
-    /// Deletes one finished game with its guesses and marks.
-    public func deleteGame(id: String, profile: Profile) throws(StorageError) {
-        try write { db in
-            let record = try Self.gameRecord(id, profile, db)
-            if record.status == .inProgress { throw StorageError.gameInProgress(id) }
-            try Self.trackGameDeletion(record, db)
-            try record.delete(db)
-        }
-    }
-
     /// The guesses a finished game `g` counts (`Game.guessesUsed`): up to its winning guess in
     /// the played order, all of them when it was not won.
     static let guessesUsedSQL = """
@@ -192,39 +49,6 @@ extension AppDatabase {
                 WHERE u.gameId = g.id AND (u.position < w.position OR (u.position = w.position AND u.word = w.word)))
           ELSE (SELECT count(*) FROM guess WHERE gameId = g.id) END
         """
-
-    public func statistics(profile: Profile) throws(StorageError) -> Statistics {
-        try read { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT g.status, g.hard, g.hints, \(Self.guessesUsedSQL) AS used
-                FROM game g WHERE g.playerId = ? AND g.status != 'in-progress'
-                ORDER BY g.finishedAt, g.id
-                """, arguments: [profile.playerID])
-            return Statistics(games: rows.compactMap { row in
-                GameStatus(rawValue: row["status"]).map {
-                    FinishedGame(status: $0, guessesUsed: row["used"], hard: row["hard"],
-                                 hints: HintLog.parse(row["hints"] as String)?.count ?? 0)
-                }
-            })
-        }
-    }
-
-    public func packs(profile: Profile) throws(StorageError) -> [PackProgress] {
-        try read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT p.*, (SELECT count(*) FROM packWord w WHERE w.packId = p.id) AS words,
-                  (SELECT count(*) FROM packWord w WHERE w.packId = p.id AND EXISTS (
-                     SELECT 1 FROM game g WHERE g.playerId = ? AND g.packId = p.id AND g.secret = w.word AND g.status = 'won')) AS solved
-                FROM pack p ORDER BY p.length, p.title
-                """, arguments: [profile.playerID]).map { row in
-                PackProgress(
-                    id: row["id"], title: row["title"], description: row["description"], length: row["length"],
-                    rules: Rules(rawValue: row["rules"]) ?? .classic,
-                    maxGuesses: row["maxGuesses"] ?? Game.defaultMaxGuesses, words: row["words"], solved: row["solved"]
-                )
-            }
-        }
-    }
 
     // MARK: Helpers inside a transaction
 
@@ -324,5 +148,183 @@ extension AppDatabase {
             throw StorageError.packEmpty(pack.id)
         }
         return (pack, entry)
+    }
+}
+
+extension PlayerDatabase {
+    /// Starts a new game for the player. The word is the one asked for, or one drawn from the
+    /// pack (seeded when a seed is given), preferring words the player has not had yet.
+    public func startGame(_ request: GameRequest, lexicon: (() -> Lexicon)? = nil,
+                          now: Date? = nil) throws(StorageError) -> SavedGame {
+        let now = AppDatabase.stamp(now ?? clock())
+        return try write { db in
+            // A daily game has one id per player and date: played already (here or, once synced,
+            // on the other machine), it is resumed, never started twice.
+            let id = request.daily.map { DailyWord.gameID(player: profile.playerID, date: $0) } ?? UUID().uuidString.lowercased()
+            if request.daily != nil, let existing = try GameRecord.fetchOne(db, key: id) {
+                guard existing.playerId == profile.playerID else { throw StorageError.noGame(id) }
+                return try AppDatabase.savedGame(existing, db)
+            }
+            let (pack, entry) = try AppDatabase.chooseSecret(request, playerID: profile.playerID, lexicon: lexicon, db)
+            let rules = request.rules ?? pack.rules
+            if !rules.allows(entry.word) { throw StorageError.rulesForbidWord(entry.word) }
+            let record = GameRecord(
+                id: id, playerId: profile.playerID, packId: pack.id,
+                secret: entry.word, fact: entry.fact, rules: rules,
+                maxGuesses: pack.maxGuesses ?? Game.defaultMaxGuesses, status: .inProgress,
+                startedAt: now, updatedAt: now, finishedAt: nil,
+                startedOn: profile.device.name, lastChangedOn: profile.device.name, hard: request.hard, daily: request.daily
+            )
+            try record.insert(db)
+            return try AppDatabase.savedGame(record, db)
+        }
+    }
+
+    /// The player's most recently changed game in progress, if any.
+    /// A game with a guess comes before one never played, whatever their times: a game opened
+    /// here and left gives way to the one played on the other machine.
+    public func latestGameInProgress() throws(StorageError) -> SavedGame? {
+        try read { db in
+            try GameRecord.fetchOne(db, sql: """
+                SELECT g.* FROM game g INDEXED BY game_player_status WHERE g.playerId = ? AND g.status = 'in-progress'
+                ORDER BY EXISTS (SELECT 1 FROM guess e WHERE e.gameId = g.id) DESC, g.updatedAt DESC LIMIT 1
+                """, arguments: [profile.playerID])
+                .map { try AppDatabase.savedGame($0, db) }
+        }
+    }
+
+    /// One of the player's games.
+    public func game(id: String) throws(StorageError) -> SavedGame {
+        try read { db in try AppDatabase.savedGame(AppDatabase.gameRecord(id, profile, db), db) }
+    }
+
+    /// Checks a guess against the rules and saves it with its feedback in one transaction,
+    /// so the guess is on disk before anyone is told how it scored.
+    public func submitGuess(_ input: String, gameID: String, lexicon: Lexicon, now: Date? = nil) throws(StorageError) -> PlayedGuess {
+        let now = AppDatabase.stamp(now ?? clock())
+        return try write { db in
+            var record = try AppDatabase.gameRecord(gameID, profile, db)
+            var game = try AppDatabase.savedGame(record, db).game
+            let guess = try game.submit(input, lexicon: lexicon)
+            try GuessRecord(
+                id: UUID().uuidString.lowercased(), gameId: gameID, position: game.guesses.count,
+                guess: guess, playedAt: now, playedOn: profile.device.name
+            ).insert(db)
+            try AppDatabase.recordChange(&record, status: game.status, profile: profile, now: now, db)
+            return PlayedGuess(guess: guess, number: game.guesses.count, game: try AppDatabase.savedGame(record, db))
+        }
+    }
+
+    public func giveUp(gameID: String, now: Date? = nil) throws(StorageError) -> SavedGame {
+        let now = AppDatabase.stamp(now ?? clock())
+        return try write { db in
+            var record = try AppDatabase.gameRecord(gameID, profile, db)
+            var game = try AppDatabase.savedGame(record, db).game
+            try game.giveUp()
+            try AppDatabase.recordChange(&record, status: game.status, profile: profile, now: now, db)
+            return try AppDatabase.savedGame(record, db)
+        }
+    }
+
+    /// Sets or clears (nil) the player's mark on one letter of the notepad.
+    public func mark(_ letter: Character, as mark: LetterMark?, gameID: String, now: Date? = nil) throws(StorageError) -> SavedGame {
+        let now = AppDatabase.stamp(now ?? clock())
+        return try write { db in
+            var record = try AppDatabase.gameRecord(gameID, profile, db)
+            let key = String(letter).lowercased()
+            if let mark {
+                try MarkRecord(gameId: gameID, letter: key, state: mark, markedAt: now).upsert(db)
+            } else {
+                try MarkRecord.filter(Column("gameId") == gameID && Column("letter") == key).deleteAll(db)
+            }
+            try AppDatabase.trackMarkChange(gameID, letter: key, db)
+            try AppDatabase.recordChange(&record, status: record.status, profile: profile, now: now, db)
+            return try AppDatabase.savedGame(record, db)
+        }
+    }
+
+    /// Notes that the player was shown a hint now, before guess `guesses.count + 1`. Showing
+    /// the same hint again at the same point counts once. Refused once the game is over.
+    public func recordHint(gameID: String, now: Date? = nil) throws(StorageError) -> SavedGame {
+        let now = AppDatabase.stamp(now ?? clock())
+        return try write { db in
+            var record = try AppDatabase.gameRecord(gameID, profile, db)
+            let saved = try AppDatabase.savedGame(record, db)
+            if saved.game.isFinished { throw StorageError.rejected(.gameOver) }
+            let hints = HintLog.text(saved.hints + [saved.game.guesses.count])
+            guard hints != record.hints else { return saved }
+            record.hints = hints
+            try AppDatabase.recordChange(&record, status: record.status, profile: profile, now: now, db)
+            try AppDatabase.trackGameChange(record.id, fields: [.hints], db)
+            return try AppDatabase.savedGame(record, db)
+        }
+    }
+
+    /// Games in progress, most recently changed first: those with a guess (a game opened and
+    /// never played is resumed, but not listed).
+    public func gamesInProgress() throws(StorageError) -> [SavedGame] {
+        try read { db in
+            try GameRecord.fetchAll(db, sql: """
+                SELECT g.* FROM game g WHERE g.playerId = ? AND g.status = 'in-progress'
+                  AND EXISTS (SELECT 1 FROM guess e WHERE e.gameId = g.id)
+                ORDER BY g.updatedAt DESC
+                """, arguments: [profile.playerID])
+                .map { try AppDatabase.savedGame($0, db) }
+        }
+    }
+
+    /// Finished games, newest first.
+    public func history(limit: Int? = nil) throws(StorageError) -> [SavedGame] {
+        try read { db in
+            try GameRecord
+                .filter(Column("playerId") == profile.playerID && Column("status") != GameStatus.inProgress.rawValue)
+                .order(Column("finishedAt").desc, Column("id"))
+                .limit(limit ?? -1)
+                .fetchAll(db)
+                .map { try AppDatabase.savedGame($0, db) }
+        }
+    }
+
+    /// Deletes one finished game with its guesses and marks.
+    public func deleteGame(id: String) throws(StorageError) {
+        try write { db in
+            let record = try AppDatabase.gameRecord(id, profile, db)
+            if record.status == .inProgress { throw StorageError.gameInProgress(id) }
+            try AppDatabase.trackGameDeletion(record, db)
+            try record.delete(db)
+        }
+    }
+
+    public func statistics() throws(StorageError) -> Statistics {
+        try read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT g.status, g.hard, g.hints, \(AppDatabase.guessesUsedSQL) AS used
+                FROM game g WHERE g.playerId = ? AND g.status != 'in-progress'
+                ORDER BY g.finishedAt, g.id
+                """, arguments: [profile.playerID])
+            return Statistics(games: rows.compactMap { row in
+                GameStatus(rawValue: row["status"]).map {
+                    FinishedGame(status: $0, guessesUsed: row["used"], hard: row["hard"],
+                                 hints: HintLog.parse(row["hints"] as String)?.count ?? 0)
+                }
+            })
+        }
+    }
+
+    public func packs() throws(StorageError) -> [PackProgress] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT p.*, (SELECT count(*) FROM packWord w WHERE w.packId = p.id) AS words,
+                  (SELECT count(*) FROM packWord w WHERE w.packId = p.id AND EXISTS (
+                     SELECT 1 FROM game g WHERE g.playerId = ? AND g.packId = p.id AND g.secret = w.word AND g.status = 'won')) AS solved
+                FROM pack p ORDER BY p.length, p.title
+                """, arguments: [profile.playerID]).map { row in
+                PackProgress(
+                    id: row["id"], title: row["title"], description: row["description"], length: row["length"],
+                    rules: Rules(rawValue: row["rules"]) ?? .classic,
+                    maxGuesses: row["maxGuesses"] ?? Game.defaultMaxGuesses, words: row["words"], solved: row["solved"]
+                )
+            }
+        }
     }
 }

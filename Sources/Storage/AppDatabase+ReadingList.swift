@@ -2,12 +2,18 @@ import Foundation
 import GRDB
 import QiktionaryCore
 
-extension AppDatabase {
+extension Bookmark {
+    init(_ record: BookmarkRecord) {
+        self.init(word: record.word, packID: record.packId, fact: record.fact, addedAt: record.addedAt)
+    }
+}
+
+extension PlayerDatabase {
     /// Bookmarks the fact of a word. The fact comes from the player's finished game on that word,
     /// else from a pack. A word already on the list keeps its first date.
     @discardableResult
-    public func addBookmark(word input: String, profile: Profile, now: Date? = nil) throws(StorageError) -> Bookmark {
-        let word = input.lowercased(), now = Self.stamp(now ?? clock())
+    public func addBookmark(word input: String, now: Date? = nil) throws(StorageError) -> Bookmark {
+        let word = input.lowercased(), now = AppDatabase.stamp(now ?? clock())
         return try write { db in
             if let existing = try BookmarkRecord.fetchOne(db, key: ["playerId": profile.playerID, "word": word]) {
                 return Bookmark(existing)
@@ -24,39 +30,33 @@ extension AppDatabase {
             }
             let record = BookmarkRecord(playerId: profile.playerID, word: word, packId: source.packId, fact: source.fact, addedAt: now)
             try record.insert(db)
-            try Self.trackBookmarkChange(profile.playerID, word: word, db)
+            try AppDatabase.trackBookmarkChange(profile.playerID, word: word, db)
             return Bookmark(record)
         }
     }
 
     /// Bookmarks the word of a finished game; a game in progress keeps its word secret.
     @discardableResult
-    public func bookmarkGame(id: String, profile: Profile, now: Date? = nil) throws(StorageError) -> Bookmark {
-        let game = try self.game(id: id, profile: profile)
+    public func bookmarkGame(id: String, now: Date? = nil) throws(StorageError) -> Bookmark {
+        let game = try self.game(id: id)
         guard game.game.isFinished else { throw .gameNotFinished }
-        return try addBookmark(word: game.game.secret, profile: profile, now: now)
+        return try addBookmark(word: game.game.secret, now: now)
     }
 
-    public func removeBookmark(word input: String, profile: Profile) throws(StorageError) {
+    public func removeBookmark(word input: String) throws(StorageError) {
         let word = input.lowercased()
         try write { db in
             let removed = try BookmarkRecord.deleteOne(db, key: ["playerId": profile.playerID, "word": word])
             if !removed { throw StorageError.notBookmarked(word) }
-            try Self.trackBookmarkChange(profile.playerID, word: word, db)
+            try AppDatabase.trackBookmarkChange(profile.playerID, word: word, db)
         }
     }
 
     /// The reading list, newest first.
-    public func readingList(profile: Profile) throws(StorageError) -> [Bookmark] {
+    public func readingList() throws(StorageError) -> [Bookmark] {
         try read { db in
             try BookmarkRecord.filter(Column("playerId") == profile.playerID)
                 .order(Column("addedAt").desc, Column("word")).fetchAll(db).map(Bookmark.init)
         }
-    }
-}
-
-extension Bookmark {
-    init(_ record: BookmarkRecord) {
-        self.init(word: record.word, packID: record.packId, fact: record.fact, addedAt: record.addedAt)
     }
 }

@@ -7,295 +7,33 @@ import QiktionaryCore
 extension AppDatabase {
     // MARK: Sending
 
-    /// Every change of the player's that the cloud does not have yet.
-    public func outgoingChanges(naming: some RecordNaming, profile: Profile) throws(StorageError) -> OutgoingChanges {
-        try read { db in
-            var out = OutgoingChanges()
-            let player = profile.playerID
-            out.deletions = try Row.fetchAll(db, sql: "SELECT recordName, zone FROM recordDeletion WHERE playerId = ? ORDER BY recordName",
-                                             arguments: [player]).map {
-                OutgoingChanges.Deletion(recordName: $0["recordName"], zone: SyncZone(rawValue: $0["zone"]) ?? .games)
-            }
-            // Both halves use a small table or a partial index, so an empty queue costs the same
-            // whatever the number of games.
-            let games = try GameRecord.fetchAll(db, sql: """
-                SELECT * FROM (
-                  SELECT g.* FROM game g INDEXED BY game_unsynced WHERE g.playerId = ? AND g.remoteRecordName IS NULL AND \(Self.worthSending)
-                  UNION SELECT g.* FROM gameChange c CROSS JOIN game g ON g.id = c.gameId WHERE g.playerId = ? AND \(Self.worthSending)
-                ) ORDER BY startedAt, id
-                """, arguments: [player, player])
-            for game in games {
-                let change = try GameChangeRecord.fetchOne(db, key: game.id)
-                out.games.append(.init(
-                    game: SyncGame(game), isNew: game.remoteRecordName == nil,
-                    changedFields: Self.fields(change?.changedFields ?? ""),
-                    version: change?.version ?? 0,
-                    systemFields: try Self.systemFields(player, naming.game(game.id), db)
-                ))
-            }
-            out.guesses = try GuessRecord.fetchAll(db, sql: """
-                SELECT u.* FROM guess u INDEXED BY guess_unsynced CROSS JOIN game g ON g.id = u.gameId
-                WHERE u.remoteRecordName IS NULL AND g.playerId = ? ORDER BY g.startedAt, u.gameId, u.playedAt
-                """, arguments: [player]).map(SyncGuess.init)
-            out.marks = try Row.fetchAll(db, sql: """
-                SELECT c.gameId, c.letter, c.version, m.state, m.markedAt FROM markChange c
-                CROSS JOIN game g ON g.id = c.gameId LEFT JOIN mark m ON m.gameId = c.gameId AND m.letter = c.letter
-                WHERE g.playerId = ? AND \(Self.worthSending) ORDER BY c.gameId, c.letter
-                """, arguments: [player]).map { row in
-                OutgoingChanges.Mark(
-                    mark: SyncMark(gameID: row["gameId"], letter: row["letter"], state: (row["state"] as String?).flatMap(LetterMark.init),
-                                   markedAt: AppDatabase.time(row["markedAt"] ?? 0)),
-                    version: row["version"])
-            }
-            out.bookmarks = try Row.fetchAll(db, sql: """
-                SELECT c.word, c.version, b.packId, b.fact, b.addedAt FROM bookmarkChange c
-                LEFT JOIN bookmark b ON b.playerId = c.playerId AND b.word = c.word
-                WHERE c.playerId = ? ORDER BY c.word
-                """, arguments: [player]).map { row in
-                let packID: String? = row["packId"]
-                return OutgoingChanges.Bookmark(
-                    bookmark: SyncBookmark(word: row["word"], packID: packID ?? "", fact: row["fact"] ?? "",
-                                           addedAt: AppDatabase.time(row["addedAt"] ?? 0), isBookmarked: packID != nil),
-                    version: row["version"])
-            }
-            return out
-        }
-    }
-
-    /// Whether the cloud has acknowledged any record of the player's (so it is not empty).
-    public func knowsRemoteRecords(profile: Profile) throws(StorageError) -> Bool {
-        try read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM remoteRecord WHERE playerId = ? LIMIT 1", arguments: [profile.playerID]) ?? false }
-    }
-
     /// A game `g` worth sending: finished, or with a guess. A game opened and never played is
     /// kept here (it is resumed next time) but not sent, so opening the game on two machines
     /// leaves no empty games on either; its first guess sends it with everything it has.
     static let worthSending = "(g.status != 'in-progress' OR EXISTS (SELECT 1 FROM guess e WHERE e.gameId = g.id))"
 
-    /// How many changes wait to be sent.
-    public func pendingChangeCount(profile: Profile) throws(StorageError) -> Int {
-        try read { db in
-            try Int.fetchOne(db, sql: """
-                SELECT (SELECT count(*) FROM recordDeletion WHERE playerId = :p)
-                  + (SELECT count(*) FROM (
-                       SELECT g.id FROM game g INDEXED BY game_unsynced WHERE g.playerId = :p AND g.remoteRecordName IS NULL
-                         AND \(Self.worthSending)
-                       UNION SELECT g.id FROM gameChange c CROSS JOIN game g ON g.id = c.gameId WHERE g.playerId = :p AND \(Self.worthSending)))
-                  + (SELECT count(*) FROM guess u INDEXED BY guess_unsynced CROSS JOIN game g ON g.id = u.gameId
-                     WHERE u.remoteRecordName IS NULL AND g.playerId = :p)
-                  + (SELECT count(*) FROM markChange c CROSS JOIN game g ON g.id = c.gameId WHERE g.playerId = :p AND \(Self.worthSending))
-                  + (SELECT count(*) FROM bookmarkChange WHERE playerId = :p)
-                """, arguments: ["p": profile.playerID]) ?? 0
-        }
-    }
-
-    /// Records what the cloud accepted. Only what was sent is cleared: a change made while its
-    /// batch was in flight has a newer version and stays queued.
-    public func acknowledge(_ sent: OutgoingChanges, saved: [String: Data], deleted: Set<String>, naming: some RecordNaming,
-                            profile: Profile) throws(StorageError) {
-        let player = profile.playerID
-        try write { db in
-            func remember(_ name: String, _ zone: SyncZone, game: String?) throws -> Bool {
-                guard let fields = saved[name] else { return false }
-                try IncomingApplication.remember(name, zone, game: game, fields, player: player, db)
-                return true
-            }
-            for change in sent.games {
-                let name = naming.game(change.game.id)
-                guard try remember(name, .games, game: change.game.id) else { continue }
-                try db.cachedStatement(sql: "UPDATE game SET remoteRecordName = ? WHERE id = ?").execute(arguments: [name, change.game.id])
-                try db.cachedStatement(sql: "DELETE FROM gameChange WHERE gameId = ? AND version = ?").execute(arguments: [change.game.id, change.version])
-            }
-            // A guess never changes, so nothing of the cloud's copy is kept but its name.
-            for guess in sent.guesses {
-                let name = naming.guess(gameID: guess.gameID, word: guess.word)
-                guard saved[name] != nil else { continue }
-                try db.cachedStatement(sql: "UPDATE guess SET remoteRecordName = ? WHERE gameId = ? AND word = ?").execute(
-                    arguments: [name, guess.gameID, guess.word])
-            }
-            // Marks and bookmarks overwrite, the latest commit winning. When another process of
-            // this machine already sent and cleared a newer value, the version sent here went up
-            // after it, older: the value this machine holds is queued again, to win next time.
-            for change in sent.marks where try remember(naming.mark(gameID: change.mark.gameID, letter: change.mark.letter), .games,
-                                                        game: change.mark.gameID) {
-                try db.cachedStatement(sql: "DELETE FROM markChange WHERE gameId = ? AND letter = ? AND version = ?").execute(
-                    arguments: [change.mark.gameID, change.mark.letter, change.version])
-                if db.changesCount == 0, try !Self.holds(change.mark, db),
-                   try Bool.fetchOne(db, sql: "SELECT 1 FROM game WHERE id = ?", arguments: [change.mark.gameID]).isTrue {
-                    try Self.trackMarkChange(change.mark.gameID, letter: change.mark.letter, db)
-                }
-            }
-            for change in sent.bookmarks where try remember(naming.bookmark(word: change.bookmark.word), .readingList, game: nil) {
-                try db.cachedStatement(sql: "DELETE FROM bookmarkChange WHERE playerId = ? AND word = ? AND version = ?").execute(
-                    arguments: [player, change.bookmark.word, change.version])
-                if db.changesCount == 0, try !Self.holds(change.bookmark, player: player, db) {
-                    try Self.trackBookmarkChange(player, word: change.bookmark.word, db)
-                }
-            }
-            for deletion in sent.deletions where deleted.contains(deletion.recordName) {
-                try db.cachedStatement(sql: "DELETE FROM recordDeletion WHERE playerId = ? AND recordName = ?").execute(arguments: [player, deletion.recordName])
-                try db.cachedStatement(sql: "DELETE FROM remoteRecord WHERE playerId = ? AND recordName = ?").execute(arguments: [player, deletion.recordName])
-            }
-        }
-    }
-
     /// Whether the machine still holds the mark as it was sent.
-    private static func holds(_ mark: SyncMark, _ db: Database) throws -> Bool {
+    fileprivate static func holds(_ mark: SyncMark, _ db: Database) throws -> Bool {
         guard let row = try Row.fetchOne(db, sql: "SELECT state, markedAt FROM mark WHERE gameId = ? AND letter = ?",
                                          arguments: [mark.gameID, mark.letter]) else { return mark.state == nil }
         return row["state"] == mark.state?.rawValue && row["markedAt"] == Self.millis(mark.markedAt)
     }
 
     /// Whether the machine still holds the bookmark (or its absence) as it was sent.
-    private static func holds(_ bookmark: SyncBookmark, player: String, _ db: Database) throws -> Bool {
+    fileprivate static func holds(_ bookmark: SyncBookmark, player: String, _ db: Database) throws -> Bool {
         guard let row = try Row.fetchOne(db, sql: "SELECT packId, fact, addedAt FROM bookmark WHERE playerId = ? AND word = ?",
                                          arguments: [player, bookmark.word]) else { return !bookmark.isBookmarked }
         return bookmark.isBookmarked && row["packId"] == bookmark.packID && row["fact"] == bookmark.fact && row["addedAt"] == Self.millis(bookmark.addedAt)
     }
 
-    /// Drops a queued change the cloud can no longer take (its record was deleted elsewhere):
-    /// the deletion wins, here as everywhere.
-    public func dropDeletedElsewhere(recordNames: Set<String>, sent: OutgoingChanges, naming: some RecordNaming,
-                                     profile: Profile) throws(StorageError) {
-        try write { db in
-            for change in sent.games where recordNames.contains(naming.game(change.game.id)) {
-                try db.execute(sql: "DELETE FROM game WHERE id = ? AND playerId = ?", arguments: [change.game.id, profile.playerID])
-            }
-            for deletion in sent.deletions where recordNames.contains(deletion.recordName) {
-                try db.execute(sql: "DELETE FROM recordDeletion WHERE playerId = ? AND recordName = ?", arguments: [profile.playerID, deletion.recordName])
-            }
-        }
-    }
-
-    // MARK: Receiving
-
-    /// Applies one zone's changes and saves its token in the same transaction (docs/sync.md, steps
-    /// 5 and 6), so a crash leaves either both or neither. Nothing here is tracked as a local
-    /// change, except where a merge keeps something the cloud does not have yet.
-    @discardableResult
-    public func applyIncoming(_ changes: IncomingChanges, zone: SyncZone, token: Data?, naming: some RecordNaming,
-                              profile: Profile) throws(StorageError) -> ApplyReport {
-        try applyIncoming(zone: zone, naming: naming, profile: profile) { apply in
-            try apply(changes)
-            return token
-        }
-    }
-
-    /// As `applyIncoming`, for a fetch that arrives in batches while it is read: `feed` hands
-    /// each batch to `apply` and returns the token. All of it is one transaction: an error
-    /// thrown by `feed` leaves the database as it was.
-    public func applyIncoming(zone: SyncZone, naming: some RecordNaming, profile: Profile,
-                              feed: (_ apply: (IncomingChanges) throws -> Void) throws -> Data?) throws(StorageError) -> ApplyReport {
-        try write { db in
-            var application = try IncomingApplication(db: db, player: profile.playerID, naming: naming)
-            var devices: [String: String] = [:]
-            let token = try feed { changes in
-                try application.apply(changes)
-                devices.merge(changes.devices) { $1 }
-            }
-            try application.finish()
-            if let token {
-                try db.execute(sql: """
-                    INSERT INTO zoneToken (playerId, zone, token) VALUES (?, ?, ?)
-                    ON CONFLICT (playerId, zone) DO UPDATE SET token = excluded.token
-                    """, arguments: [profile.playerID, zone.rawValue, token])
-            }
-            for (id, name) in devices where id != profile.device.id && Self.isValidDeviceName(name) {
-                try db.execute(sql: """
-                    INSERT INTO device (id, name, isLocal, lastSeenAt) VALUES (?, ?, 0, ?)
-                    ON CONFLICT (id) DO UPDATE SET name = excluded.name, lastSeenAt = excluded.lastSeenAt
-                    """, arguments: [id, name, Self.millis(Date())])
-            }
-            return application.report
-        }
-    }
-
-    /// The game as the cloud record would carry it, for a merge after "server record changed".
-    public func syncGame(id: String, profile: Profile) throws(StorageError) -> SyncGame? {
-        try read { db in
-            try GameRecord.fetchOne(db, key: id).flatMap { $0.playerId == profile.playerID ? SyncGame($0) : nil }
-        }
-    }
-
-    // MARK: Tokens and state
-
-    public func zoneToken(_ zone: SyncZone, profile: Profile) throws(StorageError) -> Data? {
-        try read { db in
-            try Data.fetchOne(db, sql: "SELECT token FROM zoneToken WHERE playerId = ? AND zone = ?", arguments: [profile.playerID, zone.rawValue])
-        }
-    }
-
-    public func syncRecord(profile: Profile) throws(StorageError) -> (generation: String?, databaseToken: Data?, incompleteZones: Set<String>) {
-        try read { db in
-            let row = try SyncStateRecord.fetchOne(db, key: profile.playerID)
-            return (row?.generation, row?.databaseToken,
-                    Set((row?.incompleteZones ?? "").split(separator: ",").map(String.init)))
-        }
-    }
-
-    public func saveDatabaseToken(_ token: Data?, generation: String?, incompleteZones: Set<String>, profile: Profile) throws(StorageError) {
-        try updateSyncState(profile) { state in
-            state.databaseToken = token
-            state.generation = generation
-            state.incompleteZones = incompleteZones.sorted().joined(separator: ",")
-        }
-    }
-
-    /// Records how the last sync ended, for `status` and the header.
-    public func recordSyncOutcome(state: String, message: String?, at date: Date?, profile: Profile) throws(StorageError) {
-        try updateSyncState(profile) { row in
-            row.state = state
-            row.message = message
-            if let date { row.lastSyncAt = Self.stamp(date) }
-        }
-    }
-
-    public func syncStatus(profile: Profile) throws(StorageError) -> SyncStatus {
-        let pending = try pendingChangeCount(profile: profile)
-        return try read { db in
-            let row = try SyncStateRecord.fetchOne(db, key: profile.playerID)
-            return SyncStatus(generation: row?.generation, lastSyncAt: row?.lastSyncAt, state: row?.state ?? "never",
-                              message: row?.message, pendingChanges: pending)
-        }
-    }
+    // MARK: Devices
 
     /// Other machines seen in the cloud, most recent first.
     public func devicesSeen() throws(StorageError) -> [DeviceRecord] {
         try read { db in try DeviceRecord.filter(Column("isLocal") == false).order(Column("lastSeenAt").desc).fetchAll(db) }
     }
 
-    private func updateSyncState(_ profile: Profile, _ change: @escaping (inout SyncStateRecord) -> Void) throws(StorageError) {
-        try write { db in
-            var row = try SyncStateRecord.fetchOne(db, key: profile.playerID)
-                ?? SyncStateRecord(playerId: profile.playerID, generation: nil, databaseToken: nil, incompleteZones: "",
-                                   lastSyncAt: nil, state: "never", message: nil)
-            change(&row)
-            try row.save(db)
-        }
-    }
-
     // MARK: Resets (the reset flags, README)
-
-    /// Forgets tokens and the cloud's metadata, keeping every game: the next sync uploads and
-    /// downloads everything and merges it, which by record names duplicates nothing. With a new
-    /// generation (the cloud was reset) queued deletions go too: the new cloud has nothing to delete.
-    public func forgetSyncMetadata(profile: Profile, newGeneration: String? = nil) throws(StorageError) {
-        try write { db in try Self.forgetSyncMetadata(profile.playerID, newGeneration: newGeneration, db) }
-    }
-
-    /// Erases the player's games, guesses, marks, reading list and sync state on this machine.
-    public func eraseLocalData(profile: Profile, keepingGeneration generation: String? = nil) throws(StorageError) {
-        try write { db in
-            let player = profile.playerID
-            for table in ["game", "bookmark", "bookmarkChange", "recordDeletion", "remoteRecord", "zoneToken", "orphanRecord", "syncState"] {
-                try db.execute(sql: "DELETE FROM \(table) WHERE playerId = ?", arguments: [player])
-            }
-            if let generation {
-                try SyncStateRecord(playerId: player, generation: generation, databaseToken: nil, incompleteZones: "",
-                                    lastSyncAt: nil, state: "never", message: nil).insert(db)
-            }
-        }
-    }
 
     /// Drops the stored packs so the next start loads them afresh from the pack files.
     public func forgetPacks() throws(StorageError) {
@@ -344,5 +82,263 @@ extension SyncGuess {
     init(_ record: GuessRecord) {
         self.init(gameID: record.gameId, word: record.word, position: record.position, feedback: record.feedback,
                   playedAt: record.playedAt, playedOn: record.playedOn)
+    }
+}
+
+extension PlayerDatabase {
+    /// Every change of the player's that the cloud does not have yet.
+    public func outgoingChanges(naming: some RecordNaming) throws(StorageError) -> OutgoingChanges {
+        try read { db in
+            var out = OutgoingChanges()
+            let player = profile.playerID
+            out.deletions = try Row.fetchAll(db, sql: "SELECT recordName, zone FROM recordDeletion WHERE playerId = ? ORDER BY recordName",
+                                             arguments: [player]).map {
+                OutgoingChanges.Deletion(recordName: $0["recordName"], zone: SyncZone(rawValue: $0["zone"]) ?? .games)
+            }
+            // Both halves use a small table or a partial index, so an empty queue costs the same
+            // whatever the number of games.
+            let games = try GameRecord.fetchAll(db, sql: """
+                SELECT * FROM (
+                  SELECT g.* FROM game g INDEXED BY game_unsynced WHERE g.playerId = ? AND g.remoteRecordName IS NULL AND \(AppDatabase.worthSending)
+                  UNION SELECT g.* FROM gameChange c CROSS JOIN game g ON g.id = c.gameId WHERE g.playerId = ? AND \(AppDatabase.worthSending)
+                ) ORDER BY startedAt, id
+                """, arguments: [player, player])
+            for game in games {
+                let change = try GameChangeRecord.fetchOne(db, key: game.id)
+                out.games.append(.init(
+                    game: SyncGame(game), isNew: game.remoteRecordName == nil,
+                    changedFields: AppDatabase.fields(change?.changedFields ?? ""),
+                    version: change?.version ?? 0,
+                    systemFields: try AppDatabase.systemFields(player, naming.game(game.id), db)
+                ))
+            }
+            out.guesses = try GuessRecord.fetchAll(db, sql: """
+                SELECT u.* FROM guess u INDEXED BY guess_unsynced CROSS JOIN game g ON g.id = u.gameId
+                WHERE u.remoteRecordName IS NULL AND g.playerId = ? ORDER BY g.startedAt, u.gameId, u.playedAt
+                """, arguments: [player]).map(SyncGuess.init)
+            out.marks = try Row.fetchAll(db, sql: """
+                SELECT c.gameId, c.letter, c.version, m.state, m.markedAt FROM markChange c
+                CROSS JOIN game g ON g.id = c.gameId LEFT JOIN mark m ON m.gameId = c.gameId AND m.letter = c.letter
+                WHERE g.playerId = ? AND \(AppDatabase.worthSending) ORDER BY c.gameId, c.letter
+                """, arguments: [player]).map { row in
+                OutgoingChanges.Mark(
+                    mark: SyncMark(gameID: row["gameId"], letter: row["letter"], state: (row["state"] as String?).flatMap(LetterMark.init),
+                                   markedAt: AppDatabase.time(row["markedAt"] ?? 0)),
+                    version: row["version"])
+            }
+            out.bookmarks = try Row.fetchAll(db, sql: """
+                SELECT c.word, c.version, b.packId, b.fact, b.addedAt FROM bookmarkChange c
+                LEFT JOIN bookmark b ON b.playerId = c.playerId AND b.word = c.word
+                WHERE c.playerId = ? ORDER BY c.word
+                """, arguments: [player]).map { row in
+                let packID: String? = row["packId"]
+                return OutgoingChanges.Bookmark(
+                    bookmark: SyncBookmark(word: row["word"], packID: packID ?? "", fact: row["fact"] ?? "",
+                                           addedAt: AppDatabase.time(row["addedAt"] ?? 0), isBookmarked: packID != nil),
+                    version: row["version"])
+            }
+            return out
+        }
+    }
+
+    /// Whether the cloud has acknowledged any record of the player's (so it is not empty).
+    public func knowsRemoteRecords() throws(StorageError) -> Bool {
+        try read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM remoteRecord WHERE playerId = ? LIMIT 1", arguments: [profile.playerID]) ?? false }
+    }
+
+    /// How many changes wait to be sent.
+    public func pendingChangeCount() throws(StorageError) -> Int {
+        try read { db in
+            try Int.fetchOne(db, sql: """
+                SELECT (SELECT count(*) FROM recordDeletion WHERE playerId = :p)
+                  + (SELECT count(*) FROM (
+                       SELECT g.id FROM game g INDEXED BY game_unsynced WHERE g.playerId = :p AND g.remoteRecordName IS NULL
+                         AND \(AppDatabase.worthSending)
+                       UNION SELECT g.id FROM gameChange c CROSS JOIN game g ON g.id = c.gameId WHERE g.playerId = :p AND \(AppDatabase.worthSending)))
+                  + (SELECT count(*) FROM guess u INDEXED BY guess_unsynced CROSS JOIN game g ON g.id = u.gameId
+                     WHERE u.remoteRecordName IS NULL AND g.playerId = :p)
+                  + (SELECT count(*) FROM markChange c CROSS JOIN game g ON g.id = c.gameId WHERE g.playerId = :p AND \(AppDatabase.worthSending))
+                  + (SELECT count(*) FROM bookmarkChange WHERE playerId = :p)
+                """, arguments: ["p": profile.playerID]) ?? 0
+        }
+    }
+
+    /// Records what the cloud accepted. Only what was sent is cleared: a change made while its
+    /// batch was in flight has a newer version and stays queued.
+    public func acknowledge(_ sent: OutgoingChanges, saved: [String: Data], deleted: Set<String>, naming: some RecordNaming) throws(StorageError) {
+        let player = profile.playerID
+        try write { db in
+            func remember(_ name: String, _ zone: SyncZone, game: String?) throws -> Bool {
+                guard let fields = saved[name] else { return false }
+                try IncomingApplication.remember(name, zone, game: game, fields, player: player, db)
+                return true
+            }
+            for change in sent.games {
+                let name = naming.game(change.game.id)
+                guard try remember(name, .games, game: change.game.id) else { continue }
+                try db.cachedStatement(sql: "UPDATE game SET remoteRecordName = ? WHERE id = ?").execute(arguments: [name, change.game.id])
+                try db.cachedStatement(sql: "DELETE FROM gameChange WHERE gameId = ? AND version = ?").execute(arguments: [change.game.id, change.version])
+            }
+            // A guess never changes, so nothing of the cloud's copy is kept but its name.
+            for guess in sent.guesses {
+                let name = naming.guess(gameID: guess.gameID, word: guess.word)
+                guard saved[name] != nil else { continue }
+                try db.cachedStatement(sql: "UPDATE guess SET remoteRecordName = ? WHERE gameId = ? AND word = ?").execute(
+                    arguments: [name, guess.gameID, guess.word])
+            }
+            // Marks and bookmarks overwrite, the latest commit winning. When another process of
+            // this machine already sent and cleared a newer value, the version sent here went up
+            // after it, older: the value this machine holds is queued again, to win next time.
+            for change in sent.marks where try remember(naming.mark(gameID: change.mark.gameID, letter: change.mark.letter), .games,
+                                                        game: change.mark.gameID) {
+                try db.cachedStatement(sql: "DELETE FROM markChange WHERE gameId = ? AND letter = ? AND version = ?").execute(
+                    arguments: [change.mark.gameID, change.mark.letter, change.version])
+                if db.changesCount == 0, try !AppDatabase.holds(change.mark, db),
+                   try Bool.fetchOne(db, sql: "SELECT 1 FROM game WHERE id = ?", arguments: [change.mark.gameID]).isTrue {
+                    try AppDatabase.trackMarkChange(change.mark.gameID, letter: change.mark.letter, db)
+                }
+            }
+            for change in sent.bookmarks where try remember(naming.bookmark(word: change.bookmark.word), .readingList, game: nil) {
+                try db.cachedStatement(sql: "DELETE FROM bookmarkChange WHERE playerId = ? AND word = ? AND version = ?").execute(
+                    arguments: [player, change.bookmark.word, change.version])
+                if db.changesCount == 0, try !AppDatabase.holds(change.bookmark, player: player, db) {
+                    try AppDatabase.trackBookmarkChange(player, word: change.bookmark.word, db)
+                }
+            }
+            for deletion in sent.deletions where deleted.contains(deletion.recordName) {
+                try db.cachedStatement(sql: "DELETE FROM recordDeletion WHERE playerId = ? AND recordName = ?").execute(arguments: [player, deletion.recordName])
+                try db.cachedStatement(sql: "DELETE FROM remoteRecord WHERE playerId = ? AND recordName = ?").execute(arguments: [player, deletion.recordName])
+            }
+        }
+    }
+
+    /// Drops a queued change the cloud can no longer take (its record was deleted elsewhere):
+    /// the deletion wins, here as everywhere.
+    public func dropDeletedElsewhere(recordNames: Set<String>, sent: OutgoingChanges, naming: some RecordNaming) throws(StorageError) {
+        try write { db in
+            for change in sent.games where recordNames.contains(naming.game(change.game.id)) {
+                try db.execute(sql: "DELETE FROM game WHERE id = ? AND playerId = ?", arguments: [change.game.id, profile.playerID])
+            }
+            for deletion in sent.deletions where recordNames.contains(deletion.recordName) {
+                try db.execute(sql: "DELETE FROM recordDeletion WHERE playerId = ? AND recordName = ?", arguments: [profile.playerID, deletion.recordName])
+            }
+        }
+    }
+
+    /// Applies one zone's changes and saves its token in the same transaction (docs/sync.md, steps
+    /// 5 and 6), so a crash leaves either both or neither. Nothing here is tracked as a local
+    /// change, except where a merge keeps something the cloud does not have yet.
+    @discardableResult
+    public func applyIncoming(_ changes: IncomingChanges, zone: SyncZone, token: Data?, naming: some RecordNaming) throws(StorageError) -> ApplyReport {
+        try applyIncoming(zone: zone, naming: naming) { apply in
+            try apply(changes)
+            return token
+        }
+    }
+
+    /// As `applyIncoming`, for a fetch that arrives in batches while it is read: `feed` hands
+    /// each batch to `apply` and returns the token. All of it is one transaction: an error
+    /// thrown by `feed` leaves the database as it was.
+    public func applyIncoming(zone: SyncZone, naming: some RecordNaming, feed: (_ apply: (IncomingChanges) throws -> Void) throws -> Data?) throws(StorageError) -> ApplyReport {
+        try write { db in
+            var application = try IncomingApplication(db: db, player: profile.playerID, naming: naming)
+            var devices: [String: String] = [:]
+            let token = try feed { changes in
+                try application.apply(changes)
+                devices.merge(changes.devices) { $1 }
+            }
+            try application.finish()
+            if let token {
+                try db.execute(sql: """
+                    INSERT INTO zoneToken (playerId, zone, token) VALUES (?, ?, ?)
+                    ON CONFLICT (playerId, zone) DO UPDATE SET token = excluded.token
+                    """, arguments: [profile.playerID, zone.rawValue, token])
+            }
+            for (id, name) in devices where id != profile.device.id && AppDatabase.isValidDeviceName(name) {
+                try db.execute(sql: """
+                    INSERT INTO device (id, name, isLocal, lastSeenAt) VALUES (?, ?, 0, ?)
+                    ON CONFLICT (id) DO UPDATE SET name = excluded.name, lastSeenAt = excluded.lastSeenAt
+                    """, arguments: [id, name, AppDatabase.millis(Date())])
+            }
+            return application.report
+        }
+    }
+
+    /// The game as the cloud record would carry it, for a merge after "server record changed".
+    public func syncGame(id: String) throws(StorageError) -> SyncGame? {
+        try read { db in
+            try GameRecord.fetchOne(db, key: id).flatMap { $0.playerId == profile.playerID ? SyncGame($0) : nil }
+        }
+    }
+
+    public func zoneToken(_ zone: SyncZone) throws(StorageError) -> Data? {
+        try read { db in
+            try Data.fetchOne(db, sql: "SELECT token FROM zoneToken WHERE playerId = ? AND zone = ?", arguments: [profile.playerID, zone.rawValue])
+        }
+    }
+
+    public func syncRecord() throws(StorageError) -> (generation: String?, databaseToken: Data?, incompleteZones: Set<String>) {
+        try read { db in
+            let row = try SyncStateRecord.fetchOne(db, key: profile.playerID)
+            return (row?.generation, row?.databaseToken,
+                    Set((row?.incompleteZones ?? "").split(separator: ",").map(String.init)))
+        }
+    }
+
+    public func saveDatabaseToken(_ token: Data?, generation: String?, incompleteZones: Set<String>) throws(StorageError) {
+        try updateSyncState { state in
+            state.databaseToken = token
+            state.generation = generation
+            state.incompleteZones = incompleteZones.sorted().joined(separator: ",")
+        }
+    }
+
+    /// Records how the last sync ended, for `status` and the header.
+    public func recordSyncOutcome(state: String, message: String?, at date: Date?) throws(StorageError) {
+        try updateSyncState { row in
+            row.state = state
+            row.message = message
+            if let date { row.lastSyncAt = AppDatabase.stamp(date) }
+        }
+    }
+
+    public func syncStatus() throws(StorageError) -> SyncStatus {
+        let pending = try pendingChangeCount()
+        return try read { db in
+            let row = try SyncStateRecord.fetchOne(db, key: profile.playerID)
+            return SyncStatus(generation: row?.generation, lastSyncAt: row?.lastSyncAt, state: row?.state ?? "never",
+                              message: row?.message, pendingChanges: pending)
+        }
+    }
+
+    /// Forgets tokens and the cloud's metadata, keeping every game: the next sync uploads and
+    /// downloads everything and merges it, which by record names duplicates nothing. With a new
+    /// generation (the cloud was reset) queued deletions go too: the new cloud has nothing to delete.
+    public func forgetSyncMetadata(newGeneration: String? = nil) throws(StorageError) {
+        try write { db in try AppDatabase.forgetSyncMetadata(profile.playerID, newGeneration: newGeneration, db) }
+    }
+
+    /// Erases the player's games, guesses, marks, reading list and sync state on this machine.
+    public func eraseLocalData(keepingGeneration generation: String? = nil) throws(StorageError) {
+        try write { db in
+            let player = profile.playerID
+            for table in ["game", "bookmark", "bookmarkChange", "recordDeletion", "remoteRecord", "zoneToken", "orphanRecord", "syncState"] {
+                try db.execute(sql: "DELETE FROM \(table) WHERE playerId = ?", arguments: [player])
+            }
+            if let generation {
+                try SyncStateRecord(playerId: player, generation: generation, databaseToken: nil, incompleteZones: "",
+                                    lastSyncAt: nil, state: "never", message: nil).insert(db)
+            }
+        }
+    }
+
+    private func updateSyncState(_ change: @escaping (inout SyncStateRecord) -> Void) throws(StorageError) {
+        try write { db in
+            var row = try SyncStateRecord.fetchOne(db, key: profile.playerID)
+                ?? SyncStateRecord(playerId: profile.playerID, generation: nil, databaseToken: nil, incompleteZones: "",
+                                   lastSyncAt: nil, state: "never", message: nil)
+            change(&row)
+            try row.save(db)
+        }
     }
 }

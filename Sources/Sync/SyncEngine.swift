@@ -10,9 +10,11 @@ import Storage
 public struct SyncEngine: Sendable {
     public static let batchLimit = 400
 
-    let database: AppDatabase
+    /// The player's handle on the database.
+    let player: PlayerDatabase
     let cloud: any CloudDatabase
-    let profile: Profile
+    var database: AppDatabase { player.database }
+    var profile: Profile { player.profile }
     /// How long to wait before a retry; tests pass one that does not sleep.
     let pause: @Sendable (TimeInterval) -> Void
     let now: @Sendable () -> Date
@@ -22,20 +24,20 @@ public struct SyncEngine: Sendable {
     /// sync, the store's estimate, never below what is done), zone by zone: for a progress line.
     public var progress: (@Sendable (_ done: Int, _ total: Int?) -> Void)?
 
-    public init(database: AppDatabase, cloud: any CloudDatabase, profile: Profile,
+    public init(player: PlayerDatabase, cloud: any CloudDatabase,
                 now: @escaping @Sendable () -> Date = { Date() },
                 pause: @escaping @Sendable (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) }) {
-        self.database = database
+        self.player = player
         self.cloud = cloud
-        self.profile = profile
         self.now = now
         self.pause = pause
     }
 
     /// Opens the player's store in `folder` as this device, at the generation last synced with.
-    public static func openCloud(folder: URL, database: AppDatabase, profile: Profile, options: CloudStoreOptions = .init()) throws(SyncError) -> FolderCloudDatabase {
+    public static func openCloud(folder: URL, player: PlayerDatabase, options: CloudStoreOptions = .init()) throws(SyncError) -> FolderCloudDatabase {
+        let profile = player.profile
         do {
-            let generation = try database.syncRecord(profile: profile).generation.map { name throws(CloudStoreError) in try CloudGeneration(name) }
+            let generation = try player.syncRecord().generation.map { name throws(CloudStoreError) in try CloudGeneration(name) }
             return try FolderCloudDatabase.onDisk(root: folder, player: profile.playerID, device: DeviceID(profile.device.id),
                                                   generation: generation, options: options)
         } catch let error as StorageError {
@@ -60,11 +62,11 @@ public struct SyncEngine: Sendable {
             if report.conflictsResolved > mergedBefore { try send(&report, written: &written) }
             compactWhereWorthwhile(written)
             report.durationMs = Int(now().timeIntervalSince(started) * 1000)
-            try database.recordSyncOutcome(state: "synced", message: nil, at: now(), profile: profile)
+            try player.recordSyncOutcome(state: "synced", message: nil, at: now())
             return report
         } catch {
             let failure = Self.classify(error)
-            try? database.recordSyncOutcome(state: failure.state, message: failure.detail, at: nil, profile: profile)
+            try? player.recordSyncOutcome(state: failure.state, message: failure.detail, at: nil)
             throw failure
         }
     }
@@ -85,7 +87,7 @@ public struct SyncEngine: Sendable {
     public func resetCloud() throws(SyncError) -> SyncReport {
         do {
             let generation = try cloud.resetCloud()
-            try database.forgetSyncMetadata(profile: profile, newGeneration: generation.name)
+            try player.forgetSyncMetadata(newGeneration: generation.name)
         } catch {
             throw Self.classify(error)
         }
@@ -98,8 +100,8 @@ public struct SyncEngine: Sendable {
         do {
             let generation = try cloud.adoptCurrentGeneration()
             switch adoption {
-            case .upload: try database.forgetSyncMetadata(profile: profile, newGeneration: generation.name)
-            case .erase: try database.eraseLocalData(profile: profile, keepingGeneration: generation.name)
+            case .upload: try player.forgetSyncMetadata(newGeneration: generation.name)
+            case .erase: try player.eraseLocalData(keepingGeneration: generation.name)
             }
         } catch {
             throw Self.classify(error)
@@ -114,15 +116,15 @@ public struct SyncEngine: Sendable {
         // lacks; the next round sends it with the cloud's change tag. Bounded, in case another
         // machine keeps winning the race.
         for attempt in 0..<Self.maxAttempts {
-            let outgoing = try database.outgoingChanges(naming: CloudSchema(), profile: profile)
+            let outgoing = try player.outgoingChanges(naming: CloudSchema())
             if outgoing.isEmpty { return }
             if attempt == 0 { try refuseAnEmptiedFolder() }
             var conflicts = false
             for batch in Batch.split(outgoing, device: profile.device.name) {
                 switch try commit(batch) {
                 case .saved(let result):
-                    try database.acknowledge(batch.changes, saved: try Self.encoded(result.savedRecords),
-                                             deleted: Set(result.deletedRecordNames), naming: CloudSchema(), profile: profile)
+                    try player.acknowledge(batch.changes, saved: try Self.encoded(result.savedRecords),
+                                             deleted: Set(result.deletedRecordNames), naming: CloudSchema())
                     report.uploaded += result.savedRecords.count + result.deletedRecordNames.count
                     written.insert(batch.zone)
                 case .conflicts(let servers, let deletedElsewhere):
@@ -130,7 +132,7 @@ public struct SyncEngine: Sendable {
                     report.conflictsResolved += servers.count + deletedElsewhere.count
                     if !servers.isEmpty { try apply(servers, deletions: [], zone: batch.zone, token: nil, report: &report) }
                     if !deletedElsewhere.isEmpty {
-                        try database.dropDeletedElsewhere(recordNames: deletedElsewhere, sent: batch.changes, naming: CloudSchema(), profile: profile)
+                        try player.dropDeletedElsewhere(recordNames: deletedElsewhere, sent: batch.changes, naming: CloudSchema())
                     }
                 }
             }
@@ -179,7 +181,7 @@ public struct SyncEngine: Sendable {
     /// in it; it stays offline until the folder is back (or the player starts the cloud anew).
     private func refuseAnEmptiedFolder() throws {
         // Records the cloud acknowledged mean the cloud had data; none, and it may be empty.
-        guard try database.knowsRemoteRecords(profile: profile) else { return }
+        guard try player.knowsRemoteRecords() else { return }
         if try cloud.zones().isEmpty {
             throw SyncError.offline("the cloud folder is empty though this machine has synced with it before (if it is a mount, is it mounted?); if it was emptied on purpose, run 'qiktionary --reset-cloud'")
         }
@@ -188,7 +190,7 @@ public struct SyncEngine: Sendable {
     // MARK: Fetching (steps 4 to 6)
 
     private func fetch(_ report: inout SyncReport) throws {
-        let stored = try database.syncRecord(profile: profile)
+        let stored = try player.syncRecord()
         let databaseToken = stored.databaseToken.flatMap { try? ChangeToken(serialized: $0) }
         var changes: DatabaseChanges
         do {
@@ -201,7 +203,7 @@ public struct SyncEngine: Sendable {
             changes.changedZones.contains(zone.cloudZone) || incomplete.contains(zone.rawValue)
         }
         for zone in zones {
-            let token = try database.zoneToken(zone, profile: profile).flatMap { try? ChangeToken(serialized: $0) }
+            let token = try player.zoneToken(zone).flatMap { try? ChangeToken(serialized: $0) }
             if token == nil, let complete = streamedFullFetch(zone, report: &report) {
                 if complete { incomplete.remove(zone.rawValue) } else { incomplete.insert(zone.rawValue) }
                 continue
@@ -220,7 +222,7 @@ public struct SyncEngine: Sendable {
         // Nothing new: the stored token is already right, and writing it again would cost a commit.
         let token = changes.token.serialized
         if token != stored.databaseToken || incomplete != stored.incompleteZones || cloud.generation?.name != stored.generation {
-            try database.saveDatabaseToken(token, generation: cloud.generation?.name, incompleteZones: incomplete, profile: profile)
+            try player.saveDatabaseToken(token, generation: cloud.generation?.name, incompleteZones: incomplete)
         }
     }
 
@@ -236,7 +238,7 @@ public struct SyncEngine: Sendable {
         let progress = self.progress, expected = Expected()
         var outcome: StreamedFetch = .refused
         do {
-            let applied = try database.applyIncoming(zone: zone, naming: CloudSchema(), profile: profile) { apply in
+            let applied = try player.applyIncoming(zone: zone, naming: CloudSchema()) { apply in
                 let reader = Thread {
                     let result = Result { () throws(CloudStoreError) -> StreamedFetch in
                         try cloud.fetchAllRecords(zone.cloudZone, chunk: Self.streamChunk, expect: { expected.set($0) }) { records in
@@ -306,12 +308,12 @@ public struct SyncEngine: Sendable {
         // A large fetch is stored in batches (one transaction still), so progress can be told.
         guard let progress, records.count > Self.streamChunk else {
             let mapped = Self.mapped(records, deletions: deletions, device: cloud.device)
-            let applied = try database.applyIncoming(mapped.changes, zone: zone, token: token, naming: CloudSchema(), profile: profile)
+            let applied = try player.applyIncoming(mapped.changes, zone: zone, token: token, naming: CloudSchema())
             return Self.count(applied, skipped: mapped.skipped, own: mapped.own, into: &report)
         }
         var counts = (skipped: 0, own: 0)
         let device = cloud.device, total = records.count + deletions.count
-        let applied = try database.applyIncoming(zone: zone, naming: CloudSchema(), profile: profile) { apply in
+        let applied = try player.applyIncoming(zone: zone, naming: CloudSchema()) { apply in
             var done = 0
             for start in stride(from: 0, to: records.count, by: Self.streamChunk) {
                 let batch = Array(records[start..<min(start + Self.streamChunk, records.count)])

@@ -234,7 +234,7 @@ public final class SyncService: Sendable {
 
     private func lookAtQueue(_ number: Int) {
         guard state.withLock({ !$0.stopped && $0.check == number }) else { return }
-        let queued = (try? engine()).flatMap { try? $0.database.pendingChangeCount(profile: $0.profile) } ?? 0
+        let queued = (try? engine()).flatMap { try? $0.player.pendingChangeCount() } ?? 0
         if queued > 0 { request(manual: false) } else { scheduleQueueCheck() }
     }
 }

@@ -10,16 +10,15 @@ import Storage
 /// Errors are `StorageError`s, whose descriptions are the status lines the player reads; a
 /// guess the rules refuse is thrown as the bare `GuessRejection`, which the interpreter knows.
 struct LiveGameData: GameData {
-    let database: AppDatabase
-    let profile: Profile
+    let player: PlayerDatabase
+    private var database: AppDatabase { player.database }
     let lexicon: @Sendable () -> Lexicon
     /// Today's daily game, by this machine's clock.
     let daily: @Sendable () throws(StorageError) -> GameRequest
 
-    init(database: AppDatabase, profile: Profile, lexicon: @escaping @Sendable () -> Lexicon,
+    init(player: PlayerDatabase, lexicon: @escaping @Sendable () -> Lexicon,
          daily: @escaping @Sendable () throws(StorageError) -> GameRequest) {
-        self.database = database
-        self.profile = profile
+        self.player = player
         self.lexicon = lexicon
         self.daily = daily
     }
@@ -34,34 +33,34 @@ struct LiveGameData: GameData {
         }
     }
 
-    func latestGameInProgress() throws -> SavedGame? { try run(database.latestGameInProgress(profile: profile)) }
-    func startGame(_ request: GameRequest) throws -> SavedGame { try run(database.startGame(request, profile: profile, lexicon: lexicon)) }
-    func game(id: String) throws -> SavedGame { try run(database.game(id: id, profile: profile)) }
-    func gamesInProgress() throws -> [SavedGame] { try run(database.gamesInProgress(profile: profile)) }
+    func latestGameInProgress() throws -> SavedGame? { try run(player.latestGameInProgress()) }
+    func startGame(_ request: GameRequest) throws -> SavedGame { try run(player.startGame(request, lexicon: lexicon)) }
+    func game(id: String) throws -> SavedGame { try run(player.game(id: id)) }
+    func gamesInProgress() throws -> [SavedGame] { try run(player.gamesInProgress()) }
     func submitGuess(_ input: String, gameID: String) throws -> PlayedGuess {
-        try run(database.submitGuess(input, gameID: gameID, lexicon: lexicon(), profile: profile))
+        try run(player.submitGuess(input, gameID: gameID, lexicon: lexicon()))
     }
     func mark(_ letter: Character, as mark: LetterMark?, gameID: String) throws -> SavedGame {
-        try run(database.mark(letter, as: mark, gameID: gameID, profile: profile))
+        try run(player.mark(letter, as: mark, gameID: gameID))
     }
-    func giveUp(gameID: String) throws -> SavedGame { try run(database.giveUp(gameID: gameID, profile: profile)) }
-    func deleteGame(id: String) throws { try run(database.deleteGame(id: id, profile: profile)) }
-    func history() throws -> [SavedGame] { try run(database.history(profile: profile)) }
+    func giveUp(gameID: String) throws -> SavedGame { try run(player.giveUp(gameID: gameID)) }
+    func deleteGame(id: String) throws { try run(player.deleteGame(id: id)) }
+    func history() throws -> [SavedGame] { try run(player.history()) }
 
-    func packs() throws -> [PackProgress] { try run(database.packs(profile: profile)) }
-    func bookmarkGame(id: String) throws -> Bookmark { try run(database.bookmarkGame(id: id, profile: profile)) }
-    func removeBookmark(word: String) throws { try run(database.removeBookmark(word: word, profile: profile)) }
-    func readingList() throws -> [Bookmark] { try run(database.readingList(profile: profile)) }
-    func statistics() throws -> Statistics { try run(database.statistics(profile: profile)) }
-    func playedGames() throws -> [PlayedGame] { try run(database.playedGames(profile: profile)) }
-    func achievements() throws -> [Achievement] { try run(database.achievements(profile: profile)) }
+    func packs() throws -> [PackProgress] { try run(player.packs()) }
+    func bookmarkGame(id: String) throws -> Bookmark { try run(player.bookmarkGame(id: id)) }
+    func removeBookmark(word: String) throws { try run(player.removeBookmark(word: word)) }
+    func readingList() throws -> [Bookmark] { try run(player.readingList()) }
+    func statistics() throws -> Statistics { try run(player.statistics()) }
+    func playedGames() throws -> [PlayedGame] { try run(player.playedGames()) }
+    func achievements() throws -> [Achievement] { try run(player.achievements()) }
 
     func candidates(of game: Game) throws -> [String] {
         // The dictionary only for a game of no pack.
         try run(database.candidates(of: game, lexicon: lexicon()))
     }
     func hint(for game: Game) throws -> Hint { try run(coachHint(for: game)) }
-    func recordHint(gameID: String) throws -> SavedGame { try run(database.recordHint(gameID: gameID, profile: profile)) }
+    func recordHint(gameID: String) throws -> SavedGame { try run(player.recordHint(gameID: gameID)) }
     func review(of saved: SavedGame) throws -> Review { try run(coachReview(of: saved)) }
 
     private func coachHint(for game: Game) throws(StorageError) -> Hint {

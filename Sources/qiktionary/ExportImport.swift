@@ -25,7 +25,7 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         let setup = try Setup.open(shared)
-        let document = try setup.database.exportDocument(profile: setup.profile, cloudDir: setup.cloudDir?.path, reason: "export")
+        let document = try setup.player.exportDocument(cloudDir: setup.cloudDir?.path, reason: "export")
         let data = document.encoded() + Data("\n".utf8)
         guard let file, file != "-" else {
             FileHandle.standardOutput.write(data)
@@ -67,7 +67,7 @@ struct ImportCommand: ParsableCommand {
         let document: ExportDocument, report: ImportReport
         do {
             document = try ExportDocument.decode(data)
-            report = try setup.database.importDocument(document, profile: setup.profile, lexicon: setup.lexicon())
+            report = try setup.player.importDocument(document, lexicon: setup.lexicon())
         } catch {
             throw Self.failure(error, file: name)
         }
@@ -198,7 +198,7 @@ enum DataSafety {
 
     /// Writes a backup export of the player's data to DATA_DIR/backups/ before a reset.
     static func writeBackup(_ setup: Setup, before reset: String) throws -> URL {
-        let document = try setup.database.exportDocument(profile: setup.profile, cloudDir: setup.cloudDir?.path, reason: "backup before \(reset)")
+        let document = try setup.player.exportDocument(cloudDir: setup.cloudDir?.path, reason: "backup before \(reset)")
         let folder = setup.dataDir.appendingPathComponent("backups")
         let time = stamp()
         let url = unused { n in folder.appendingPathComponent("before-\(reset.drop { $0 == "-" })-\(time)\(n == 1 ? "" : "-\(n)").json") }

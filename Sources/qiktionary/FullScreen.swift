@@ -17,7 +17,7 @@ enum FullScreen {
         var state = AppState(glyphs: terminal.capabilities.glyphs)
         let inbox = Inbox()
         let background = setup.syncEnabled ? BackgroundSync(setup: setup, inbox: inbox) : nil
-        let effects = EffectInterpreter(data: LiveGameData(database: setup.database, profile: setup.profile, lexicon: setup.lexicon,
+        let effects = EffectInterpreter(data: LiveGameData(player: setup.player, lexicon: setup.lexicon,
                                                            daily: setup.dailyRequest), background: background, post: inbox.post)
         // The game is on screen before the first sync, which then brings in the other machine's
         // moves; from then on the folder is watched and every change here is sent at once.

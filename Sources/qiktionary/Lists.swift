@@ -11,7 +11,7 @@ struct Games: ParsableCommand {
 
     func run() throws {
         let setup = try Setup.open(shared)
-        let games = try setup.database.gamesInProgress(profile: setup.profile)
+        let games = try setup.player.gamesInProgress()
         if json { return printJSON(games.map(GameJSON.init)) }
         if games.isEmpty { return print("No games in progress. Start one with 'qiktionary play'.") }
         print(columns([["GAME", "PACK", "RULES", "GUESSES", "CHANGED", "ON"]] + games.map {
@@ -34,7 +34,7 @@ struct History: ParsableCommand {
 
         func run() throws {
             let setup = try Setup.open(shared)
-            let games = try setup.database.history(profile: setup.profile)
+            let games = try setup.player.history()
             if json { return printJSON(games.map(HistoryEntryJSON.init)) }
             if games.isEmpty { return print("No finished games yet.") }
             print(columns([["WORD", "RESULT", "GUESSES", "HARD", "HINTS", "FINISHED", "ON", "PACK", "GAME"]] + games.map {
@@ -55,7 +55,7 @@ struct History: ParsableCommand {
 
         func run() throws {
             let setup = try Setup.open(shared)
-            let saved = try setup.database.game(id: gameID, profile: setup.profile)
+            let saved = try setup.player.game(id: gameID)
             guard saved.game.isFinished else { throw Failure(StorageError.notFinishedForReview(gameID)) }
             let coach = try setup.database.coach(for: saved.game, lexicon: setup.lexicon())
             var review = ReviewJSON(saved, review: coach.review(of: saved.game))
@@ -73,11 +73,11 @@ struct History: ParsableCommand {
 
         func run() throws {
             let setup = try Setup.open(shared)
-            let game = try setup.database.game(id: gameID, profile: setup.profile)
+            let game = try setup.player.game(id: gameID)
             guard game.game.isFinished else { throw Failure(StorageError.gameInProgress(gameID)) }
             try AskFirst.require("Delete the game on \(game.game.secret.uppercased()) (\(game.game.status.rawValue))?",
                                      yes: yes, refusal: "game \(gameID) not deleted")
-            try setup.database.deleteGame(id: gameID, profile: setup.profile)
+            try setup.player.deleteGame(id: gameID)
             print("Deleted game \(gameID) (\(game.game.secret)).")
         }
     }
@@ -102,10 +102,10 @@ struct ReadingList: ParsableCommand {
 
         func run() throws {
             let setup = try Setup.open(shared)
-            let list = try setup.database.readingList(profile: setup.profile)
+            let list = try setup.player.readingList()
             if json { return printJSON(list.map(BookmarkJSON.init)) }
             if markdown {
-                let titles = Dictionary(try setup.database.packs(profile: setup.profile).map { ($0.id, $0.title) }, uniquingKeysWith: { a, _ in a })
+                let titles = Dictionary(try setup.player.packs().map { ($0.id, $0.title) }, uniquingKeysWith: { a, _ in a })
                 return print(ReadingListMarkdown.render(list, packTitles: titles))
             }
             if list.isEmpty { return print("Your reading list is empty. Bookmark a fact when a game ends.") }
@@ -121,7 +121,7 @@ struct ReadingList: ParsableCommand {
 
         func run() throws {
             let setup = try Setup.open(shared)
-            let bookmark = try setup.database.addBookmark(word: word, profile: setup.profile)
+            let bookmark = try setup.player.addBookmark(word: word)
             print("\(bookmark.word.uppercased()) is on your reading list.")
         }
     }
@@ -133,7 +133,7 @@ struct ReadingList: ParsableCommand {
 
         func run() throws {
             let setup = try Setup.open(shared)
-            try setup.database.removeBookmark(word: word, profile: setup.profile)
+            try setup.player.removeBookmark(word: word)
             print("\(word.lowercased().uppercased()) is off your reading list.")
         }
     }
@@ -146,7 +146,7 @@ struct Packs: ParsableCommand {
 
     func run() throws {
         let setup = try Setup.open(shared)
-        let packs = try setup.database.packs(profile: setup.profile)
+        let packs = try setup.player.packs()
         if json { return printJSON(packs.map(PackJSON.init)) }
         print(columns([["PACK", "TITLE", "LETTERS", "RULES", "SOLVED"]] + packs.map {
             [$0.id, $0.title, "\($0.length)", $0.rules.rawValue, "\($0.solved)/\($0.words)"]
@@ -161,9 +161,9 @@ struct Stats: ParsableCommand {
 
     func run() throws {
         let setup = try Setup.open(shared)
-        let stats = try setup.database.statistics(profile: setup.profile)
-        let achievements = try setup.database.achievements(profile: setup.profile)
-        let daily = Achievements.dailyStreaks(games: try setup.database.playedGames(profile: setup.profile))
+        let stats = try setup.player.statistics()
+        let achievements = try setup.player.achievements()
+        let daily = Achievements.dailyStreaks(games: try setup.player.playedGames())
         if json { return printJSON(StatsJSON(stats, achievements: achievements, dailyStreak: daily)) }
         print("Played \(stats.played), won \(stats.won) (\(Int((stats.winRate * 100).rounded()))%), "
               + "streak \(stats.currentStreak), best streak \(stats.maxStreak)")

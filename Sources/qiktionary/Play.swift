@@ -67,7 +67,7 @@ struct Play: ParsableCommand {
             return try FullScreen.run(setup: setup, request: request)
         }
         let session = PlainSession(
-            database: setup.database, profile: setup.profile, lexicon: setup.lexicon,
+            player: setup.player, lexicon: setup.lexicon,
             rules: rules, seed: seed, hard: hard, json: json, daily: setup.dailyRequest, write: writeLine
         )
         // Sync before (to resume a game from the other machine) and after (to hand this one over).

@@ -49,7 +49,7 @@ struct Reset: ParsableCommand {
         try setup.database.quickCheck()
         let player = setup.profile.playerID
         if resets.sync {
-            try setup.database.forgetSyncMetadata(profile: setup.profile)
+            try setup.player.forgetSyncMetadata()
             print("Forgot sync tokens and cloud metadata for player '\(player)'; local data kept.")
             print("The next 'qiktionary sync' compares everything with the cloud; nothing is duplicated or lost.")
         } else if resets.cloud {
@@ -79,7 +79,7 @@ struct Reset: ParsableCommand {
                                      yes: yes, refusal: "nothing reset")
             confirmed = true
             let backup = try DataSafety.writeBackup(setup, before: "--reset-local")
-            try setup.database.eraseLocalData(profile: setup.profile)
+            try setup.player.eraseLocalData()
             try setup.database.forgetPacks()
             _ = try setup.database.importPacks(from: Setup.packFiles(dataDir: setup.dataDir), lexicon: setup.lexicon)
             print("Saved player '\(player)''s games and reading list to \(backup.path) first.")

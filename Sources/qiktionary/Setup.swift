@@ -12,6 +12,8 @@ struct Setup {
     let cloudDir: URL?
     let database: AppDatabase
     let profile: Profile
+    /// The player's handle on the database: their games, reading list, statistics and sync state.
+    var player: PlayerDatabase { database.player(profile) }
     let lexicon: @Sendable () -> Lexicon
     let noSync: Bool
     let clock: @Sendable () -> Date
@@ -30,7 +32,7 @@ struct Setup {
         let profile = try database.profile(player: options.player, device: options.device, hostName: ProcessInfo.processInfo.hostName)
         // Only on first use: a folder this machine has synced with that is now missing is a
         // share gone away, and making an empty one in its place would hide it.
-        if let cloudDir, !options.noSync, try database.syncRecord(profile: profile).generation == nil {
+        if let cloudDir, !options.noSync, try database.player(profile).syncRecord().generation == nil {
             createIfItsParentExists(cloudDir)
         }
         return Setup(dataDir: dataDir, cloudDir: cloudDir, database: database, profile: profile, lexicon: lexicon.get,
@@ -67,9 +69,9 @@ struct Setup {
         if noSync { throw Failure("--no-sync forbids touching the cloud folder in this run") }
         let warnings: CloudWarningSink = { warning in Setup.warnOnce(warning.description) }
         let clock = self.clock
-        let cloud = try SyncEngine.openCloud(folder: cloudDir, database: database, profile: profile,
+        let cloud = try SyncEngine.openCloud(folder: cloudDir, player: player,
                                              options: CloudStoreOptions(now: clock, warnings: warnings))
-        return SyncEngine(database: database, cloud: cloud, profile: profile, now: clock)
+        return SyncEngine(player: player, cloud: cloud, now: clock)
     }
 
     /// Syncs quietly when sync is on; a failure is a warning, never the end of the command.

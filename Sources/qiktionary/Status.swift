@@ -24,8 +24,8 @@ struct Status: ParsableCommand {
 
     func run() throws {
         let setup = try Setup.open(shared)
-        let database = setup.database, profile = setup.profile
-        let sync = try database.syncStatus(profile: profile)
+        let player = setup.player, profile = setup.profile
+        let sync = try player.syncStatus()
         let report = Report(
             player: profile.playerID,
             device: .init(id: profile.device.id, name: profile.device.name),
@@ -33,10 +33,10 @@ struct Status: ParsableCommand {
             cloudDir: setup.cloudDir?.path,
             sync: .init(enabled: setup.syncEnabled, state: setup.syncEnabled ? sync.state : "off",
                         lastSyncAt: sync.lastSyncAt, pendingChanges: sync.pendingChanges),
-            games: .init(inProgress: try database.gamesInProgress(profile: profile).count,
-                         finished: try database.statistics(profile: profile).played),
-            readingList: try database.readingList(profile: profile).count,
-            devices: try database.devicesSeen().map(\.name)
+            games: .init(inProgress: try player.gamesInProgress().count,
+                         finished: try player.statistics().played),
+            readingList: try player.readingList().count,
+            devices: try setup.database.devicesSeen().map(\.name)
         )
         if json { return printJSON(report) }
         print(columns([

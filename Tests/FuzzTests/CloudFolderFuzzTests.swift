@@ -113,30 +113,30 @@ final class CloudFixture {
         try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
 
         let a = try Machine(name: "laptop", cloud: cloud)
-        var game = try a.database.startGame(GameRequest(packID: "animals", word: "tiger"), profile: a.profile)
-        for word in ["crane", "tiger"] { _ = try a.database.submitGuess(word, gameID: game.id, lexicon: Fuzz.lexicon, profile: a.profile) }
-        _ = try a.database.bookmarkGame(id: game.id, profile: a.profile)
+        var game = try a.player.startGame(GameRequest(packID: "animals", word: "tiger"))
+        for word in ["crane", "tiger"] { _ = try a.player.submitGuess(word, gameID: game.id, lexicon: Fuzz.lexicon) }
+        _ = try a.player.bookmarkGame(id: game.id)
         try a.engine().sync()
         // A reset leaves a generation marker, the file every reader starts from.
         try a.engine().resetCloud()
-        game = try a.database.startGame(GameRequest(packID: "space", word: "orbit"), profile: a.profile)
-        _ = try a.database.submitGuess("crane", gameID: game.id, lexicon: Fuzz.lexicon, profile: a.profile)
-        _ = try a.database.mark("q", as: .out, gameID: game.id, profile: a.profile)
+        game = try a.player.startGame(GameRequest(packID: "space", word: "orbit"))
+        _ = try a.player.submitGuess("crane", gameID: game.id, lexicon: Fuzz.lexicon)
+        _ = try a.player.mark("q", as: .out, gameID: game.id)
         try a.engine().sync()
 
         let b = try Machine(name: "desktop", cloud: cloud)
         try b.engine().sync()
-        let other = try b.database.startGame(GameRequest(packID: "animals", word: "zebra"), profile: b.profile)
-        for word in ["crane", "zebra"] { _ = try b.database.submitGuess(word, gameID: other.id, lexicon: Fuzz.lexicon, profile: b.profile) }
-        _ = try b.database.bookmarkGame(id: other.id, profile: b.profile)
-        _ = try b.database.submitGuess("plant", gameID: game.id, lexicon: Fuzz.lexicon, profile: b.profile)
+        let other = try b.player.startGame(GameRequest(packID: "animals", word: "zebra"))
+        for word in ["crane", "zebra"] { _ = try b.player.submitGuess(word, gameID: other.id, lexicon: Fuzz.lexicon) }
+        _ = try b.player.bookmarkGame(id: other.id)
+        _ = try b.player.submitGuess("plant", gameID: game.id, lexicon: Fuzz.lexicon)
         try b.engine().sync()
 
         try a.engine().sync()
-        _ = try a.database.submitGuess("ghost", gameID: game.id, lexicon: Fuzz.lexicon, profile: a.profile)
+        _ = try a.player.submitGuess("ghost", gameID: game.id, lexicon: Fuzz.lexicon)
         try a.engine().sync()
         // A snapshot file too.
-        let store = try SyncEngine.openCloud(folder: cloud, database: a.database, profile: a.profile)
+        let store = try SyncEngine.openCloud(folder: cloud, player: a.player)
         _ = try store.compact(Self.zones[0], keepingRecent: 1)
 
         pristine = Self.files(cloud)
@@ -158,6 +158,7 @@ final class CloudFixture {
     struct Machine {
         let database: AppDatabase
         let profile: Profile
+        var player: PlayerDatabase { database.player(profile) }
         let cloud: URL
 
         init(name: String, cloud: URL) throws {
@@ -168,8 +169,8 @@ final class CloudFixture {
         }
 
         func engine() throws -> SyncEngine {
-            let store = try SyncEngine.openCloud(folder: cloud, database: database, profile: profile)
-            return SyncEngine(database: database, cloud: store, profile: profile, pause: { _ in })
+            let store = try SyncEngine.openCloud(folder: cloud, player: database.player(profile))
+            return SyncEngine(player: database.player(profile), cloud: store, pause: { _ in })
         }
     }
 
@@ -232,9 +233,9 @@ final class CloudFixture {
     func expectSyncSurvives(_ damage: CloudDamage, _ label: String) {
         do {
             let machine = try Machine(name: "fresh", cloud: cloud)
-            let store = try SyncEngine.openCloud(folder: cloud, database: machine.database, profile: machine.profile,
+            let store = try SyncEngine.openCloud(folder: cloud, player: machine.player,
                                                  options: CloudStoreOptions(warnings: { _ in }))
-            let engine = SyncEngine(database: machine.database, cloud: store, profile: machine.profile, pause: { _ in })
+            let engine = SyncEngine(player: machine.player, cloud: store, pause: { _ in })
             do {
                 try engine.sync()
             } catch {
@@ -243,14 +244,14 @@ final class CloudFixture {
                 }
                 return
             }
-            let finished = try machine.database.history(profile: machine.profile)
-            let playing = try machine.database.gamesInProgress(profile: machine.profile)
+            let finished = try machine.player.history()
+            let playing = try machine.player.gamesInProgress()
             if !damage.touchesGeneration && !damage.mayAffectAnyDevice {
                 #expect(finished.count == 2 && playing.count == 1, "\(label) sync of an intact folder brought \(finished.count) finished and \(playing.count) in progress")
             }
             // The fresh machine plays on and sends: its own files only.
             if let game = playing.first {
-                _ = try? machine.database.giveUp(gameID: game.id, profile: machine.profile)
+                _ = try? machine.player.giveUp(gameID: game.id)
                 _ = try? engine.sync()
             }
         } catch {

@@ -36,7 +36,7 @@ import Testing
         let fixture = try PlainFixture()
         for json in [true, false] {
             var output: [String] = []
-            let session = PlainSession(database: fixture.database, profile: fixture.player, lexicon: { Fuzz.lexicon },
+            let session = PlainSession(player: fixture.database.player(fixture.player), lexicon: { Fuzz.lexicon },
                                        rules: nil, seed: 1, json: json, write: { output.append($0) })
             try session.begin(pack: "animals", word: "tiger")
             output = []

@@ -70,6 +70,7 @@ import Testing
 struct PackFixture {
     let database: AppDatabase
     let profile: Profile
+    var player: PlayerDatabase { database.player(profile) }
     let gameID: String
     let packs: [PackProgress]
     let game: SavedGame
@@ -78,8 +79,8 @@ struct PackFixture {
         self.database = database
         self.profile = profile
         self.gameID = gameID
-        game = try database.game(id: gameID, profile: profile)
-        packs = try database.packs(profile: profile)
+        game = try database.player(profile).game(id: gameID)
+        packs = try database.player(profile).packs()
     }
 
     func rebaselined() throws -> PackFixture { try PackFixture(database: database, profile: profile, gameID: gameID) }
@@ -88,16 +89,16 @@ struct PackFixture {
         database = try AppDatabase.inMemory()
         _ = try database.importPacks(from: Fuzz.packFiles, lexicon: { Fuzz.lexicon })
         profile = try database.profile(player: "packs", device: "d", hostName: "h")
-        let started = try database.startGame(GameRequest(packID: "animals", word: "tiger"), profile: profile)
-        _ = try database.submitGuess("crane", gameID: started.id, lexicon: Fuzz.lexicon, profile: profile)
+        let started = try database.player(profile).startGame(GameRequest(packID: "animals", word: "tiger"))
+        _ = try database.player(profile).submitGuess("crane", gameID: started.id, lexicon: Fuzz.lexicon)
         gameID = started.id
-        game = try database.game(id: gameID, profile: profile)
-        packs = try database.packs(profile: profile)
+        game = try database.player(profile).game(id: gameID)
+        packs = try database.player(profile).packs()
     }
 
     func expectUnchanged(_ label: String, except replaced: String? = nil) throws {
-        #expect(try database.game(id: gameID, profile: profile) == game, "\(label) the game in progress changed")
-        let now = try database.packs(profile: profile).filter { $0.id != replaced }
+        #expect(try database.player(profile).game(id: gameID) == game, "\(label) the game in progress changed")
+        let now = try database.player(profile).packs().filter { $0.id != replaced }
         #expect(now.filter { packs.map(\.id).contains($0.id) } == packs.filter { $0.id != replaced }, "\(label) another pack changed")
     }
 }

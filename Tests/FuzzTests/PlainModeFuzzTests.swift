@@ -19,7 +19,7 @@ import Testing
         var rng = SeededGenerator(seed: seed)
         let fixture = try PlainFixture()
         var output: [String] = []
-        let session = PlainSession(database: fixture.database, profile: fixture.player, lexicon: { Fuzz.lexicon },
+        let session = PlainSession(player: fixture.database.player(fixture.player), lexicon: { Fuzz.lexicon },
                                    rules: nil, seed: seed, json: true, write: { output.append($0) })
         try session.begin(pack: nil, word: nil)
         var knownIDs = fixture.otherIDs
@@ -30,7 +30,7 @@ import Testing
             let line = PlainLines.next(&rng, current: session.current, knownIDs: knownIDs)
             // A line that does not parse never reaches the database; the others are checked against it.
             let parses = (try? PlainCommand.parse(line)) != nil
-            let before = parses || index % 16 == 0 ? try session.current.map { try fixture.database.game(id: $0.id, profile: fixture.player) } : nil
+            let before = parses || index % 16 == 0 ? try session.current.map { try fixture.database.player(fixture.player).game(id: $0.id) } : nil
             output.removeAll(keepingCapacity: true)
             Fuzz.bounded("plain line \(label) \(line.debugDescription.prefix(200))") { _ = session.handle(line) }
 
@@ -43,7 +43,7 @@ import Testing
             }
             // A line that played no guess leaves the game's guesses as they were.
             if let before, !events.contains(where: { $0["event"] as? String == "feedback" }) {
-                let after = try fixture.database.game(id: before.id, profile: fixture.player)
+                let after = try fixture.database.player(fixture.player).game(id: before.id)
                 #expect(after.game.guesses == before.game.guesses, "\(label) guesses changed by \(line.debugDescription)")
                 if !events.contains(where: { ["ended", "marked"].contains($0["event"] as? String) }) {
                     #expect(after.game.status == before.game.status && after.game.marks == before.game.marks,
@@ -53,7 +53,7 @@ import Testing
             if index % 250 == 0 || index == Self.linesPerBatch - 1 {
                 try fixture.expectOtherPlayerUntouched(label)
                 // Finished games of this player never change again (but their bookmark flag may).
-                for game in try fixture.database.history(profile: fixture.player) {
+                for game in try fixture.database.player(fixture.player).history() {
                     var game = game
                     game.bookmarked = false
                     if let earlier = finished[game.id] {
@@ -73,7 +73,7 @@ import Testing
         var rng = SeededGenerator(seed: seed)
         let fixture = try PlainFixture()
         var output: [String] = []
-        let session = PlainSession(database: fixture.database, profile: fixture.player, lexicon: { Fuzz.lexicon },
+        let session = PlainSession(player: fixture.database.player(fixture.player), lexicon: { Fuzz.lexicon },
                                    rules: nil, seed: seed, json: false, write: { output.append($0) })
         try session.begin(pack: nil, word: nil)
         for index in 0..<Fuzz.count(500) {
@@ -142,22 +142,22 @@ struct PlainFixture {
         database = try AppDatabase.inMemory()
         _ = try database.importPacks(from: Fuzz.packFiles, lexicon: { Fuzz.lexicon })
         other = try database.profile(player: "other", device: "other-machine", hostName: "h")
-        let finished = try database.startGame(GameRequest(packID: "animals", word: "tiger"), profile: other)
-        _ = try database.submitGuess("crane", gameID: finished.id, lexicon: Fuzz.lexicon, profile: other)
-        _ = try database.submitGuess("tiger", gameID: finished.id, lexicon: Fuzz.lexicon, profile: other)
-        _ = try database.bookmarkGame(id: finished.id, profile: other)
-        let playing = try database.startGame(GameRequest(packID: "animals", word: "zebra"), profile: other)
-        _ = try database.submitGuess("crane", gameID: playing.id, lexicon: Fuzz.lexicon, profile: other)
-        _ = try database.mark("q", as: .out, gameID: playing.id, profile: other)
+        let finished = try database.player(other).startGame(GameRequest(packID: "animals", word: "tiger"))
+        _ = try database.player(other).submitGuess("crane", gameID: finished.id, lexicon: Fuzz.lexicon)
+        _ = try database.player(other).submitGuess("tiger", gameID: finished.id, lexicon: Fuzz.lexicon)
+        _ = try database.player(other).bookmarkGame(id: finished.id)
+        let playing = try database.player(other).startGame(GameRequest(packID: "animals", word: "zebra"))
+        _ = try database.player(other).submitGuess("crane", gameID: playing.id, lexicon: Fuzz.lexicon)
+        _ = try database.player(other).mark("q", as: .out, gameID: playing.id)
         otherIDs = [finished.id, playing.id]
         player = try database.profile(player: "fuzz", device: "fuzz-machine", hostName: "h")
         snapshot = try Self.snapshot(database, other)
     }
 
     static func snapshot(_ database: AppDatabase, _ profile: Profile) throws -> OtherPlayerSnapshot {
-        OtherPlayerSnapshot(history: try database.history(profile: profile),
-                            inProgress: try database.gamesInProgress(profile: profile),
-                            readingList: try database.readingList(profile: profile))
+        OtherPlayerSnapshot(history: try database.player(profile).history(),
+                            inProgress: try database.player(profile).gamesInProgress(),
+                            readingList: try database.player(profile).readingList())
     }
 
     func expectOtherPlayerUntouched(_ label: String) throws {

@@ -9,44 +9,44 @@ import Sync
 @Suite struct CoachStorageTests {
     @Test func aHardGameIsStoredHardAndRefusesAContradictionWritingNothing() throws {
         let (db, profile) = try Fixtures.database()
-        let game = try db.startGame(GameRequest(word: "amber", hard: true), profile: profile)
+        let game = try db.player(profile).startGame(GameRequest(word: "amber", hard: true))
         #expect(game.game.hard)
         // BLAZE shares B, E and... with AMBER: A, B, E = 3.
-        _ = try db.submitGuess("blaze", gameID: game.id, lexicon: Fixtures.lexicon, profile: profile)
-        let before = try db.game(id: game.id, profile: profile)
+        _ = try db.player(profile).submitGuess("blaze", gameID: game.id, lexicon: Fixtures.lexicon)
+        let before = try db.player(profile).game(id: game.id)
         // CRISP shares nothing with BLAZE, but BLAZE scored 3: refused in hard mode.
         #expect(throws: StorageError.self) {
-            try db.submitGuess("crisp", gameID: game.id, lexicon: Fixtures.lexicon, profile: profile)
+            try db.player(profile).submitGuess("crisp", gameID: game.id, lexicon: Fixtures.lexicon)
         }
-        #expect(try db.game(id: game.id, profile: profile) == before)
-        #expect(try db.pendingChangeCount(profile: profile) == before.game.guesses.count + 1, "nothing queued for the refusal")
-        #expect(!(try db.startGame(GameRequest(word: "flint"), profile: profile)).game.hard, "games are easy unless asked")
+        #expect(try db.player(profile).game(id: game.id) == before)
+        #expect(try db.player(profile).pendingChangeCount() == before.game.guesses.count + 1, "nothing queued for the refusal")
+        #expect(!(try db.player(profile).startGame(GameRequest(word: "flint"))).game.hard, "games are easy unless asked")
     }
 
     @Test func aHintIsCountedOncePerPointAndRefusedOnceTheGameIsOver() throws {
         let (db, profile) = try Fixtures.database()
-        let game = try db.startGame(GameRequest(word: "flint"), profile: profile)
-        #expect(try db.recordHint(gameID: game.id, profile: profile).hints == [0])
-        #expect(try db.outgoingChanges(naming: CloudSchema(), profile: profile).games.isEmpty, "a game with no guess is not sent yet")
-        #expect(try db.recordHint(gameID: game.id, profile: profile).hints == [0], "the same hint again counts once")
-        _ = try db.submitGuess("amber", gameID: game.id, lexicon: Fixtures.lexicon, profile: profile)
-        #expect(try db.outgoingChanges(naming: CloudSchema(), profile: profile).games.first?.changedFields.contains(.hints) == true, "sent with its first guess")
-        #expect(try db.recordHint(gameID: game.id, profile: profile).hints == [0, 1])
-        _ = try db.submitGuess("flint", gameID: game.id, lexicon: Fixtures.lexicon, profile: profile)
-        let won = try db.game(id: game.id, profile: profile)
+        let game = try db.player(profile).startGame(GameRequest(word: "flint"))
+        #expect(try db.player(profile).recordHint(gameID: game.id).hints == [0])
+        #expect(try db.player(profile).outgoingChanges(naming: CloudSchema()).games.isEmpty, "a game with no guess is not sent yet")
+        #expect(try db.player(profile).recordHint(gameID: game.id).hints == [0], "the same hint again counts once")
+        _ = try db.player(profile).submitGuess("amber", gameID: game.id, lexicon: Fixtures.lexicon)
+        #expect(try db.player(profile).outgoingChanges(naming: CloudSchema()).games.first?.changedFields.contains(.hints) == true, "sent with its first guess")
+        #expect(try db.player(profile).recordHint(gameID: game.id).hints == [0, 1])
+        _ = try db.player(profile).submitGuess("flint", gameID: game.id, lexicon: Fixtures.lexicon)
+        let won = try db.player(profile).game(id: game.id)
         #expect(won.game.status == .won && won.hints == [0, 1], "a hinted game can still be won")
-        #expect(throws: StorageError.rejected(.gameOver)) { try db.recordHint(gameID: game.id, profile: profile) }
-        #expect(try db.game(id: game.id, profile: profile) == won)
+        #expect(throws: StorageError.rejected(.gameOver)) { try db.player(profile).recordHint(gameID: game.id) }
+        #expect(try db.player(profile).game(id: game.id) == won)
     }
 
     @Test func statisticsCountHardGamesAndHintsApart() throws {
         let (db, profile) = try Fixtures.database()
-        let hard = try db.startGame(GameRequest(word: "flint", hard: true), profile: profile)
-        _ = try db.recordHint(gameID: hard.id, profile: profile)
-        _ = try db.submitGuess("flint", gameID: hard.id, lexicon: Fixtures.lexicon, profile: profile)
-        let easy = try db.startGame(GameRequest(word: "amber"), profile: profile)
-        _ = try db.giveUp(gameID: easy.id, profile: profile)
-        let stats = try db.statistics(profile: profile)
+        let hard = try db.player(profile).startGame(GameRequest(word: "flint", hard: true))
+        _ = try db.player(profile).recordHint(gameID: hard.id)
+        _ = try db.player(profile).submitGuess("flint", gameID: hard.id, lexicon: Fixtures.lexicon)
+        let easy = try db.player(profile).startGame(GameRequest(word: "amber"))
+        _ = try db.player(profile).giveUp(gameID: easy.id)
+        let stats = try db.player(profile).statistics()
         #expect(stats.played == 2 && stats.won == 1)
         #expect(stats.hardPlayed == 1 && stats.hardWon == 1)
         #expect(stats.hintsTaken == 1 && stats.gamesWithHints == 1)
@@ -54,9 +54,9 @@ import Sync
 
     @Test func theAnswersAreThePacksWordsUnderTheGamesRules() throws {
         let (db, profile) = try Fixtures.database()
-        let stones = try db.startGame(GameRequest(word: "amber"), profile: profile)
+        let stones = try db.player(profile).startGame(GameRequest(word: "amber"))
         #expect(try db.answers(for: stones.game) == ["amber", "flint", "crisp", "dwarf"])
-        let doubles = try db.startGame(GameRequest(word: "queue", rules: .mastermind), profile: profile)
+        let doubles = try db.player(profile).startGame(GameRequest(word: "queue", rules: .mastermind))
         #expect(try db.answers(for: doubles.game) == ["queue", "geese"])
         // A game whose pack no longer holds its word has no pack answers: the caller takes the dictionary.
         let orphan = Game(id: "x", packID: "stones", secret: "ghost", rules: .classic)

@@ -30,17 +30,17 @@ import QiktionaryCore
             for db in [first, second] {
                 group.addTask {
                     for _ in 0..<20 {
-                        let game = try db.startGame(GameRequest(packID: "stones"), profile: profile)
+                        let game = try db.player(profile).startGame(GameRequest(packID: "stones"))
                         let guess = game.game.secret == "amber" ? "flint" : "amber"
-                        _ = try db.submitGuess(guess, gameID: game.id, lexicon: Fixtures.lexicon, profile: profile)
-                        _ = try db.giveUp(gameID: game.id, profile: profile)
+                        _ = try db.player(profile).submitGuess(guess, gameID: game.id, lexicon: Fixtures.lexicon)
+                        _ = try db.player(profile).giveUp(gameID: game.id)
                     }
                 }
             }
             try await group.waitForAll()
         }
-        #expect(try first.history(profile: profile).count == 40)
-        #expect(try second.statistics(profile: profile).played == 40)
+        #expect(try first.player(profile).history().count == 40)
+        #expect(try second.player(profile).statistics().played == 40)
     }
 }
 

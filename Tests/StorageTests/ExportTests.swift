@@ -18,27 +18,27 @@ import Sync
         let (db, profile) = try Fixtures.database()
         var clock = Date(timeIntervalSince1970: 1_790_000_000.123)
         func tick() -> Date { clock += 61.007; return clock }
-        let won = try db.startGame(GameRequest(word: "flint"), profile: profile, now: tick())
-        _ = try db.mark("z", as: .out, gameID: won.id, profile: profile, now: tick())
-        _ = try db.submitGuess("amber", gameID: won.id, lexicon: lexicon, profile: profile, now: tick())
-        _ = try db.submitGuess("flint", gameID: won.id, lexicon: lexicon, profile: profile, now: tick())
-        let lost = try db.startGame(GameRequest(word: "queue", rules: .mastermind), profile: profile, now: tick())
-        for word in ["geese", "blaze", "crisp"] { _ = try db.submitGuess(word, gameID: lost.id, lexicon: lexicon, profile: profile, now: tick()) }
-        let hard = try db.startGame(GameRequest(word: "crisp", hard: true), profile: profile, now: tick())
-        _ = try db.recordHint(gameID: hard.id, profile: profile, now: tick())
-        _ = try db.submitGuess("dwarf", gameID: hard.id, lexicon: lexicon, profile: profile, now: tick())
-        _ = try db.recordHint(gameID: hard.id, profile: profile, now: tick())
-        _ = try db.giveUp(gameID: hard.id, profile: profile, now: tick())
-        let daily = try db.startGame(GameRequest(packID: "stones", word: "amber", daily: "2026-11-22"), profile: profile, now: tick())
-        _ = try db.submitGuess("amber", gameID: daily.id, lexicon: lexicon, profile: profile, now: tick())
-        let practice = try db.startGame(GameRequest(word: "tiger"), profile: profile, lexicon: { Fixtures.lexicon }, now: tick())
-        _ = try db.submitGuess("crane", gameID: practice.id, lexicon: lexicon, profile: profile, now: tick())
-        let open = try db.startGame(GameRequest(word: "dwarf"), profile: profile, now: tick())
-        _ = try db.submitGuess("blaze", gameID: open.id, lexicon: lexicon, profile: profile, now: tick())
-        _ = try db.mark("b", as: .out, gameID: open.id, profile: profile, now: tick())
-        _ = try db.mark("d", as: .in, gameID: open.id, profile: profile, now: tick())
-        try db.addBookmark(word: "flint", profile: profile, now: tick())
-        try db.addBookmark(word: "amber", profile: profile, now: tick())
+        let won = try db.player(profile).startGame(GameRequest(word: "flint"), now: tick())
+        _ = try db.player(profile).mark("z", as: .out, gameID: won.id, now: tick())
+        _ = try db.player(profile).submitGuess("amber", gameID: won.id, lexicon: lexicon, now: tick())
+        _ = try db.player(profile).submitGuess("flint", gameID: won.id, lexicon: lexicon, now: tick())
+        let lost = try db.player(profile).startGame(GameRequest(word: "queue", rules: .mastermind), now: tick())
+        for word in ["geese", "blaze", "crisp"] { _ = try db.player(profile).submitGuess(word, gameID: lost.id, lexicon: lexicon, now: tick()) }
+        let hard = try db.player(profile).startGame(GameRequest(word: "crisp", hard: true), now: tick())
+        _ = try db.player(profile).recordHint(gameID: hard.id, now: tick())
+        _ = try db.player(profile).submitGuess("dwarf", gameID: hard.id, lexicon: lexicon, now: tick())
+        _ = try db.player(profile).recordHint(gameID: hard.id, now: tick())
+        _ = try db.player(profile).giveUp(gameID: hard.id, now: tick())
+        let daily = try db.player(profile).startGame(GameRequest(packID: "stones", word: "amber", daily: "2026-11-22"), now: tick())
+        _ = try db.player(profile).submitGuess("amber", gameID: daily.id, lexicon: lexicon, now: tick())
+        let practice = try db.player(profile).startGame(GameRequest(word: "tiger"), lexicon: { Fixtures.lexicon }, now: tick())
+        _ = try db.player(profile).submitGuess("crane", gameID: practice.id, lexicon: lexicon, now: tick())
+        let open = try db.player(profile).startGame(GameRequest(word: "dwarf"), now: tick())
+        _ = try db.player(profile).submitGuess("blaze", gameID: open.id, lexicon: lexicon, now: tick())
+        _ = try db.player(profile).mark("b", as: .out, gameID: open.id, now: tick())
+        _ = try db.player(profile).mark("d", as: .in, gameID: open.id, now: tick())
+        try db.player(profile).addBookmark(word: "flint", now: tick())
+        try db.player(profile).addBookmark(word: "amber", now: tick())
         return (db, profile)
     }
 
@@ -51,9 +51,9 @@ import Sync
     }
 
     func snapshot(_ db: AppDatabase, _ profile: Profile) throws -> Snapshot {
-        Snapshot(export: try db.exportDocument(profile: profile, cloudDir: nil, now: now).encoded(),
-                 games: try db.history(profile: profile) + db.gamesInProgress(profile: profile),
-                 statistics: try db.statistics(profile: profile), readingList: try db.readingList(profile: profile))
+        Snapshot(export: try db.player(profile).exportDocument(cloudDir: nil, now: now).encoded(),
+                 games: try db.player(profile).history() + db.player(profile).gamesInProgress(),
+                 statistics: try db.player(profile).statistics(), readingList: try db.player(profile).readingList())
     }
 
     func roundTrip(_ document: ExportDocument) throws -> ExportDocument {
@@ -62,30 +62,30 @@ import Sync
 
     @Test func exportThenImportIntoAFreshDatabaseGivesTheSameGamesGuessesMarksAndBookmarks() throws {
         let (db, profile) = try playedDatabase()
-        let document = try db.exportDocument(profile: profile, cloudDir: "/mnt/shared/qk", now: now)
+        let document = try db.player(profile).exportDocument(cloudDir: "/mnt/shared/qk", now: now)
         #expect(document.format == "qiktionary-export" && document.version == 1)
         #expect(document.games.count == 6 && document.readingList.map(\.word) == ["amber", "flint"])
         #expect(document.settings == .init(device: "laptop", cloudDir: "/mnt/shared/qk"))
 
         let (fresh, freshProfile) = try Fixtures.database()
-        let report = try fresh.importDocument(roundTrip(document), profile: freshProfile, lexicon: lexicon)
+        let report = try fresh.player(freshProfile).importDocument(roundTrip(document), lexicon: lexicon)
         #expect(report.gamesAdded == 6 && report.guessesAdded == 9 && report.marksChanged == 3 && report.bookmarksAdded == 2)
         for game in document.games {
-            #expect(try fresh.game(id: game.id, profile: freshProfile) == db.game(id: game.id, profile: profile))
+            #expect(try fresh.player(freshProfile).game(id: game.id) == db.player(profile).game(id: game.id))
         }
         #expect(try snapshot(fresh, freshProfile) == snapshot(db, profile))
-        #expect(try fresh.history(profile: freshProfile) == db.history(profile: profile))
-        #expect(try fresh.gamesInProgress(profile: freshProfile) == db.gamesInProgress(profile: profile))
-        #expect(try fresh.statistics(profile: freshProfile) == db.statistics(profile: profile))
-        #expect(try fresh.readingList(profile: freshProfile) == db.readingList(profile: profile))
-        #expect(try fresh.achievements(profile: freshProfile) == db.achievements(profile: profile))
+        #expect(try fresh.player(freshProfile).history() == db.player(profile).history())
+        #expect(try fresh.player(freshProfile).gamesInProgress() == db.player(profile).gamesInProgress())
+        #expect(try fresh.player(freshProfile).statistics() == db.player(profile).statistics())
+        #expect(try fresh.player(freshProfile).readingList() == db.player(profile).readingList())
+        #expect(try fresh.player(freshProfile).achievements() == db.player(profile).achievements())
     }
 
     @Test func importedGamesAndBookmarksAreQueuedToSyncAsLocalWritesAre() throws {
         let (db, profile) = try playedDatabase()
         let (fresh, freshProfile) = try Fixtures.database()
-        _ = try fresh.importDocument(db.exportDocument(profile: profile, cloudDir: nil), profile: freshProfile, lexicon: lexicon)
-        let mine = try db.outgoingChanges(naming: CloudSchema(), profile: profile), imported = try fresh.outgoingChanges(naming: CloudSchema(), profile: freshProfile)
+        _ = try fresh.player(freshProfile).importDocument(db.player(profile).exportDocument(cloudDir: nil), lexicon: lexicon)
+        let mine = try db.player(profile).outgoingChanges(naming: CloudSchema()), imported = try fresh.player(freshProfile).outgoingChanges(naming: CloudSchema())
         #expect(Set(imported.games.map(\.game.id)) == Set(mine.games.map(\.game.id)))
         let allNew = imported.games.allSatisfy(\.isNew)
         #expect(allNew)
@@ -96,26 +96,26 @@ import Sync
 
     @Test func importingTwiceOrWhatIsAlreadyHereChangesNothing() throws {
         let (db, profile) = try playedDatabase()
-        let document = try db.exportDocument(profile: profile, cloudDir: nil)
+        let document = try db.player(profile).exportDocument(cloudDir: nil)
         // Into the database it came from, even once everything was sent.
-        try db.acknowledge(db.outgoingChanges(naming: CloudSchema(), profile: profile), saved: allSaved(db, profile), deleted: [], naming: CloudSchema(), profile: profile)
+        try db.player(profile).acknowledge(db.player(profile).outgoingChanges(naming: CloudSchema()), saved: allSaved(db, profile), deleted: [], naming: CloudSchema())
         let before = try snapshot(db, profile)
-        let again = try db.importDocument(document, profile: profile, lexicon: lexicon)
+        let again = try db.player(profile).importDocument(document, lexicon: lexicon)
         #expect(!again.changedAnything && again.gamesInFile == 6 && again.bookmarksInFile == 2)
-        #expect(try db.pendingChangeCount(profile: profile) == 0, "nothing queued for the cloud")
+        #expect(try db.player(profile).pendingChangeCount() == 0, "nothing queued for the cloud")
         #expect(try snapshot(db, profile) == before)
 
         // Into a fresh one, twice.
         let (fresh, freshProfile) = try Fixtures.database()
-        #expect(try fresh.importDocument(document, profile: freshProfile, lexicon: lexicon).changedAnything)
-        let once = try snapshot(fresh, freshProfile), pending = try fresh.pendingChangeCount(profile: freshProfile)
-        #expect(try !fresh.importDocument(document, profile: freshProfile, lexicon: lexicon).changedAnything)
+        #expect(try fresh.player(freshProfile).importDocument(document, lexicon: lexicon).changedAnything)
+        let once = try snapshot(fresh, freshProfile), pending = try fresh.player(freshProfile).pendingChangeCount()
+        #expect(try !fresh.player(freshProfile).importDocument(document, lexicon: lexicon).changedAnything)
         #expect(try snapshot(fresh, freshProfile) == once)
-        #expect(try fresh.pendingChangeCount(profile: freshProfile) == pending)
+        #expect(try fresh.player(freshProfile).pendingChangeCount() == pending)
     }
 
     func allSaved(_ db: AppDatabase, _ profile: Profile) throws -> [String: Data] {
-        let out = try db.outgoingChanges(naming: CloudSchema(), profile: profile)
+        let out = try db.player(profile).outgoingChanges(naming: CloudSchema())
         let names = out.games.map { CloudSchema().game($0.game.id) } + out.guesses.map { CloudSchema().guess(gameID: $0.gameID, word: $0.word) } + out.marks.map { CloudSchema().mark(gameID: $0.mark.gameID, letter: $0.mark.letter) }
             + out.bookmarks.map { CloudSchema().bookmark(word: $0.bookmark.word) }
         return Dictionary(uniqueKeysWithValues: names.map { ($0, fields) })
@@ -123,26 +123,26 @@ import Sync
 
     @Test func importMergesAGameByItsIdAsSyncWould() throws {
         let (db, profile) = try Fixtures.database()
-        let game = try db.startGame(GameRequest(word: "flint"), profile: profile)
-        _ = try db.submitGuess("amber", gameID: game.id, lexicon: lexicon, profile: profile)
-        let old = try db.exportDocument(profile: profile, cloudDir: nil)
+        let game = try db.player(profile).startGame(GameRequest(word: "flint"))
+        _ = try db.player(profile).submitGuess("amber", gameID: game.id, lexicon: lexicon)
+        let old = try db.player(profile).exportDocument(cloudDir: nil)
         // The same data dir played on; an older export brings nothing back.
-        _ = try db.submitGuess("blaze", gameID: game.id, lexicon: lexicon, profile: profile)
-        _ = try db.mark("q", as: .out, gameID: game.id, profile: profile)
-        _ = try db.submitGuess("flint", gameID: game.id, lexicon: lexicon, profile: profile)
-        let newer = try db.exportDocument(profile: profile, cloudDir: nil)
+        _ = try db.player(profile).submitGuess("blaze", gameID: game.id, lexicon: lexicon)
+        _ = try db.player(profile).mark("q", as: .out, gameID: game.id)
+        _ = try db.player(profile).submitGuess("flint", gameID: game.id, lexicon: lexicon)
+        let newer = try db.player(profile).exportDocument(cloudDir: nil)
         let played = try snapshot(db, profile)
-        #expect(try !db.importDocument(old, profile: profile, lexicon: lexicon).changedAnything)
+        #expect(try !db.player(profile).importDocument(old, lexicon: lexicon).changedAnything)
         #expect(try snapshot(db, profile) == played)
 
         // The newer export into a copy that has only the older state: guesses, mark and the win arrive.
         let (copy, copyProfile) = try Fixtures.database()
-        _ = try copy.importDocument(old, profile: copyProfile, lexicon: lexicon)
-        try copy.acknowledge(copy.outgoingChanges(naming: CloudSchema(), profile: copyProfile), saved: allSaved(copy, copyProfile), deleted: [], naming: CloudSchema(), profile: copyProfile)
-        let report = try copy.importDocument(newer, profile: copyProfile, lexicon: lexicon)
+        _ = try copy.player(copyProfile).importDocument(old, lexicon: lexicon)
+        try copy.player(copyProfile).acknowledge(copy.player(copyProfile).outgoingChanges(naming: CloudSchema()), saved: allSaved(copy, copyProfile), deleted: [], naming: CloudSchema())
+        let report = try copy.player(copyProfile).importDocument(newer, lexicon: lexicon)
         #expect(report.gamesAdded == 0 && report.gamesUpdated == 1 && report.guessesAdded == 2 && report.marksChanged == 1)
-        #expect(try copy.game(id: game.id, profile: copyProfile) == db.game(id: game.id, profile: profile))
-        let queued = try copy.outgoingChanges(naming: CloudSchema(), profile: copyProfile)
+        #expect(try copy.player(copyProfile).game(id: game.id) == db.player(profile).game(id: game.id))
+        let queued = try copy.player(copyProfile).outgoingChanges(naming: CloudSchema())
         #expect(Set(queued.guesses.map(\.word)) == ["blaze", "flint"] && queued.marks.map(\.mark.letter) == ["q"])
         #expect(queued.games.first?.changedFields.isSuperset(of: [.status, .finishedAt]) == true, "the win goes to the cloud")
     }
@@ -152,7 +152,7 @@ import Sync
     /// A valid export as a JSON object to spoil.
     func exportObject() throws -> [String: Any] {
         let (db, profile) = try playedDatabase()
-        return try #require(JSONSerialization.jsonObject(with: db.exportDocument(profile: profile, cloudDir: nil).encoded()) as? [String: Any])
+        return try #require(JSONSerialization.jsonObject(with: db.player(profile).exportDocument(cloudDir: nil).encoded()) as? [String: Any])
     }
 
     func spoiled(_ change: (inout [String: Any]) -> Void) throws -> Data {
@@ -237,11 +237,11 @@ import Sync
 
     @Test func badFilesAreRefusedWithOneLineAndNothingChanges() throws {
         let (db, profile) = try playedDatabase()
-        let before = try snapshot(db, profile), pending = try db.pendingChangeCount(profile: profile)
+        let before = try snapshot(db, profile), pending = try db.player(profile).pendingChangeCount()
         for (name, data, expected) in try badFiles() {
             do {
                 let document = try ExportDocument.decode(data)
-                _ = try db.importDocument(document, profile: profile, lexicon: lexicon)
+                _ = try db.player(profile).importDocument(document, lexicon: lexicon)
                 Issue.record("\(name): accepted")
             } catch {
                 let message = "\(error)"
@@ -250,16 +250,16 @@ import Sync
             }
         }
         #expect(try snapshot(db, profile) == before)
-        #expect(try db.pendingChangeCount(profile: profile) == pending)
+        #expect(try db.player(profile).pendingChangeCount() == pending)
     }
 
     @Test func aGameWithTheIdOfAnotherPlayersGameIsRefusedAndNothingIsWritten() throws {
         let (db, profile) = try playedDatabase()
-        let document = try db.exportDocument(profile: profile, cloudDir: nil)
+        let document = try db.player(profile).exportDocument(cloudDir: nil)
         let (other, ann) = try Fixtures.database(player: "ann")
         // Bob has a game with the id of one of ann's export.
         let bob = try other.profile(player: "bob", device: "laptop", hostName: "h")
-        let bobs = try other.startGame(GameRequest(word: "amber"), profile: bob)
+        let bobs = try other.player(bob).startGame(GameRequest(word: "amber"))
         var spoiled = document
         spoiled.player = "ann"
         spoiled.games = spoiled.games.filter { $0.daily == nil }
@@ -267,9 +267,9 @@ import Sync
         let ann2 = try other.profile(player: "ann", device: "laptop", hostName: "h")
         #expect(ann2.playerID == ann.playerID)
         let before = try snapshot(other, ann2)
-        #expect(throws: StorageError.self) { try other.importDocument(spoiled, profile: ann2, lexicon: lexicon) }
+        #expect(throws: StorageError.self) { try other.player(ann2).importDocument(spoiled, lexicon: lexicon) }
         #expect(try snapshot(other, ann2) == before, "the games before the refused one were rolled back")
-        #expect(try other.history(profile: ann2).isEmpty && other.gamesInProgress(profile: ann2).isEmpty)
+        #expect(try other.player(ann2).history().isEmpty && other.player(ann2).gamesInProgress().isEmpty)
     }
 
     @Test func exportedTimesKeepTheirMilliseconds() {
@@ -304,7 +304,7 @@ import Sync
     @Test func aFileThatIsNotADatabaseOrIsCutShortIsDamagedOnOpen() throws {
         let (dir, db, profile) = try onDisk()
         defer { try? FileManager.default.removeItem(at: dir) }
-        for n in 0..<40 { _ = try db.startGame(GameRequest(word: n % 2 == 0 ? "amber" : "flint"), profile: profile) }
+        for n in 0..<40 { _ = try db.player(profile).startGame(GameRequest(word: n % 2 == 0 ? "amber" : "flint")) }
         try checkpointAndClose(db)
         let file = dir.appendingPathComponent(AppDatabase.fileName)
         let bytes = try Data(contentsOf: file)
@@ -327,8 +327,8 @@ import Sync
         let (dir, db, profile) = try onDisk()
         defer { try? FileManager.default.removeItem(at: dir) }
         for n in 0..<200 {
-            let game = try db.startGame(GameRequest(word: n % 2 == 0 ? "amber" : "flint"), profile: profile)
-            _ = try db.submitGuess(n % 2 == 0 ? "flint" : "amber", gameID: game.id, lexicon: lexicon, profile: profile)
+            let game = try db.player(profile).startGame(GameRequest(word: n % 2 == 0 ? "amber" : "flint"))
+            _ = try db.player(profile).submitGuess(n % 2 == 0 ? "flint" : "amber", gameID: game.id, lexicon: lexicon)
         }
         try checkpointAndClose(db)
         let file = dir.appendingPathComponent(AppDatabase.fileName)
@@ -338,8 +338,8 @@ import Sync
         defer { try? FileManager.default.removeItem(at: good); try? FileManager.default.removeItem(at: bad) }
         try bytes.write(to: good.appendingPathComponent(AppDatabase.fileName))
         let reopened = try AppDatabase.open(dataDir: good)
-        #expect(try reopened.history(profile: profile).isEmpty)
-        #expect(try reopened.gamesInProgress(profile: profile).count == 200)
+        #expect(try reopened.player(profile).history().isEmpty)
+        #expect(try reopened.player(profile).gamesInProgress().count == 200)
         #expect(try reopened.read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'checkedFile'") }
                 == Damage.identity(ofFileAt: good.appendingPathComponent(AppDatabase.fileName).path))
         try reopened.close()
@@ -359,19 +359,19 @@ import Sync
         let (dir, db, profile) = try onDisk()
         defer { try? FileManager.default.removeItem(at: dir) }
         try db.remember(.cloudDir, "/mnt/shared")
-        let synced = try db.startGame(GameRequest(word: "amber"), profile: profile)
-        _ = try db.submitGuess("flint", gameID: synced.id, lexicon: lexicon, profile: profile)
-        let later = try db.startGame(GameRequest(word: "flint"), profile: profile)
-        _ = try db.submitGuess("amber", gameID: later.id, lexicon: lexicon, profile: profile)
-        try db.addBookmark(word: "crisp", profile: profile)
-        try db.acknowledge(db.outgoingChanges(naming: CloudSchema(), profile: profile), saved: allSaved(db, profile), deleted: [], naming: CloudSchema(), profile: profile)
+        let synced = try db.player(profile).startGame(GameRequest(word: "amber"))
+        _ = try db.player(profile).submitGuess("flint", gameID: synced.id, lexicon: lexicon)
+        let later = try db.player(profile).startGame(GameRequest(word: "flint"))
+        _ = try db.player(profile).submitGuess("amber", gameID: later.id, lexicon: lexicon)
+        try db.player(profile).addBookmark(word: "crisp")
+        try db.player(profile).acknowledge(db.player(profile).outgoingChanges(naming: CloudSchema()), saved: allSaved(db, profile), deleted: [], naming: CloudSchema())
         // After the last sync: a new game, a guess in a synced one, a bookmark.
-        let unsynced = try db.startGame(GameRequest(word: "dwarf"), profile: profile)
-        _ = try db.submitGuess("amber", gameID: unsynced.id, lexicon: lexicon, profile: profile)
-        _ = try db.submitGuess("crisp", gameID: later.id, lexicon: lexicon, profile: profile)
-        try db.addBookmark(word: "amber", profile: profile)
+        let unsynced = try db.player(profile).startGame(GameRequest(word: "dwarf"))
+        _ = try db.player(profile).submitGuess("amber", gameID: unsynced.id, lexicon: lexicon)
+        _ = try db.player(profile).submitGuess("crisp", gameID: later.id, lexicon: lexicon)
+        try db.player(profile).addBookmark(word: "amber")
         let bob = try db.profile(player: "bob", device: "laptop", hostName: "h")
-        _ = try db.startGame(GameRequest(word: "amber"), profile: bob)
+        _ = try db.player(bob).startGame(GameRequest(word: "amber"))
         try db.close()
 
         let salvage = Damage.salvage(file: dir.appendingPathComponent(AppDatabase.fileName), player: "player", lexicon: lexicon, now: now)
@@ -384,6 +384,6 @@ import Sync
         #expect(mine.readingList.map(\.word) == ["amber"])
         // It imports as it is.
         let (fresh, freshProfile) = try Fixtures.database()
-        #expect(try fresh.importDocument(try roundTrip(mine), profile: freshProfile, lexicon: lexicon).gamesAdded == 2)
+        #expect(try fresh.player(freshProfile).importDocument(try roundTrip(mine), lexicon: lexicon).gamesAdded == 2)
     }
 }

@@ -34,14 +34,14 @@ import Testing
 
     @Test func recordsAndTheFastPathKeepTimesAsTheSameIntegers() throws {
         let (db, profile) = try Fixtures.database()
-        let game = try db.startGame(GameRequest(word: "amber"), profile: profile, now: Date(timeIntervalSince1970: 1_795_000_000.1234))
+        let game = try db.player(profile).startGame(GameRequest(word: "amber"), now: Date(timeIntervalSince1970: 1_795_000_000.1234))
         try db.writer.read { database in
             let row = try #require(try Row.fetchOne(database, sql: "SELECT startedAt, typeof(startedAt) AS kind FROM game WHERE id = ?",
                                                      arguments: [game.id]))
             #expect(row["kind"] as String == "integer")
             #expect(row["startedAt"] as Int64 == 1_795_000_000_123)
         }
-        #expect(try db.game(id: game.id, profile: profile).startedAt == Date(timeIntervalSince1970: 1_795_000_000.123))
+        #expect(try db.player(profile).game(id: game.id).startedAt == Date(timeIntervalSince1970: 1_795_000_000.123))
     }
 
     @Test func deviceNamesAreCheckedTheSameOnTheFastPath() {

@@ -18,10 +18,10 @@ import QiktionaryCore
 
     @Test func aNewerPackUpdatesInPlaceAndLeavesGamesAndBookmarksAlone() throws {
         let (db, profile) = try Fixtures.database()
-        let game = try db.startGame(GameRequest(packID: "stones", word: "amber"), profile: profile)
-        _ = try db.submitGuess("flint", gameID: game.id, lexicon: Fixtures.lexicon, profile: profile)
-        _ = try db.giveUp(gameID: game.id, profile: profile)
-        try db.addBookmark(word: "amber", profile: profile)
+        let game = try db.player(profile).startGame(GameRequest(packID: "stones", word: "amber"))
+        _ = try db.player(profile).submitGuess("flint", gameID: game.id, lexicon: Fixtures.lexicon)
+        _ = try db.player(profile).giveUp(gameID: game.id)
+        try db.player(profile).addBookmark(word: "amber")
 
         let v2 = Fixtures.packJSON(version: 2, words: [("amber", "A better amber fact."), ("blaze", "Blaze fact."), ("flint", "Flint again.")])
         let dir = try Fixtures.folder(["stones.json": v2])
@@ -29,14 +29,14 @@ import QiktionaryCore
         let report = try db.importPacks(from: PackFile.files(in: dir), lexicon: { Fixtures.lexicon })
         #expect(report.updated == ["stones"])
 
-        let stones = try #require(try db.packs(profile: profile).first { $0.id == "stones" })
+        let stones = try #require(try db.player(profile).packs().first { $0.id == "stones" })
         #expect(stones.words == 3)
-        let after = try db.game(id: game.id, profile: profile)
+        let after = try db.player(profile).game(id: game.id)
         #expect(after.game.guesses.map(\.word) == ["flint"])
         #expect(after.game.status == .gaveUp)
-        #expect(try db.readingList(profile: profile).map(\.word) == ["amber"])
+        #expect(try db.player(profile).readingList().map(\.word) == ["amber"])
         // A new game on amber tells the new fact; the finished one keeps the fact it was played with.
-        #expect(try db.startGame(GameRequest(word: "amber"), profile: profile).fact == "A better amber fact.")
+        #expect(try db.player(profile).startGame(GameRequest(word: "amber")).fact == "A better amber fact.")
         #expect(after.fact == "Amber is fossil tree resin.")
     }
 
@@ -45,7 +45,7 @@ import QiktionaryCore
         let dir = try Fixtures.folder(["old.json": Fixtures.packJSON(version: 1, words: [("ember", "Other.")])])
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(try db.importPacks(from: PackFile.files(in: dir), lexicon: { Fixtures.lexicon }) == PackImportReport())
-        #expect(try db.packs(profile: profile).first { $0.id == "stones" }?.words == 4)
+        #expect(try db.player(profile).packs().first { $0.id == "stones" }?.words == 4)
     }
 
     @Test("A corrupt or invalid pack file is refused with a reason and changes nothing", arguments: [
@@ -61,7 +61,7 @@ import QiktionaryCore
     ])
     func refused(text: String, reason: String) throws {
         let (db, profile) = try Fixtures.database()
-        let before = try db.packs(profile: profile)
+        let before = try db.player(profile).packs()
         let dir = try Fixtures.folder(["broken.json": text, "good.json": Fixtures.packJSON(id: "extra", words: [("tiger", "Stripes.")])])
         defer { try? FileManager.default.removeItem(at: dir) }
         let report = try db.importPacks(from: PackFile.files(in: dir), lexicon: { Fixtures.lexicon })
@@ -71,7 +71,7 @@ import QiktionaryCore
         #expect(problem.description.contains(reason), "\(problem)")
         #expect(!problem.description.contains("\n"))
         #expect(report.added == ["extra"], "the good file beside it still loads")
-        #expect(try db.packs(profile: profile).filter { $0.id != "extra" } == before)
+        #expect(try db.player(profile).packs().filter { $0.id != "extra" } == before)
     }
 
     @Test func anEnormousPackFileIsNotRead() throws {

@@ -10,17 +10,17 @@ import Testing
     @Test func openingTheGameSearchesIndexesAndNeverScansTheGames() throws {
         let (database, profile) = try Fixtures.database()
         for word in ["amber", "flint"] {
-            let game = try database.startGame(GameRequest(word: word), profile: profile)
-            _ = try database.submitGuess(word, gameID: game.id, lexicon: Fixtures.lexicon, profile: profile)
+            let game = try database.player(profile).startGame(GameRequest(word: word))
+            _ = try database.player(profile).submitGuess(word, gameID: game.id, lexicon: Fixtures.lexicon)
         }
         let statements = Statements()
         try database.writer.writeWithoutTransaction { db in
             db.trace(options: .statement) { event in statements.append("\(event)") }
         }
         // What the first screen loads: the game in progress (or a new one) and the pack list.
-        _ = try database.latestGameInProgress(profile: profile)
-        _ = try database.startGame(GameRequest(), profile: profile)
-        _ = try database.packs(profile: profile)
+        _ = try database.player(profile).latestGameInProgress()
+        _ = try database.player(profile).startGame(GameRequest())
+        _ = try database.player(profile).packs()
         try database.writer.writeWithoutTransaction { db in db.trace(options: .statement, nil) }
 
         let queries = statements.all.filter { $0.uppercased().hasPrefix("SELECT") }

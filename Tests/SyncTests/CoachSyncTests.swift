@@ -13,8 +13,8 @@ import Testing
     @Test func hardAndHintsReachTheOtherMachine() throws {
         let a = try Machine("laptop", folder: folder, shared: clock), b = try Machine("desktop", folder: folder, shared: clock)
         clock.advance(1)
-        let game = try a.database.startGame(GameRequest(word: "tiger", hard: true), profile: a.profile, now: clock.now)
-        _ = try a.database.recordHint(gameID: game.id, profile: a.profile)
+        let game = try a.player.startGame(GameRequest(word: "tiger", hard: true), now: clock.now)
+        _ = try a.player.recordHint(gameID: game.id)
         try a.guess("crane", in: game.id)
         try a.sync()
         try b.sync()
@@ -35,16 +35,16 @@ import Testing
         try a.sync()
         try b.sync()
         // Offline from each other: A takes a hint after its first guess, B plays one more and takes a hint after it.
-        _ = try a.database.recordHint(gameID: game.id, profile: a.profile)
+        _ = try a.player.recordHint(gameID: game.id)
         try b.guess("crane", in: game.id)
-        _ = try b.database.recordHint(gameID: game.id, profile: b.profile)
+        _ = try b.player.recordHint(gameID: game.id)
         try a.sync()
         try b.sync()
         try a.sync()
         #expect(try a.game(game.id).hints == [1, 2])
         #expect(try b.game(game.id).hints == [1, 2])
-        #expect(try a.database.pendingChangeCount(profile: a.profile) == 0)
-        #expect(try b.database.pendingChangeCount(profile: b.profile) == 0)
+        #expect(try a.player.pendingChangeCount() == 0)
+        #expect(try b.player.pendingChangeCount() == 0)
     }
 
     @Test func aGameWithoutTheCoachIsSentWithoutItsFields() throws {

@@ -21,7 +21,7 @@ import Testing
         try a.guess("tiger", in: first.id)
         try a.sync()
         try behind.sync()
-        #expect(try behind.database.history(profile: behind.profile).count == 1)
+        #expect(try behind.player.history().count == 1)
 
         // One commit per game, as a player who syncs after every game makes them.
         let words = ["zebra", "camel", "horse", "mouse", "snake", "shark", "whale", "hyena", "bison", "sloth", "lemur"]
@@ -43,11 +43,11 @@ import Testing
 
         // The machine that was behind lost its place (its token expired) and refetches in full.
         try behind.sync()
-        #expect(try behind.database.history(profile: behind.profile).count == played)
+        #expect(try behind.player.history().count == played)
         let newcomer = try Machine("tablet", folder: folder, shared: clock)
         try newcomer.sync()
-        #expect(try newcomer.database.history(profile: newcomer.profile).count == played)
-        let someGame = try #require(try a.database.history(profile: a.profile).last)
+        #expect(try newcomer.player.history().count == played)
+        let someGame = try #require(try a.player.history().last)
         #expect(try newcomer.snapshot(someGame.id) == a.snapshot(someGame.id))
         #expect(try behind.snapshot(someGame.id) == a.snapshot(someGame.id))
     }

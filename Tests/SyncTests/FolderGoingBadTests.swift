@@ -24,7 +24,7 @@ import Testing
         faults.slowIO(0.01)
         let store = try FolderCloudDatabase.onDisk(root: cloud, player: "player", device: DeviceID(a.profile.device.id),
                                                    options: CloudStoreOptions(now: { clock.now }, faults: faults))
-        let engine = SyncEngine(database: a.database, cloud: store, profile: a.profile, now: { clock.now }, pause: { _ in })
+        let engine = SyncEngine(player: a.player, cloud: store, now: { clock.now }, pause: { _ in })
         var expected: [String: Int] = [:]
         for (index, word) in ["tiger", "zebra", "camel", "horse", "mouse", "snake", "comet", "orbit"].enumerated() {
             let game = try a.start(word)
@@ -40,16 +40,16 @@ import Testing
         mover.start()
         #expect(throws: SyncError.self) { try engine.sync() }
         while FileManager.default.fileExists(atPath: cloud.path) { Thread.sleep(forTimeInterval: 0.01) }
-        #expect(try a.database.pendingChangeCount(profile: a.profile) > 0, "what did not reach the folder is still queued")
+        #expect(try a.player.pendingChangeCount() > 0, "what did not reach the folder is still queued")
         try FileManager.default.moveItem(at: away, to: cloud)
         faults.slowIO(0)
         try engine.sync()
-        #expect(try a.database.pendingChangeCount(profile: a.profile) == 0)
+        #expect(try a.player.pendingChangeCount() == 0)
 
         let b = try Machine("desktop", folder: MemoryFolder(), shared: clock)
         let reader = try FolderCloudDatabase.onDisk(root: cloud, player: "player", device: DeviceID(b.profile.device.id))
-        try SyncEngine(database: b.database, cloud: reader, profile: b.profile, pause: { _ in }).sync()
-        let games = try b.database.gamesInProgress(profile: b.profile)
+        try SyncEngine(player: b.player, cloud: reader, pause: { _ in }).sync()
+        let games = try b.player.gamesInProgress()
         #expect(Dictionary(uniqueKeysWithValues: games.map { ($0.id, $0.game.guesses.count) }) == expected)
     }
 }

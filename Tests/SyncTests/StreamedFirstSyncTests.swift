@@ -23,16 +23,16 @@ import Testing
             games.append(game.id)
             for guess in Words.fiveLetterGuesses(avoiding: secret).prefix(n % 4 + 1) { try a.guess(guess, in: game.id) }
             if n % 3 == 0 { try a.guess(secret, in: game.id) }
-            if n % 5 == 1 { _ = try a.database.mark("q", as: .out, gameID: game.id, profile: a.profile, now: a.clock.now) }
-            if n % 4 == 0 { try a.database.addBookmark(word: secrets[n], profile: a.profile) }
+            if n % 5 == 1 { _ = try a.player.mark("q", as: .out, gameID: game.id, now: a.clock.now) }
+            if n % 4 == 0 { try a.player.addBookmark(word: secrets[n]) }
         }
         try a.sync()
         for zone in ["Games", "ReadingList"] { _ = try a.cloud.compact(ZoneID(zone), keepingRecent: 0) }
         try a.guess("plank", in: games[1])
-        _ = try a.database.mark("q", as: .in, gameID: games[1], profile: a.profile, now: a.clock.now)
-        _ = try a.database.giveUp(gameID: games[2], profile: a.profile, now: a.clock.now)
-        try a.database.deleteGame(id: games[3], profile: a.profile)
-        try a.database.removeBookmark(word: secrets[4], profile: a.profile)
+        _ = try a.player.mark("q", as: .in, gameID: games[1], now: a.clock.now)
+        _ = try a.player.giveUp(gameID: games[2], now: a.clock.now)
+        try a.player.deleteGame(id: games[3])
+        try a.player.removeBookmark(word: secrets[4])
         try a.sync()
         return a
     }
@@ -44,11 +44,11 @@ import Testing
         var games: [String: GameSnapshot]
 
         init(_ machine: Machine) throws {
-            let history = try machine.database.history(profile: machine.profile)
-            let inProgress = try machine.database.gamesInProgress(profile: machine.profile)
+            let history = try machine.player.history()
+            let inProgress = try machine.player.gamesInProgress()
             self.history = history.map(\.id)
             self.inProgress = inProgress.map(\.id)
-            readingList = try machine.database.readingList(profile: machine.profile).map { "\($0.word) \($0.addedAt)" }
+            readingList = try machine.player.readingList().map { "\($0.word) \($0.addedAt)" }
             games = try Dictionary(uniqueKeysWithValues: (history + inProgress).map { ($0.id, try machine.snapshot($0.id)) })
         }
     }
@@ -58,8 +58,8 @@ import Testing
         let streamed = try Machine("desktop", folder: folder, shared: clock), usual = try Machine("tablet", folder: folder, shared: clock)
         let watched = WatchedCloud(streamed.cloud)
         watched.streams = true
-        let streamedReport = try SyncEngine(database: streamed.database, cloud: watched, profile: streamed.profile, pause: { _ in }).sync()
-        let usualReport = try SyncEngine(database: usual.database, cloud: WatchedCloud(usual.cloud), profile: usual.profile, pause: { _ in }).sync()
+        let streamedReport = try SyncEngine(player: streamed.player, cloud: watched, pause: { _ in }).sync()
+        let usualReport = try SyncEngine(player: usual.player, cloud: WatchedCloud(usual.cloud), pause: { _ in }).sync()
         #expect(watched.streamed.contains { if case .complete = $0 { true } else { false } }, "the Games zone was streamed")
         #expect(streamedReport.downloaded == usualReport.downloaded && streamedReport.skipped == usualReport.skipped)
         #expect(streamedReport.waiting == 0 && streamedReport.uploaded == 0 && usualReport.uploaded == 0)
@@ -94,8 +94,8 @@ import Testing
         let streamed = try Machine("phone", folder: folder, shared: clock), usual = try Machine("tablet", folder: folder, shared: clock)
         let watched = WatchedCloud(streamed.cloud)
         watched.streams = true
-        let streamedReport = try SyncEngine(database: streamed.database, cloud: watched, profile: streamed.profile, pause: { _ in }).sync()
-        let usualReport = try SyncEngine(database: usual.database, cloud: WatchedCloud(usual.cloud), profile: usual.profile, pause: { _ in }).sync()
+        let streamedReport = try SyncEngine(player: streamed.player, cloud: watched, pause: { _ in }).sync()
+        let usualReport = try SyncEngine(player: usual.player, cloud: WatchedCloud(usual.cloud), pause: { _ in }).sync()
         #expect(watched.streamed.contains(.refused))
         #expect(streamedReport.downloaded == usualReport.downloaded)
         #expect(try Everything(streamed) == Everything(usual))

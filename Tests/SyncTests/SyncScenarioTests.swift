@@ -17,16 +17,16 @@ import Testing
         try a.guess("tiger", in: done.id)
         let half = try a.start("comet")
         try a.guess("pilot", in: half.id)
-        try a.database.addBookmark(word: "tiger", profile: a.profile)
+        try a.player.addBookmark(word: "tiger")
         let sent = try a.sync()
         #expect(sent.uploaded == 6)
 
         let got = try b.sync()
         #expect(got.downloaded == 6)
-        #expect(try b.database.history(profile: b.profile).map(\.game.secret) == ["tiger"])
+        #expect(try b.player.history().map(\.game.secret) == ["tiger"])
         #expect(try b.snapshot(done.id) == a.snapshot(done.id))
         #expect(try b.game(done.id).lastChangedOn == "laptop")
-        let resumed = try #require(try b.database.latestGameInProgress(profile: b.profile))
+        let resumed = try #require(try b.player.latestGameInProgress())
         #expect(resumed.id == half.id && resumed.game.guesses.map(\.word) == ["pilot"])
 
         try b.guess("comet", in: half.id)
@@ -35,8 +35,8 @@ import Testing
         #expect(try a.game(half.id).game.status == .won)
         #expect(try a.game(half.id).lastChangedOn == "desktop")
         #expect(try a.snapshot(half.id) == b.snapshot(half.id))
-        #expect(try a.database.pendingChangeCount(profile: a.profile) == 0)
-        #expect(try b.database.pendingChangeCount(profile: b.profile) == 0)
+        #expect(try a.player.pendingChangeCount() == 0)
+        #expect(try b.player.pendingChangeCount() == 0)
     }
 
     /// Two processes of one machine send the same bookmark, and the one that read it first
@@ -52,10 +52,10 @@ import Testing
         func change(_ step: Int) throws {
             clock.advance(1)
             if kind == "bookmark" {
-                if step == 2 { try a.database.removeBookmark(word: "horse", profile: a.profile) }
-                try a.database.addBookmark(word: "horse", profile: a.profile, now: a.clock.now)
+                if step == 2 { try a.player.removeBookmark(word: "horse") }
+                try a.player.addBookmark(word: "horse", now: a.clock.now)
             } else {
-                _ = try a.database.mark("q", as: step == 1 ? .out : .in, gameID: game.id, profile: a.profile, now: a.clock.now)
+                _ = try a.player.mark("q", as: step == 1 ? .out : .in, gameID: game.id, now: a.clock.now)
             }
         }
         try change(1)
@@ -73,16 +73,16 @@ import Testing
             }
             clock.advance(1)
         }
-        try SyncEngine(database: a.database, cloud: watched, profile: a.profile, now: { [clock] in clock.now }, pause: { _ in }).sync()
+        try SyncEngine(player: a.player, cloud: watched, now: { [clock] in clock.now }, pause: { _ in }).sync()
         #expect(interleaved)
         for _ in 0..<2 {
             try a.sync()
             try b.sync()
         }
         if kind == "bookmark" {
-            let onA = try a.database.readingList(profile: a.profile).map(\.addedAt)
+            let onA = try a.player.readingList().map(\.addedAt)
             #expect(onA.count == 1)
-            #expect(try b.database.readingList(profile: b.profile).map(\.addedAt) == onA)
+            #expect(try b.player.readingList().map(\.addedAt) == onA)
         } else {
             #expect(try a.game(game.id).game.marks["q"] == .in)
             #expect(try b.game(game.id).game.marks["q"] == .in)
@@ -110,19 +110,19 @@ import Testing
 
     @Test func bookmarksTravelBothWays() throws {
         let a = try Machine("laptop", folder: folder, shared: clock), b = try Machine("desktop", folder: folder, shared: clock)
-        try a.database.addBookmark(word: "comet", profile: a.profile)
+        try a.player.addBookmark(word: "comet")
         try a.sync()
         try b.sync()
-        #expect(try b.database.readingList(profile: b.profile).map(\.word) == ["comet"])
-        try b.database.removeBookmark(word: "comet", profile: b.profile)
+        #expect(try b.player.readingList().map(\.word) == ["comet"])
+        try b.player.removeBookmark(word: "comet")
         try b.sync()
         try a.sync()
-        #expect(try a.database.readingList(profile: a.profile).isEmpty)
+        #expect(try a.player.readingList().isEmpty)
         // Added again on A later: it comes back on B.
-        try a.database.addBookmark(word: "comet", profile: a.profile)
+        try a.player.addBookmark(word: "comet")
         try a.sync()
         try b.sync()
-        #expect(try b.database.readingList(profile: b.profile).map(\.word) == ["comet"])
+        #expect(try b.player.readingList().map(\.word) == ["comet"])
     }
 
     /// Deleted where it was played (its guesses known from acknowledged saves) or on the machine
@@ -136,16 +136,16 @@ import Testing
         try player.guess("tiger", in: game.id)
         try player.sync()
         try fetcher.sync()
-        #expect(try fetcher.database.history(profile: fetcher.profile).count == 1)
-        try a.database.deleteGame(id: game.id, profile: a.profile)
+        #expect(try fetcher.player.history().count == 1)
+        try a.player.deleteGame(id: game.id)
         try a.sync()
         let report = try b.sync()
         #expect(report.deleted >= 1)
-        #expect(try b.database.history(profile: b.profile).isEmpty)
+        #expect(try b.player.history().isEmpty)
         // A third machine arriving later gets nothing of it, not even orphan guesses.
         let c = try Machine("tablet", folder: folder, shared: clock)
         let fresh = try c.sync()
-        #expect(try c.database.history(profile: c.profile).isEmpty)
+        #expect(try c.player.history().isEmpty)
         #expect(fresh.waiting == 0 && fresh.downloaded == 0)
     }
 
@@ -159,10 +159,10 @@ import Testing
         try b.sync()
         // Offline, both play on: A marks and gives up, B guesses twice and wins.
         try a.guess("pilot", in: game.id)
-        _ = try a.database.mark("z", as: .out, gameID: game.id, profile: a.profile, now: a.clock.now)
-        _ = try a.database.giveUp(gameID: game.id, profile: a.profile, now: a.clock.now)
+        _ = try a.player.mark("z", as: .out, gameID: game.id, now: a.clock.now)
+        _ = try a.player.giveUp(gameID: game.id, now: a.clock.now)
         try b.guess("mound", in: game.id)
-        _ = try b.database.mark("e", as: .in, gameID: game.id, profile: b.profile, now: b.clock.now)
+        _ = try b.player.mark("e", as: .in, gameID: game.id, now: b.clock.now)
         try b.guess("tiger", in: game.id)
         for _ in 0..<2 {
             try a.sync()
@@ -173,7 +173,7 @@ import Testing
         #expect(onA.status == .won)
         #expect(Set(onA.guesses) == ["crane", "pilot", "mound", "tiger"])
         #expect(onA.marks == ["z": .out, "e": .in])
-        #expect(try a.database.statistics(profile: a.profile).won == 1)
+        #expect(try a.player.statistics().won == 1)
     }
 
     @Test func aLaterEditWinsEvenAgainstAClockADayAhead() throws {
@@ -181,11 +181,11 @@ import Testing
         let b = try Machine("desktop", folder: folder, shared: clock)
         let game = try a.start("tiger")
         try a.guess("crane", in: game.id)
-        _ = try a.database.mark("q", as: .out, gameID: game.id, profile: a.profile, now: a.clock.now)
+        _ = try a.player.mark("q", as: .out, gameID: game.id, now: a.clock.now)
         try a.sync()
         try b.sync()
         // B, with the right time, changes the mark after seeing A's: B's edit is the later one.
-        _ = try b.database.mark("q", as: .in, gameID: game.id, profile: b.profile, now: b.clock.now)
+        _ = try b.player.mark("q", as: .in, gameID: game.id, now: b.clock.now)
         try b.sync()
         try a.sync()
         #expect(try a.game(game.id).game.marks["q"] == .in)
@@ -210,7 +210,7 @@ import Testing
         try a.guess("crane", in: game.id)
         a.faults.setUnavailable(true)
         #expect(throws: SyncError.self) { try a.sync() }
-        let status = try a.database.syncStatus(profile: a.profile)
+        let status = try a.player.syncStatus()
         #expect(status.state == "offline")
         #expect(status.pendingChanges == 2)
         try a.guess("tiger", in: game.id)
@@ -218,7 +218,7 @@ import Testing
         try a.sync()
         try b.sync()
         #expect(try b.snapshot(game.id) == a.snapshot(game.id))
-        #expect(try a.database.syncStatus(profile: a.profile).state == "synced")
+        #expect(try a.player.syncStatus().state == "synced")
     }
 
     @Test func commitsHoldAtMost400RecordsAndAChangeMadeInFlightIsKept() throws {
@@ -227,17 +227,17 @@ import Testing
             let game = try a.start(word)
             for guess in Words.fiveLetterGuesses(avoiding: word).prefix(14) { try a.guess(guess, in: game.id) }
         }
-        for word in Words.packWords.prefix(300) { try a.database.addBookmark(word: word, profile: a.profile) }
+        for word in Words.packWords.prefix(300) { try a.player.addBookmark(word: word) }
         let watched = WatchedCloud(a.cloud)
         var changedInFlight = false
-        let game = try #require(try a.database.gamesInProgress(profile: a.profile).first)
+        let game = try #require(try a.player.gamesInProgress().first)
         // While the first commit (the games) is in flight, one of those games is given up.
         watched.duringCommit = {
             guard !changedInFlight else { return }
             changedInFlight = true
-            _ = try? a.database.giveUp(gameID: game.id, profile: a.profile, now: a.clock.now)
+            _ = try? a.player.giveUp(gameID: game.id, now: a.clock.now)
         }
-        let engine = SyncEngine(database: a.database, cloud: watched, profile: a.profile, pause: { _ in })
+        let engine = SyncEngine(player: a.player, cloud: watched, pause: { _ in })
         let report = try engine.sync()
         #expect(watched.commitSizes.allSatisfy { $0 <= 400 })
         #expect(watched.commitSizes.count >= 2)
@@ -246,11 +246,11 @@ import Testing
         // the fetch of the first sync returned this machine's own older version, and the change
         // went out in the same sync (one more record than was queued at the start).
         #expect(report.uploaded == 5 + 70 + 300 + 1)
-        #expect(try a.database.outgoingChanges(naming: CloudSchema(), profile: a.profile).isEmpty)
+        #expect(try a.player.outgoingChanges(naming: CloudSchema()).isEmpty)
         try engine.sync()
         try b.sync()
         #expect(try b.game(game.id).game.status == .gaveUp)
-        #expect(try b.database.readingList(profile: b.profile).count == 300)
+        #expect(try b.player.readingList().count == 300)
     }
 
     @Test func rateLimitsAreWaitedOutAsTheCloudAsks() throws {
@@ -259,15 +259,15 @@ import Testing
         try a.guess("crane", in: game.id)
         a.faults.rateLimit(retryAfter: 2.5, times: 2)
         let waits = Waits()
-        let engine = SyncEngine(database: a.database, cloud: a.cloud, profile: a.profile, pause: { waits.add($0) })
+        let engine = SyncEngine(player: a.player, cloud: a.cloud, pause: { waits.add($0) })
         try engine.sync()
         #expect(waits.all == [2.5, 2.5])
-        #expect(try a.database.pendingChangeCount(profile: a.profile) == 0)
+        #expect(try a.player.pendingChangeCount() == 0)
         a.faults.rateLimit(retryAfter: 1, times: 50)
         let next = try a.start("zebra")
         try a.guess("crane", in: next.id)
         #expect(throws: SyncError.self) { try engine.sync() }
-        #expect(try a.database.pendingChangeCount(profile: a.profile) == 2, "nothing lost when the cloud stays busy")
+        #expect(try a.player.pendingChangeCount() == 2, "nothing lost when the cloud stays busy")
     }
 
     @Test func recordsThatMakeNoSenseAreSkippedNotApplied() throws {
@@ -286,7 +286,7 @@ import Testing
         let report = try b.sync()
         #expect(report.skipped == 3)
         #expect(try b.game(game.id).game.guesses.map(\.word) == ["crane"], "only the real guess")
-        #expect(try b.database.gamesInProgress(profile: b.profile).map(\.id) == [game.id])
+        #expect(try b.player.gamesInProgress().map(\.id) == [game.id])
     }
 
     @Test func playersNeverSeeEachOthersGamesInTheCloud() throws {
@@ -296,10 +296,10 @@ import Testing
         try ann.guess("crane", in: game.id)
         try ann.sync()
         try bob.sync()
-        #expect(try bob.database.gamesInProgress(profile: bob.profile).isEmpty)
+        #expect(try bob.player.gamesInProgress().isEmpty)
         let annElsewhere = try Machine("desktop", folder: folder, player: "ann", shared: clock)
         try annElsewhere.sync()
-        #expect(try annElsewhere.database.gamesInProgress(profile: annElsewhere.profile).map(\.id) == [game.id])
+        #expect(try annElsewhere.player.gamesInProgress().map(\.id) == [game.id])
     }
 }
 

@@ -105,7 +105,7 @@ import Testing
         let game = try a.start("tiger")
         try a.guess("crane", in: game.id)
         #expect(events.wait { $0.synced.contains { $0.report.uploaded > 0 } })
-        #expect(try a.database.pendingChangeCount(profile: a.profile) == 0)
+        #expect(try a.player.pendingChangeCount() == 0)
     }
 
     // MARK: Watching the folder
@@ -127,9 +127,11 @@ import Testing
         let game = try b.start("tiger")
         try b.guess("crane", in: game.id)
         try diskEngine(b, folder: folder).sync()
-        // B commits the game, then its guess: rounds follow until both have arrived.
-        #expect(events.wait { _ in (try? a.snapshot(game.id).guesses) == ["crane"] })
-        #expect(events.all.synced.contains { $0.report.downloaded > 0 })
+        // B commits the game, then its guess: rounds follow until both have arrived and the
+        // round that brought them has reported (the data is stored a moment before the report).
+        #expect(events.wait { all in
+            (try? a.snapshot(game.id).guesses) == ["crane"] && all.synced.contains { $0.report.downloaded > 0 }
+        })
     }
 
     @Test func withInotifyOffPollingStartsTheRound() throws {
@@ -149,9 +151,11 @@ import Testing
         let game = try b.start("comet")
         try b.guess("pilot", in: game.id)
         try diskEngine(b, folder: folder).sync()
-        // B commits the game, then its guess: rounds follow until both have arrived.
-        #expect(events.wait { _ in (try? a.snapshot(game.id).guesses) == ["pilot"] })
-        #expect(events.all.synced.contains { $0.report.downloaded > 0 })
+        // B commits the game, then its guess: rounds follow until both have arrived and the
+        // round that brought them has reported (the data is stored a moment before the report).
+        #expect(events.wait { all in
+            (try? a.snapshot(game.id).guesses) == ["pilot"] && all.synced.contains { $0.report.downloaded > 0 }
+        })
     }
 
     /// A share not mounted yet: inotify cannot watch it, the round says offline, and polling
@@ -283,12 +287,12 @@ import Testing
         let clock = machine.clock
         let cloud = try FolderCloudDatabase.onDisk(root: folder, player: machine.profile.playerID, device: DeviceID(machine.profile.device.id),
                                                    options: CloudStoreOptions(now: { clock.now }))
-        return SyncEngine(database: machine.database, cloud: cloud, profile: machine.profile, now: { clock.now }, pause: { _ in })
+        return SyncEngine(player: machine.player, cloud: cloud, now: { clock.now }, pause: { _ in })
     }
 
     /// An engine whose store holds every round at its first look at the cloud while `gate` is closed.
     private func gated(_ machine: Machine, _ gate: RoundGate) -> @Sendable () throws -> SyncEngine {
-        let engine = SyncEngine(database: machine.database, cloud: GatedCloud(machine.cloud, gate: gate), profile: machine.profile,
+        let engine = SyncEngine(player: machine.player, cloud: GatedCloud(machine.cloud, gate: gate),
                                 now: { [clock = machine.clock] in clock.now }, pause: { _ in })
         return { engine }
     }

@@ -46,24 +46,24 @@ import Testing
             #expect(saved.game.guessesUsed == 2 && saved.game.score == 14, "a guess after the win does not count")
             #expect(saved.foundOn == "laptop")
         }
-        #expect(try b.database.statistics(profile: b.profile).distribution == [2: 1])
-        #expect(try a.database.playedGames(profile: a.profile).first?.guessesUsed == 2)
+        #expect(try b.player.statistics().distribution == [2: 1])
+        #expect(try a.player.playedGames().first?.guessesUsed == 2)
     }
 
     @Test func aGameNeverPlayedIsNeitherSentNorListedButIsResumed() throws {
         let a = try Machine("laptop", folder: folder, shared: clock), b = try Machine("desktop", folder: folder, shared: clock)
         let empty = try a.start("tiger")
-        #expect(try a.database.pendingChangeCount(profile: a.profile) == 0)
-        #expect(try a.database.gamesInProgress(profile: a.profile).isEmpty)
-        #expect(try a.database.latestGameInProgress(profile: a.profile)?.id == empty.id, "resumed next time")
+        #expect(try a.player.pendingChangeCount() == 0)
+        #expect(try a.player.gamesInProgress().isEmpty)
+        #expect(try a.player.latestGameInProgress()?.id == empty.id, "resumed next time")
         try a.sync()
         try b.sync()
-        #expect(try b.database.latestGameInProgress(profile: b.profile) == nil, "nothing reached the other machine")
+        #expect(try b.player.latestGameInProgress() == nil, "nothing reached the other machine")
         // Its first guess sends it with everything it has.
         try a.guess("crane", in: empty.id)
         try a.sync()
         try b.sync()
-        #expect(try b.database.gamesInProgress(profile: b.profile).map(\.id) == [empty.id])
+        #expect(try b.player.gamesInProgress().map(\.id) == [empty.id])
     }
 
     @Test func theGamePlayedElsewhereIsResumedBeforeOneOpenedHereAndLeft() throws {
@@ -74,6 +74,6 @@ import Testing
         let opened = try b.start("zebra")
         try b.sync()
         #expect(opened.startedAt > played.startedAt)
-        #expect(try b.database.latestGameInProgress(profile: b.profile)?.id == played.id)
+        #expect(try b.player.latestGameInProgress()?.id == played.id)
     }
 }

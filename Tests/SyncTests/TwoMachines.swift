@@ -40,6 +40,7 @@ struct Machine {
     let name: String
     let database: AppDatabase
     let profile: Profile
+    var player: PlayerDatabase { database.player(profile) }
     let clock: TestClock
     var cloud: FolderCloudDatabase
     let folder: MemoryFolder
@@ -59,7 +60,7 @@ struct Machine {
     }
 
     var engine: SyncEngine {
-        SyncEngine(database: database, cloud: cloud, profile: profile, now: { [clock] in clock.now }, pause: { _ in })
+        SyncEngine(player: database.player(profile), cloud: cloud, now: { [clock] in clock.now }, pause: { _ in })
     }
 
     @discardableResult
@@ -67,7 +68,7 @@ struct Machine {
 
     /// Reopens the store as a new process would, at the generation the database remembers.
     mutating func restart() throws {
-        let generation = try database.syncRecord(profile: profile).generation.map { try CloudGeneration($0) }
+        let generation = try database.player(profile).syncRecord().generation.map { try CloudGeneration($0) }
         let clock = self.clock
         cloud = try FolderCloudDatabase.inMemory(folder, player: profile.playerID, device: DeviceID(profile.device.id),
                                                  generation: generation, options: CloudStoreOptions(now: { clock.now }, faults: faults))
@@ -77,16 +78,16 @@ struct Machine {
 
     func start(_ word: String, rules: Rules? = nil) throws -> SavedGame {
         clock.advance(1)
-        return try database.startGame(GameRequest(word: word, rules: rules), profile: profile, now: clock.now)
+        return try database.player(profile).startGame(GameRequest(word: word, rules: rules), now: clock.now)
     }
 
     @discardableResult
     func guess(_ word: String, in game: String) throws -> PlayedGuess {
         clock.advance(1)
-        return try database.submitGuess(word, gameID: game, lexicon: Content.lexicon, profile: profile, now: clock.now)
+        return try database.player(profile).submitGuess(word, gameID: game, lexicon: Content.lexicon, now: clock.now)
     }
 
-    func game(_ id: String) throws -> SavedGame { try database.game(id: id, profile: profile) }
+    func game(_ id: String) throws -> SavedGame { try database.player(profile).game(id: id) }
 
     /// The comparable part of a game: everything but this machine's own bookkeeping.
     func snapshot(_ id: String) throws -> GameSnapshot { GameSnapshot(try game(id)) }
