@@ -1,4 +1,5 @@
 import ArgumentParser
+import CloudStore
 import Foundation
 import PlainMode
 import QiktionaryCore
@@ -266,21 +267,20 @@ enum DataSafety {
 }
 
 /// What this run knows for the damage advice, set once the data dir is known.
-final class DamageContext: @unchecked Sendable {
+final class DamageContext: Sendable {
     struct State {
         var dataDir: URL?
         var dataDirGiven = false
         var cloudKnown = false
     }
 
-    private var value = State()
-    private let lock = NSLock()
+    private let value = Locked(State())
 
-    var state: State { lock.withLock { value } }
+    var state: State { value.withLock { $0 } }
 
     func set(dataDir: URL, dataDirGiven: Bool, cloudKnown: Bool) {
-        lock.withLock { value = State(dataDir: dataDir, dataDirGiven: dataDirGiven, cloudKnown: cloudKnown) }
+        value.withLock { $0 = State(dataDir: dataDir, dataDirGiven: dataDirGiven, cloudKnown: cloudKnown) }
     }
 
-    func set(cloudKnown: Bool) { lock.withLock { value.cloudKnown = cloudKnown } }
+    func set(cloudKnown: Bool) { value.withLock { $0.cloudKnown = cloudKnown } }
 }

@@ -133,30 +133,28 @@ struct Setup {
 
 /// Reads the dictionary the first time it is asked for, so commands that never check a
 /// word never pay for it.
-final class LoadedLexicon: @unchecked Sendable {
-    private var lexicon: Lexicon?
-    private let lock = NSLock()
+final class LoadedLexicon: Sendable {
+    private let lexicon = Locked<Lexicon?>(nil)
 
     func get() -> Lexicon {
-        lock.lock()
-        defer { lock.unlock() }
-        if let lexicon { return lexicon }
-        do {
-            let loaded = try BundledContent.lexicon()
-            lexicon = loaded
-            return loaded
-        } catch {
-            Qiktionary.exit(reporting: Failure("the dictionary is missing or unreadable (\(BundledContent.dictionaryURL.path)); reinstall the game", code: Failure.unexpected))
+        lexicon.withLock { lexicon in
+            if let lexicon { return lexicon }
+            do {
+                let loaded = try BundledContent.lexicon()
+                lexicon = loaded
+                return loaded
+            } catch {
+                Qiktionary.exit(reporting: Failure("the dictionary is missing or unreadable (\(BundledContent.dictionaryURL.path)); reinstall the game", code: Failure.unexpected))
+            }
         }
     }
 }
 
 /// Remembers which warnings were printed, so a bad file in the cloud folder is named once.
-final class WarnedOnce: @unchecked Sendable {
-    private var seen = Set<String>()
-    private let lock = NSLock()
+final class WarnedOnce: Sendable {
+    private let seen = Locked(Set<String>())
 
     func first(_ message: String) -> Bool {
-        lock.withLock { seen.insert(message).inserted }
+        seen.withLock { $0.insert(message).inserted }
     }
 }
