@@ -23,10 +23,12 @@ let package = Package(
             sources: ["QiktionaryResources.swift"],
             resources: [.copy("dictionary/words.txt"), .copy("packs")]
         ),
+        // Text made safe to print on one line: the messages that name what a file or folder holds.
+        .target(name: "TextSafety"),
         // SQLite through GRDB: schema, pack import, games, guesses, bookmarks.
         .target(
             name: "Storage",
-            dependencies: ["QiktionaryCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["QiktionaryCore", "TextSafety", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // Line mode for scripts and screen readers, and the JSON shapes every command prints.
         .target(name: "PlainMode", dependencies: ["QiktionaryCore", "Storage"]),
@@ -42,7 +44,7 @@ let package = Package(
         // zlib compresses segments and snapshots (docs/cloud-format.md, format version 2).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         // The CloudKit-like store kept in a shared folder. Knows nothing of the game.
-        .target(name: "CloudStore", dependencies: ["CZlib"]),
+        .target(name: "CloudStore", dependencies: ["CZlib", "TextSafety"]),
         // The sync engine: the game's data to and from the cloud store (SYNC.md's recipe).
         .target(name: "Sync", dependencies: ["QiktionaryCore", "Storage", "CloudStore"]),
         // A child process for the cloud store's multi-process and crash tests.

@@ -49,17 +49,13 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.share = text
         state.status = StatusMessage("The summary prints when you quit (q), and goes to the clipboard where the terminal allows.")
     case .packsLoaded(let packs):
-        state.packs = packs
-        state.packSelection = clamp(state.packSelection, packs.count)
+        show(packs, in: &state.packs, selection: &state.packSelection)
     case .inProgressLoaded(let games):
-        state.inProgress = games
-        state.inProgressSelection = clamp(state.inProgressSelection, games.count)
+        show(games, in: &state.inProgress, selection: &state.inProgressSelection)
     case .readingListLoaded(let list):
-        state.readingList = list
-        state.readingSelection = clamp(state.readingSelection, list.count)
+        show(list, in: &state.readingList, selection: &state.readingSelection)
     case .historyLoaded(let games):
-        state.history = games
-        state.historySelection = clamp(state.historySelection, games.count)
+        show(games, in: &state.history, selection: &state.historySelection)
         if games.isEmpty { state.historyOpen = false }
     case .statsLoaded(let stats):
         state.stats = stats
@@ -120,6 +116,12 @@ func endLine(_ saved: SavedGame) -> String {
 }
 
 private func clamp(_ index: Int, _ count: Int) -> Int { max(0, min(index, count - 1)) }
+
+/// A list loaded: it takes the shown one's place, and the selection stays within it.
+private func show<Item>(_ items: [Item], in list: inout [Item], selection: inout Int) {
+    list = items
+    selection = clamp(selection, items.count)
+}
 
 // MARK: Keys
 

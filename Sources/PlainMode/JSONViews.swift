@@ -3,7 +3,8 @@ import QiktionaryCore
 import Storage
 
 // The JSON shapes of the command-line contract (README, Commands). Keys are camelCase; optional keys are
-// left out when empty, so the secret never appears while a game is in progress.
+// left out when empty, so the secret never appears while a game is in progress. `packs --json`
+// prints Core's `PackProgress` as it is.
 
 public struct GuessJSON: Encodable, Equatable {
     public var word: String
@@ -128,28 +129,6 @@ public struct BookmarkJSON: Encodable, Equatable {
         pack = bookmark.packID
         fact = bookmark.fact
         addedAt = bookmark.addedAt
-    }
-}
-
-public struct PackJSON: Encodable, Equatable {
-    public var id: String
-    public var title: String
-    public var description: String
-    public var length: Int
-    public var rules: Rules
-    public var maxGuesses: Int
-    public var words: Int
-    public var solved: Int
-
-    public init(_ pack: PackProgress) {
-        id = pack.id
-        title = pack.title
-        description = pack.description
-        length = pack.length
-        rules = pack.rules
-        maxGuesses = pack.maxGuesses
-        words = pack.words
-        solved = pack.solved
     }
 }
 

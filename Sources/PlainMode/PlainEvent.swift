@@ -25,70 +25,42 @@ public enum PlainEvent: Encodable, Equatable {
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
+        let (event, fields) = contents
+        try c.encode(event, forKey: .event)
+        for case let (key, value?) in fields { try c.encode(value, forKey: key) }
+    }
+
+    /// The event's name and its fields, key by key; a field with no value is left out.
+    private var contents: (event: String, fields: [(Key, (any Encodable)?)]) {
         switch self {
         case .started(let game, let resumed):
-            try c.encode("started", forKey: .event)
-            try c.encode(game, forKey: .game)
-            try c.encode(resumed, forKey: .resumed)
+            ("started", [(.game, game), (.resumed, resumed)])
         case .feedback(let gameID, let n, let guess, let left, let candidates):
-            try c.encode("feedback", forKey: .event)
-            try c.encode(gameID, forKey: .gameId)
-            try c.encode(n, forKey: .n)
-            try c.encode(guess.word, forKey: .guess)
-            try c.encodeIfPresent(guess.common, forKey: .common)
-            try c.encodeIfPresent(guess.inPlace, forKey: .inPlace)
-            try c.encodeIfPresent(guess.inWord, forKey: .inWord)
-            try c.encode(left, forKey: .guessesLeft)
-            try c.encode(candidates, forKey: .candidates)
+            ("feedback", [(.gameId, gameID), (.n, n), (.guess, guess.word), (.common, guess.common), (.inPlace, guess.inPlace),
+                          (.inWord, guess.inWord), (.guessesLeft, left), (.candidates, candidates)])
         case .hint(let gameID, let word, let candidates, let expectedLeft, let reason):
-            try c.encode("hint", forKey: .event)
-            try c.encode(gameID, forKey: .gameId)
-            try c.encode(word, forKey: .word)
-            try c.encode(candidates, forKey: .candidates)
-            try c.encode((expectedLeft * 100).rounded() / 100, forKey: .expectedLeft)
-            try c.encode(reason, forKey: .reason)
+            ("hint", [(.gameId, gameID), (.word, word), (.candidates, candidates),
+                      (.expectedLeft, (expectedLeft * 100).rounded() / 100), (.reason, reason)])
         case .rejected(let input, let reason, let code):
-            try c.encode("rejected", forKey: .event)
-            try c.encode(input, forKey: .input)
-            try c.encode(reason, forKey: .reason)
-            try c.encode(code, forKey: .code)
+            ("rejected", [(.input, input), (.reason, reason), (.code, code)])
         case .ended(let game, let result, let word, let fact, let score, let challenge):
-            try c.encode("ended", forKey: .event)
-            try c.encode(game, forKey: .game)
-            try c.encode(result, forKey: .result)
-            try c.encode(word, forKey: .word)
-            try c.encode(fact, forKey: .fact)
-            try c.encode(score, forKey: .score)
-            try c.encodeIfPresent(challenge, forKey: .challenge)
+            ("ended", [(.game, game), (.result, result), (.word, word), (.fact, fact), (.score, score), (.challenge, challenge)])
         case .share(let gameID, let text):
-            try c.encode("share", forKey: .event)
-            try c.encode(gameID, forKey: .gameId)
-            try c.encode(text, forKey: .text)
+            ("share", [(.gameId, gameID), (.text, text)])
         case .bookmarked(let word, let fact):
-            try c.encode("bookmarked", forKey: .event)
-            try c.encode(word, forKey: .word)
-            try c.encode(fact, forKey: .fact)
+            ("bookmarked", [(.word, word), (.fact, fact)])
         case .unbookmarked(let word):
-            try c.encode("unbookmarked", forKey: .event)
-            try c.encode(word, forKey: .word)
+            ("unbookmarked", [(.word, word)])
         case .marked(let gameID, let letter, let mark):
-            try c.encode("marked", forKey: .event)
-            try c.encode(gameID, forKey: .gameId)
-            try c.encode(letter, forKey: .letter)
-            try c.encode(mark, forKey: .mark)
+            ("marked", [(.gameId, gameID), (.letter, letter), (.mark, mark)])
         case .games(let games):
-            try c.encode("games", forKey: .event)
-            try c.encode(games, forKey: .games)
+            ("games", [(.games, games)])
         case .board(let game, let notepad):
-            try c.encode("board", forKey: .event)
-            try c.encode(game, forKey: .game)
-            try c.encode(notepad, forKey: .notepad)
+            ("board", [(.game, game), (.notepad, notepad)])
         case .help(let commands):
-            try c.encode("help", forKey: .event)
-            try c.encode(commands, forKey: .commands)
+            ("help", [(.commands, commands)])
         case .error(let message):
-            try c.encode("error", forKey: .event)
-            try c.encode(message, forKey: .message)
+            ("error", [(.message, message)])
         }
     }
 }

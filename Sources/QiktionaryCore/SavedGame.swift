@@ -81,8 +81,9 @@ public struct Bookmark: Sendable, Equatable {
     }
 }
 
-/// A pack with the player's progress through it.
-public struct PackProgress: Sendable, Equatable {
+/// A pack with the player's progress through it. Encoded as it is, it is the object
+/// `packs --json` prints for each pack: a renamed property changes that output.
+public struct PackProgress: Sendable, Equatable, Encodable {
     public var id: String
     public var title: String
     public var description: String

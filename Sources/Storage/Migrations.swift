@@ -5,29 +5,18 @@ import GRDB
 enum Migrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: packs, games, guesses, marks, bookmarks") { db in
-            try db.execute(sql: v1)
-        }
-        migrator.registerMigration("v2: change tracking for sync") { db in
-            try db.execute(sql: v2)
-        }
-        migrator.registerMigration("v3: indexes for large histories") { db in
-            try db.execute(sql: v3)
-        }
-        migrator.registerMigration("v4: system fields of changing records, by their key alone") { db in
-            try db.execute(sql: v4)
-        }
-        migrator.registerMigration("v5: hard mode and hints") { db in
-            try db.execute(sql: v5)
-        }
-        migrator.registerMigration("v6: daily games") { db in
-            try db.execute(sql: v6)
-        }
-        migrator.registerMigration("v7: kept system fields name their game") { db in
-            try db.execute(sql: v7)
-        }
-        migrator.registerMigration("v8: times as integer milliseconds") { db in
-            try db.execute(sql: v8)
+        let migrations = [
+            ("v1: packs, games, guesses, marks, bookmarks", v1),
+            ("v2: change tracking for sync", v2),
+            ("v3: indexes for large histories", v3),
+            ("v4: system fields of changing records, by their key alone", v4),
+            ("v5: hard mode and hints", v5),
+            ("v6: daily games", v6),
+            ("v7: kept system fields name their game", v7),
+            ("v8: times as integer milliseconds", v8),
+        ]
+        for (name, sql) in migrations {
+            migrator.registerMigration(name) { db in try db.execute(sql: sql) }
         }
         return migrator
     }

@@ -1,5 +1,6 @@
 import Foundation
 import QiktionaryCore
+import TextSafety
 
 /// Reads pack files: the JSON documents in Resources/packs and in the data dir's packs folder.
 public enum PackFile {
@@ -12,10 +13,7 @@ public enum PackFile {
         /// One line whatever the file's name or content: control characters and line breaks
         /// (a hostile file name, a word with a form feed) are shown as '?'.
         public var description: String {
-            let text = "pack file \(file) is unusable: \(reason)"
-            return String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
-                scalar.properties.generalCategory == .control || ["\u{2028}", "\u{2029}"].contains(scalar) ? "?" : scalar
-            }))
+            oneLine("pack file \(file) is unusable: \(reason)")
         }
     }
 

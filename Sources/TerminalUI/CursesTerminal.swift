@@ -120,22 +120,17 @@ public final class CursesTerminal: Terminal {
         case KEY_RESIZE:
             size = Size(width: Int(getmaxx(qk_stdscr())), height: Int(getmaxy(qk_stdscr())))
             return .resize(size)
-        case KEY_UP: return .key(.up)
-        case KEY_DOWN: return .key(.down)
-        case KEY_LEFT: return .key(.left)
-        case KEY_RIGHT: return .key(.right)
-        case KEY_HOME: return .key(.home)
-        case KEY_END: return .key(.end)
-        case KEY_PPAGE: return .key(.pageUp)
-        case KEY_NPAGE: return .key(.pageDown)
-        case KEY_BACKSPACE: return .key(.backspace)
-        case KEY_DC: return .key(.delete)
-        case KEY_ENTER: return .key(.enter)
-        case KEY_BTAB: return .key(.backTab)
         case qk_key_f(1)...qk_key_f(12): return .key(.function(Int(code - qk_key_f(0))))
-        default: return nil
+        default: return Self.functionKeys[code].map(KeyEvent.key)
         }
     }
+
+    /// Curses' codes of the other keys that are not characters (F1 to F12 and a resize are above).
+    private static let functionKeys: [Int32: Key] = [
+        KEY_UP: .up, KEY_DOWN: .down, KEY_LEFT: .left, KEY_RIGHT: .right, KEY_HOME: .home, KEY_END: .end,
+        KEY_PPAGE: .pageUp, KEY_NPAGE: .pageDown, KEY_BACKSPACE: .backspace, KEY_DC: .delete, KEY_ENTER: .enter,
+        KEY_BTAB: .backTab,
+    ]
 
     /// A character from the keyboard as a key: control codes become their chord.
     static func key(forCharacter code: UInt32) -> Key? {

@@ -37,7 +37,7 @@ struct ChallengeCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        if let word, !word.lowercased().isLowercaseASCIIWord { throw ValidationError("--word takes letters a to z only") }
+        try validateWordOption(word)
         if word != nil && seed != nil { throw ValidationError("--seed draws a word; it does not go with --word") }
     }
 

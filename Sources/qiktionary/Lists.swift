@@ -6,18 +6,16 @@ import Storage
 
 struct Games: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Games in progress, newest first (never their words).")
-    @OptionGroup var shared: SharedOptions
-    @Flag(help: "Print a JSON array.") var json = false
+    @OptionGroup var list: ListOptions
 
     func run() throws {
-        let setup = try Setup.open(shared)
-        let games = try setup.player.gamesInProgress()
-        if json { return printJSON(games.map(GameJSON.init)) }
-        if games.isEmpty { return print("No games in progress. Start one with 'qiktionary play'.") }
-        print(columns([["GAME", "PACK", "RULES", "GUESSES", "CHANGED", "ON"]] + games.map {
-            [$0.id, $0.game.packID, $0.game.rules.rawValue, "\($0.game.guesses.count)/\($0.game.maxGuesses)",
-             shortDate($0.updatedAt), $0.lastChangedOn]
-        }))
+        try list.print({ try $0.player.gamesInProgress() }, as: GameJSON.init,
+                       empty: "No games in progress. Start one with 'qiktionary play'.") {
+            columns([["GAME", "PACK", "RULES", "GUESSES", "CHANGED", "ON"]] + $0.map {
+                [$0.id, $0.game.packID, $0.game.rules.rawValue, "\($0.game.guesses.count)/\($0.game.maxGuesses)",
+                 shortDate($0.updatedAt), $0.lastChangedOn]
+            })
+        }
     }
 }
 
@@ -29,19 +27,16 @@ struct History: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List finished games.")
-        @OptionGroup var shared: SharedOptions
-        @Flag(help: "Print a JSON array.") var json = false
+        @OptionGroup var list: ListOptions
 
         func run() throws {
-            let setup = try Setup.open(shared)
-            let games = try setup.player.history()
-            if json { return printJSON(games.map(HistoryEntryJSON.init)) }
-            if games.isEmpty { return print("No finished games yet.") }
-            print(columns([["WORD", "RESULT", "GUESSES", "HARD", "HINTS", "FINISHED", "ON", "PACK", "GAME"]] + games.map {
-                [($0.bookmarked ? "★ " : "  ") + $0.game.secret, $0.game.status.rawValue, "\($0.game.guesses.count)",
-                 $0.game.hard ? "hard" : "", $0.hints.isEmpty ? "" : "\($0.hints.count)",
-                 shortDate($0.finishedAt), $0.lastChangedOn, $0.game.packID, $0.id]
-            }))
+            try list.print({ try $0.player.history() }, as: HistoryEntryJSON.init, empty: "No finished games yet.") {
+                columns([["WORD", "RESULT", "GUESSES", "HARD", "HINTS", "FINISHED", "ON", "PACK", "GAME"]] + $0.map {
+                    [($0.bookmarked ? "★ " : "  ") + $0.game.secret, $0.game.status.rawValue, "\($0.game.guesses.count)",
+                     $0.game.hard ? "hard" : "", $0.hints.isEmpty ? "" : "\($0.hints.count)",
+                     shortDate($0.finishedAt), $0.lastChangedOn, $0.game.packID, $0.id]
+                })
+            }
         }
     }
 
@@ -49,14 +44,11 @@ struct History: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "One finished game with its review: each guess against the best one, skill and luck."
         )
-        @OptionGroup var shared: SharedOptions
-        @Argument(help: ArgumentHelp("The game's id (see 'qiktionary history').", valueName: "game-id")) var gameID: String
+        @OptionGroup var finished: FinishedGameArguments
         @Flag(help: "Print a JSON object.") var json = false
 
         func run() throws {
-            let setup = try Setup.open(shared)
-            let saved = try setup.player.game(id: gameID)
-            guard saved.game.isFinished else { throw Failure(StorageError.notFinishedForReview(gameID)) }
+            let (setup, saved) = try finished.open(else: StorageError.notFinishedForReview)
             let coach = try setup.database.coach(for: saved.game, lexicon: setup.lexicon())
             var review = ReviewJSON(saved, review: coach.review(of: saved.game))
             review.challenge = try setup.database.challengeCode(for: saved.game, lexicon: setup.lexicon())
@@ -67,18 +59,29 @@ struct History: ParsableCommand {
 
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete one finished game.")
-        @OptionGroup var shared: SharedOptions
-        @Argument(help: ArgumentHelp("The game's id (see 'qiktionary history').", valueName: "game-id")) var gameID: String
+        @OptionGroup var finished: FinishedGameArguments
         @Flag(help: "Do not ask for confirmation.") var yes = false
 
         func run() throws {
-            let setup = try Setup.open(shared)
-            let game = try setup.player.game(id: gameID)
-            guard game.game.isFinished else { throw Failure(StorageError.gameInProgress(gameID)) }
+            let (setup, game) = try finished.open(else: StorageError.gameInProgress)
             try AskFirst.require("Delete the game on \(game.game.secret.uppercased()) (\(game.game.status.rawValue))?",
-                                     yes: yes, refusal: "game \(gameID) not deleted")
-            try setup.player.deleteGame(id: gameID)
-            print("Deleted game \(gameID) (\(game.game.secret)).")
+                                     yes: yes, refusal: "game \(finished.gameID) not deleted")
+            try setup.player.deleteGame(id: finished.gameID)
+            print("Deleted game \(finished.gameID) (\(game.game.secret)).")
+        }
+    }
+
+    /// The game `history show` and `history delete` take, which must be finished.
+    struct FinishedGameArguments: ParsableArguments {
+        @OptionGroup var shared: SharedOptions
+        @Argument(help: ArgumentHelp("The game's id (see 'qiktionary history').", valueName: "game-id")) var gameID: String
+
+        /// Opens the data and reads the game; one still in play is refused with `refusal`.
+        func open(else refusal: (String) -> StorageError) throws -> (Setup, SavedGame) {
+            let setup = try Setup.open(shared)
+            let saved = try setup.player.game(id: gameID)
+            guard saved.game.isFinished else { throw Failure(refusal(gameID)) }
+            return (setup, saved)
         }
     }
 }
@@ -92,25 +95,24 @@ struct ReadingList: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show the reading list.")
-        @OptionGroup var shared: SharedOptions
-        @Flag(help: "Print a JSON array.") var json = false
+        @OptionGroup var list: ListOptions
         @Flag(help: "Print a Markdown document, to keep or share.") var markdown = false
 
         func validate() throws {
-            if json && markdown { throw ValidationError("choose one of --json and --markdown") }
+            if list.json && markdown { throw ValidationError("choose one of --json and --markdown") }
         }
 
         func run() throws {
-            let setup = try Setup.open(shared)
-            let list = try setup.player.readingList()
-            if json { return printJSON(list.map(BookmarkJSON.init)) }
             if markdown {
+                let setup = try Setup.open(list.shared)
+                let facts = try setup.player.readingList()
                 let titles = Dictionary(try setup.player.packs().map { ($0.id, $0.title) }, uniquingKeysWith: { a, _ in a })
-                return print(ReadingListMarkdown.render(list, packTitles: titles))
+                return print(ReadingListMarkdown.render(facts, packTitles: titles))
             }
-            if list.isEmpty { return print("Your reading list is empty. Bookmark a fact when a game ends.") }
-            print(list.map { "\($0.word.uppercased())  (\($0.packID), \(shortDate($0.addedAt)))\n  \($0.fact)" }
-                .joined(separator: "\n\n"))
+            try list.print({ try $0.player.readingList() }, as: BookmarkJSON.init,
+                           empty: "Your reading list is empty. Bookmark a fact when a game ends.") {
+                $0.map { "\($0.word.uppercased())  (\($0.packID), \(shortDate($0.addedAt)))\n  \($0.fact)" }.joined(separator: "\n\n")
+            }
         }
     }
 
@@ -120,8 +122,7 @@ struct ReadingList: ParsableCommand {
         @Argument(help: "The word.") var word: String
 
         func run() throws {
-            let setup = try Setup.open(shared)
-            let bookmark = try setup.player.addBookmark(word: word)
+            let bookmark = try Setup.open(shared).player.addBookmark(word: word)
             print("\(bookmark.word.uppercased()) is on your reading list.")
         }
     }
@@ -132,8 +133,7 @@ struct ReadingList: ParsableCommand {
         @Argument(help: "The word.") var word: String
 
         func run() throws {
-            let setup = try Setup.open(shared)
-            try setup.player.removeBookmark(word: word)
+            try Setup.open(shared).player.removeBookmark(word: word)
             print("\(word.lowercased().uppercased()) is off your reading list.")
         }
     }
@@ -141,16 +141,14 @@ struct ReadingList: ParsableCommand {
 
 struct Packs: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Word packs with your progress.")
-    @OptionGroup var shared: SharedOptions
-    @Flag(help: "Print a JSON array.") var json = false
+    @OptionGroup var list: ListOptions
 
     func run() throws {
-        let setup = try Setup.open(shared)
-        let packs = try setup.player.packs()
-        if json { return printJSON(packs.map(PackJSON.init)) }
-        print(columns([["PACK", "TITLE", "LETTERS", "RULES", "SOLVED"]] + packs.map {
-            [$0.id, $0.title, "\($0.length)", $0.rules.rawValue, "\($0.solved)/\($0.words)"]
-        }))
+        try list.print({ try $0.player.packs() }, as: { $0 }) {
+            columns([["PACK", "TITLE", "LETTERS", "RULES", "SOLVED"]] + $0.map {
+                [$0.id, $0.title, "\($0.length)", $0.rules.rawValue, "\($0.solved)/\($0.words)"]
+            })
+        }
     }
 }
 

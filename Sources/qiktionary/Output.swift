@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import PlainMode
 import QiktionaryCore
@@ -19,3 +20,20 @@ func columns(_ rows: [[String]]) -> String {
 
 /// A date as people read it in lists: 2026-11-22 14:05 (UTC).
 func shortDate(_ date: Date?) -> String { date.map(CivilDate.shortText) ?? "" }
+
+/// What the commands that list the player's games, packs or facts take: the options every
+/// command takes and `--json`.
+struct ListOptions: ParsableArguments {
+    @OptionGroup var shared: SharedOptions
+    @Flag(help: "Print a JSON array.") var json = false
+
+    /// Opens the data and prints the list `read` gives: with --json a JSON array of each item's
+    /// `view`; else `empty`, when there is nothing and it is given; else the `text`.
+    func print<Item, View: Encodable>(_ read: (Setup) throws -> [Item], as view: (Item) -> View, empty: String? = nil,
+                                      text: ([Item]) -> String) throws {
+        let items = try read(Setup.open(shared))
+        if json { return printJSON(items.map(view)) }
+        if items.isEmpty, let empty { return Swift.print(empty) }
+        Swift.print(text(items))
+    }
+}

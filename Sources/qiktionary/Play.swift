@@ -53,9 +53,7 @@ struct Play: ParsableCommand {
             throw ValidationError(daily ? "--daily plays the day's word as it is: no --rules, --seed or --hard"
                                         : "--challenge plays the game as the code says: no --rules, --seed or --hard")
         }
-        if let word, !word.lowercased().isLowercaseASCIIWord {
-            throw ValidationError("--word takes letters a to z only")
-        }
+        try validateWordOption(word)
     }
 
     func run() throws {

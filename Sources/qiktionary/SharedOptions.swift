@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import QiktionaryCore
 
 /// The options every command takes, before or after the command's name.
 struct SharedOptions: ParsableArguments {
@@ -32,4 +33,9 @@ struct SharedOptions: ParsableArguments {
         let home = environment["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
         return home.appendingPathComponent(".local/share/qiktionary").standardizedFileURL
     }
+}
+
+/// The check of `--word`, for every command that takes one: letters a to z, in either case.
+func validateWordOption(_ word: String?) throws {
+    if let word, !word.lowercased().isLowercaseASCIIWord { throw ValidationError("--word takes letters a to z only") }
 }
