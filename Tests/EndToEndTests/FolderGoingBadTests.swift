@@ -40,7 +40,7 @@ import Testing
         let a = pair.peer("laptop"), b = pair.peer("desktop")
         _ = try a.play(["--word", "comet"], ["give-up"])
         let filler = pair.cloud.appendingPathComponent("filler")
-        FileManager.default.createFile(atPath: filler.path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: filler.path, contents: nil))
         let handle = try FileHandle(forWritingTo: filler)
         // Fill every byte that is left.
         while (try? handle.write(contentsOf: Data(count: 16 << 10))) != nil {}

@@ -68,7 +68,7 @@ extension SeededGenerator {
         try FileManager.default.createDirectory(at: devicesB.appendingPathComponent("junk/zones/Games"), withIntermediateDirectories: true)
         try Data((0..<999).map { UInt8(truncatingIfNeeded: $0 &* 31) }).write(to: devicesB.appendingPathComponent("junk/head"))
         let huge = devicesB.appendingPathComponent("junk/zones/Games/000000000001.seg")
-        FileManager.default.createFile(atPath: huge.path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: huge.path, contents: nil))
         try FileHandle(forWritingTo: huge).truncate(atOffset: 300 << 20)
         try FileManager.default.createDirectory(at: devicesB.appendingPathComponent("..sneaky"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(at: devicesB.appendingPathComponent("outside"), withDestinationURL: URL(fileURLWithPath: "/etc"))

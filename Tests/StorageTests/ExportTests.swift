@@ -297,7 +297,7 @@ import Sync
 
     /// Everything into the main file, then closed, so the file alone is the database.
     func checkpointAndClose(_ db: AppDatabase) throws {
-        try db.writer.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+        _ = try db.writer.writeWithoutTransaction { try $0.checkpoint(.truncate) }
         try db.close()
     }
 

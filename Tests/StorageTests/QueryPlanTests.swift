@@ -14,14 +14,14 @@ import Testing
             _ = try database.player(profile).submitGuess(word, gameID: game.id, lexicon: Fixtures.lexicon)
         }
         let statements = Statements()
-        try database.writer.writeWithoutTransaction { db in
+        database.writer.writeWithoutTransaction { db in
             db.trace(options: .statement) { event in statements.append("\(event)") }
         }
         // What the first screen loads: the game in progress (or a new one) and the pack list.
         _ = try database.player(profile).latestGameInProgress()
         _ = try database.player(profile).startGame(GameRequest())
         _ = try database.player(profile).packs()
-        try database.writer.writeWithoutTransaction { db in db.trace(options: .statement, nil) }
+        database.writer.writeWithoutTransaction { db in db.trace(options: .statement, nil) }
 
         let queries = statements.all.filter { $0.uppercased().hasPrefix("SELECT") }
         #expect(queries.count >= 4)
