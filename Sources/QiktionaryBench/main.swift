@@ -22,6 +22,8 @@ struct Options {
     var skipPrograms = false
     /// `--seed N DIR`: only make a data dir of N seeded finished games, for profiling.
     var seedOnly: (games: Int, dataDir: String)?
+    /// `--history NAME`: only the first syncs of these histories (for profiling one).
+    var histories: [History] = []
 
     init(_ arguments: [String]) {
         var rest = arguments[...]
@@ -32,17 +34,24 @@ struct Options {
             case "--runs": if let n = rest.popFirst().flatMap(Int.init), n > 0 { runs = n } else { Options.fail("--runs takes a positive number") }
             case "--json": json = true
             case "--no-program": skipPrograms = true
+            case "--history":
+                guard let history = rest.popFirst().flatMap(History.init(rawValue:)) else {
+                    Options.fail("--history takes one of \(History.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                histories.append(history)
             case "--seed":
                 guard let n = rest.popFirst().flatMap(Int.init), n > 0, let dir = rest.popFirst() else { Options.fail("--seed takes a number of games and a folder") }
                 seedOnly = (n, dir)
             case "--help", "-h":
                 print("""
-                usage: qiktionary-bench [--games N]... [--runs R] [--json] [--no-program] | --seed N DIR
+                usage: qiktionary-bench [--games N]... [--runs R] [--json] [--no-program] [--history NAME]... | --seed N DIR
                   --games N     a scale to measure, in games (repeat for more; default 1000, 10000, 100000); each
                                 scale also measures the first sync of every kind of history against its floor
                   --runs R      samples per timed metric (default 5; quick metrics take 4R)
                   --json        one JSON object per metric, with the median and the spread
                   --no-program  skip the metrics that run the built qiktionary program
+                  --history NAME  only the first sync of this history against its floor (repeat for more):
+                                \(History.allCases.map(\.rawValue).joined(separator: ", "))
                   --seed N DIR  only make DIR a data dir holding N seeded finished games (for profiling
                                 with 'qiktionary --data-dir DIR'), then stop
                 """)
@@ -196,13 +205,21 @@ func samples(_ count: Int, _ body: () throws -> Double) rethrows -> [Double] {
 
 /// Every metric at one scale, on one set of seeded data.
 func measure(games: Int, options: Options) throws -> [Measurement] {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("qk-bench-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: root) }
+    if !options.histories.isEmpty { return try measure(options.histories, games: games, runs: options.runs, root: root) }
+    let (results, won) = try measureMetrics(games: games, options: options, root: root)
+    return try results + measure(History.allCases, games: games, runs: options.runs, root: root, won: won)
+}
+
+/// The metrics of the main history (won games), and its first syncs.
+func measureMetrics(games: Int, options: Options, root: URL) throws -> ([Measurement], won: HistoryTimes) {
     let runs = options.runs
     var results: [Measurement] = []
     func record(_ metric: Metric, _ values: [Double]) { results.append(Measurement(metric, games: games, samples: values)) }
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("qk-bench-\(UUID().uuidString)")
     let cloud = root.appendingPathComponent("cloud")
     try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: root) }
     let scale = games.formatted()
 
     progress("\(scale) games: seeding the laptop")
@@ -288,11 +305,17 @@ func measure(games: Int, options: Options) throws -> [Measurement] {
     for zone in try laptop.store.zones() { _ = try laptop.store.compact(zone) }
     let live = try LiveData.jsonBytes(player: Seeding.player, cloud: cloud)
     record(.folderRatio, [Double(folderSize(cloud.appendingPathComponent("players"))) / Double(live.bytes)])
+    return (results, won)
+}
 
-    // Every kind of history, each first sync against its own floor (won games: measured above).
-    for history in History.allCases {
+/// Each history's first syncs against its own floor, each history seeded and uploaded to a
+/// folder of its own (won games: those of the main metrics, when given).
+func measure(_ histories: [History], games: Int, runs: Int, root: URL, won: HistoryTimes? = nil) throws -> [Measurement] {
+    let scale = games.formatted()
+    var results: [Measurement] = []
+    for history in histories {
         let measured: HistoryTimes
-        if history == .won {
+        if history == .won, let won {
             measured = won
         } else {
             progress("\(scale) games: history '\(history.rawValue)': seeding and uploading")
