@@ -370,7 +370,13 @@ public final class FolderCloudDatabase: CloudDatabase {
                 state.views[zone] = view
 
                 head.clock = stamp
-                head.zones[zone.name, default: HeadBody.ZoneLog(seq: 0, snapshotBase: 0)].seq = seq
+                // A zone another device started has no entry in this head until this first commit
+                // into it: then the log is this one segment, so its sizes are known from the start
+                // (sizes left unknown would make every later decision list the log until a compaction).
+                // A head that lacks a zone this device already wrote to (a crash before the head)
+                // does not know its log's size: left unknown, it is listed once and written back.
+                head.zones[zone.name, default: HeadBody.ZoneLog(seq: 0, snapshotBase: 0, logBytes: seq == 1 ? 0 : nil,
+                                                                  snapshotBytes: seq == 1 ? 0 : nil)].seq = seq
                 head.zones[zone.name]?.logBytes? += file.count
                 try write(head, kind: .head, file: .head, to: layout.head(generation, device), mode: .replace)
                 return CommitResult(savedRecords: entries.filter { !$0.deleted }.map { $0.record(device: device) }, deletedRecordNames: deleting)

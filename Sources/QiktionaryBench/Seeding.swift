@@ -41,36 +41,94 @@ enum Seeding {
     /// `count` finished games of 8 guesses on average (5 to 10 words drawn, the secret last),
     /// seeded, put in the database in one transaction as if they had been played here.
     static func seed(_ machine: Machine, games count: Int) throws {
+        try seed(machine, games: count, kind: .won)
+    }
+
+    /// The kinds of game a history is made of (`History` says which).
+    enum Kind {
+        /// Won: 5 to 10 guesses, the secret last.
+        case won
+        /// Alternately lost (six wrong guesses of six) and given up after two guesses.
+        case lostOrGivenUp
+        /// In progress: one to four wrong guesses and one to five letters marked on the notepad.
+        case inProgress
+    }
+
+    /// `count` games of `kind`, seeded, put in the database in one transaction as if they had
+    /// been played here, and queued to sync as everything played here is.
+    static func seed(_ machine: Machine, games count: Int, kind: Kind) throws {
         var rng = SeededGenerator(seed: 2026)
         let secrets = PackFile.files(in: BundledContent.packsFolder).compactMap { try? PackFile.read($0) }
             .filter { $0.length == 5 && $0.rules == .classic }.flatMap(\.words)
         var incoming = IncomingChanges()
         let start = Date(timeIntervalSince1970: 1_780_000_000)
-        let fields = try SystemFields(changeTag: "seed", createdBy: DeviceID("seed"), createdAt: HLCTimestamp(millis: 0, counter: 0),
-                                  modifiedBy: DeviceID("seed"), modifiedAt: HLCTimestamp(millis: 0, counter: 0)).encoded
         let device = machine.profile.device.name
         for index in 0..<count {
             let secret = secrets.randomElement(using: &rng)!
             let id = UUID(uuidString: String(format: "00000000-0000-4000-8000-%012x", index))!.uuidString.lowercased()
             let played = start.addingTimeInterval(Double(index) * 600)
-            let drawn = (0..<Int.random(in: 4...9, using: &rng)).map { _ in guessable.randomElement(using: &rng)! }
-            var words = Array(Set(drawn).subtracting([secret.word]).sorted())
-            words.shuffle(using: &rng)
-            words.append(secret.word)
+            let status: GameStatus, maxGuesses: Int, drawn: Int
+            switch kind {
+            case .won: (status, maxGuesses, drawn) = (.won, 15, Int.random(in: 4...9, using: &rng))
+            case .lostOrGivenUp: (status, maxGuesses, drawn) = index % 2 == 0 ? (.lost, 6, 6) : (.gaveUp, 15, 2)
+            case .inProgress: (status, maxGuesses, drawn) = (.inProgress, 15, Int.random(in: 1...4, using: &rng))
+            }
+            var words: [String]
+            if kind == .won {
+                // As the benchmark has always seeded them, so its results compare across versions.
+                let drawn = (0..<drawn).map { _ in guessable.randomElement(using: &rng)! }
+                words = Array(Set(drawn).subtracting([secret.word]).sorted())
+                words.shuffle(using: &rng)
+                words.append(secret.word)
+            } else {
+                words = []
+                while words.count < drawn {
+                    let word = guessable.randomElement(using: &rng)!
+                    if word != secret.word && !words.contains(word) { words.append(word) }
+                }
+            }
             for (n, word) in words.enumerated() {
                 let guess = SyncGuess(gameID: id, word: word, position: n + 1, feedback: Rules.classic.feedback(for: word, against: secret.word),
                                       playedAt: played.addingTimeInterval(Double(n) * 20), playedOn: device)
                 incoming.guesses.append(guess)
             }
-            let finished = played.addingTimeInterval(Double(words.count) * 20)
+            let updated = played.addingTimeInterval(Double(words.count) * 20)
+            if kind == .inProgress {
+                let letters = Array("abcdefghijklmnopqrstuvwxyz").shuffled(using: &rng).prefix(Int.random(in: 1...5, using: &rng))
+                for (n, letter) in letters.enumerated() {
+                    let mark = SyncMark(gameID: id, letter: String(letter), state: n % 2 == 0 ? .out : .in, markedAt: updated.addingTimeInterval(Double(n)))
+                    incoming.marks.append((mark, seedFields))
+                }
+            }
             incoming.games.append((SyncGame(id: id, packID: "animals", secret: secret.word, fact: secret.fact, rules: .classic,
-                                            maxGuesses: 15, status: .won, startedAt: played, updatedAt: finished, finishedAt: finished,
-                                            startedOn: device, lastChangedOn: device), fields))
+                                            maxGuesses: maxGuesses, status: status, startedAt: played, updatedAt: updated,
+                                            finishedAt: status.isFinished ? updated : nil, startedOn: device, lastChangedOn: device), seedFields))
         }
         try machine.player.applyIncoming(incoming, zone: .games, token: nil, naming: CloudSchema())
         // Seeded as if from nowhere: forget that, so the first sync uploads everything.
         try machine.player.forgetSyncMetadata()
     }
+
+    /// A reading list of `count` bookmarks (distinct dictionary words), seeded as `seed` seeds games.
+    static func seedReadingList(_ machine: Machine, bookmarks count: Int) throws {
+        let text = (try? String(contentsOf: BundledContent.dictionaryURL, encoding: .utf8)) ?? ""
+        let words = text.split(separator: "\n").map(String.init).filter { (4...7).contains($0.count) && $0.allSatisfy { $0 >= "a" && $0 <= "z" } }
+        guard words.count >= count else { throw BenchFailure("the dictionary has \(words.count) words, fewer than \(count) bookmarks") }
+        var rng = SeededGenerator(seed: 2027)
+        var incoming = IncomingChanges()
+        let start = Date(timeIntervalSince1970: 1_780_000_000)
+        for (n, word) in words.shuffled(using: &rng).prefix(count).enumerated() {
+            let bookmark = SyncBookmark(word: word, packID: "animals", fact: "What \(word) means, in a sentence or two.",
+                                        addedAt: start.addingTimeInterval(Double(n) * 60), isBookmarked: true)
+            incoming.bookmarks.append((bookmark, seedFields))
+        }
+        try machine.player.applyIncoming(incoming, zone: .readingList, token: nil, naming: CloudSchema())
+        try machine.player.forgetSyncMetadata()
+    }
+
+    /// System fields for seeded rows; forgotten before the first upload.
+    static let seedFields = try! SystemFields(changeTag: "seed", createdBy: DeviceID("seed"), createdAt: HLCTimestamp(millis: 0, counter: 0),
+                                              modifiedBy: DeviceID("seed"), modifiedAt: HLCTimestamp(millis: 0, counter: 0)).encoded
 
     /// Plays a new game to its end on `machine`: up to seven wrong words, then the secret.
     /// Returns how many guesses it took.

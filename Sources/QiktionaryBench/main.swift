@@ -22,6 +22,8 @@ struct Options {
     var skipPrograms = false
     /// `--seed N DIR`: only make a data dir of N seeded finished games, for profiling.
     var seedOnly: (games: Int, dataDir: String)?
+    /// `--history NAME`: only the first syncs of these histories (for profiling one).
+    var histories: [History] = []
 
     init(_ arguments: [String]) {
         var rest = arguments[...]
@@ -32,16 +34,24 @@ struct Options {
             case "--runs": if let n = rest.popFirst().flatMap(Int.init), n > 0 { runs = n } else { Options.fail("--runs takes a positive number") }
             case "--json": json = true
             case "--no-program": skipPrograms = true
+            case "--history":
+                guard let history = rest.popFirst().flatMap(History.init(rawValue:)) else {
+                    Options.fail("--history takes one of \(History.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                histories.append(history)
             case "--seed":
                 guard let n = rest.popFirst().flatMap(Int.init), n > 0, let dir = rest.popFirst() else { Options.fail("--seed takes a number of games and a folder") }
                 seedOnly = (n, dir)
             case "--help", "-h":
                 print("""
-                usage: qiktionary-bench [--games N]... [--runs R] [--json] [--no-program] | --seed N DIR
-                  --games N     a scale to measure, in finished games (repeat for more; default 1000, 10000, 100000)
+                usage: qiktionary-bench [--games N]... [--runs R] [--json] [--no-program] [--history NAME]... | --seed N DIR
+                  --games N     a scale to measure, in games (repeat for more; default 1000, 10000, 100000); each
+                                scale also measures the first sync of every kind of history against its floor
                   --runs R      samples per timed metric (default 5; quick metrics take 4R)
                   --json        one JSON object per metric, with the median and the spread
                   --no-program  skip the metrics that run the built qiktionary program
+                  --history NAME  only the first sync of this history against its floor (repeat for more):
+                                \(History.allCases.map(\.rawValue).joined(separator: ", "))
                   --seed N DIR  only make DIR a data dir holding N seeded finished games (for profiling
                                 with 'qiktionary --data-dir DIR'), then stop
                 """)
@@ -70,11 +80,14 @@ struct Measurement: Encodable {
     var runs: Int
     var target: String?
     var met: Bool?
+    /// The history measured, for the `history.*` metrics.
+    var history: String?
 
-    init(_ metric: Metric, games: Int, samples: [Double]) {
+    init(_ metric: Metric, games: Int, samples: [Double], history: History? = nil) {
         let sorted = samples.sorted()
         self.metric = metric.rawValue
-        label = metric.label
+        label = metric.label + (history.map { ": \($0.label)" } ?? "")
+        self.history = history?.rawValue
         self.games = games
         unit = metric.unit
         median = sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
@@ -107,6 +120,10 @@ enum Metric: String, CaseIterable {
     case firstScreen = "program.firstScreen"
     case firstScreenMemory = "program.firstScreen.peakMemory"
     case folderRatio = "cloud.sizeVsLiveJSON"
+    case historyFirstSync = "history.firstSync"
+    case historyFloor = "history.floor"
+    case historyRatio = "history.firstSync.vsFloor"
+    case historyRecords = "history.records"
 
     var label: String {
         switch self {
@@ -126,13 +143,18 @@ enum Metric: String, CaseIterable {
         case .firstScreen: "`qiktionary` to its first screen and out, whole process"
         case .firstScreenMemory: "  its peak memory (RSS)"
         case .folderRatio: "cloud folder after compaction ÷ live data as JSON"
+        case .historyFirstSync: "first sync of a new machine"
+        case .historyFloor: "  its floor"
+        case .historyRatio: "  first sync ÷ floor"
+        case .historyRecords: "  records fetched"
         }
     }
 
     var unit: String {
         switch self {
         case .nothingToDoFiles: "files"
-        case .naiveRatio, .floorRatio, .folderRatio: "x"
+        case .historyRecords: "records"
+        case .naiveRatio, .floorRatio, .folderRatio, .historyRatio: "x"
         case .bytesPerGuess: "bytes"
         case .firstSyncMemory, .firstScreenMemory: "MB"
         default: "ms"
@@ -154,7 +176,7 @@ enum Metric: String, CaseIterable {
         case .naiveRatio: Target(atLeast: 100, unit: "x")
         case .oneGuess: Target(atMost: 10, unit: "ms")
         case .firstSync: Target(atMost: 1_000, unit: "ms")
-        case .floorRatio: Target(atMost: 3, unit: "x")
+        case .floorRatio, .historyRatio: Target(atMost: 3, unit: "x")
         case .bytesPerGuess: Target(atMost: 400, unit: "bytes")
         case .folderRatio: Target(atMost: 2, unit: "x")
         case .submitGuess: Target(atMost: 2, unit: "ms")
@@ -183,13 +205,21 @@ func samples(_ count: Int, _ body: () throws -> Double) rethrows -> [Double] {
 
 /// Every metric at one scale, on one set of seeded data.
 func measure(games: Int, options: Options) throws -> [Measurement] {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("qk-bench-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: root) }
+    if !options.histories.isEmpty { return try measure(options.histories, games: games, runs: options.runs, root: root) }
+    let (results, won) = try measureMetrics(games: games, options: options, root: root)
+    return try results + measure(History.allCases, games: games, runs: options.runs, root: root, won: won)
+}
+
+/// The metrics of the main history (won games), and its first syncs.
+func measureMetrics(games: Int, options: Options, root: URL) throws -> ([Measurement], won: HistoryTimes) {
     let runs = options.runs
     var results: [Measurement] = []
     func record(_ metric: Metric, _ values: [Double]) { results.append(Measurement(metric, games: games, samples: values)) }
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("qk-bench-\(UUID().uuidString)")
     let cloud = root.appendingPathComponent("cloud")
     try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: root) }
     let scale = games.formatted()
 
     progress("\(scale) games: seeding the laptop")
@@ -240,25 +270,12 @@ func measure(games: Int, options: Options) throws -> [Measurement] {
         }
     })
     try laptop.engine.sync()
-    let expected = try laptop.player.statistics().played
 
     progress("\(scale) games: first sync of a new machine, and the floor")
-    var desktop: Machine?
-    record(.firstSync, try samples(runs) {
-        let machine = try Machine("desktop", root: root, cloud: cloud)
-        let elapsed = try time { try machine.engine.sync() }
-        let received = try machine.player.statistics().played
-        guard received == expected else { throw BenchFailure("the new machine has \(received) of \(expected) finished games") }
-        desktop = machine
-        return elapsed
-    })
-    let floor = try Floor(rowsOf: desktop!)
-    let floorTimes = try samples(runs) {
-        let target = try Machine("floor", root: root, cloud: cloud)
-        return try time { _ = try floor.run(cloud: cloud, into: target) }
-    }
-    record(.floor, floorTimes)
-    record(.floorRatio, [results.first { $0.metric == Metric.firstSync.rawValue }!.median / floorTimes.sorted()[floorTimes.count / 2]])
+    let won = try firstSyncs(of: .won, from: laptop, cloud: cloud, root: root, runs: runs)
+    record(.firstSync, won.firstSync)
+    record(.floor, won.floor)
+    record(.floorRatio, [median(won.firstSync) / median(won.floor)])
 
     if !options.skipPrograms {
         progress("\(scale) games: the qiktionary program (first sync, first screen)")
@@ -288,7 +305,66 @@ func measure(games: Int, options: Options) throws -> [Measurement] {
     for zone in try laptop.store.zones() { _ = try laptop.store.compact(zone) }
     let live = try LiveData.jsonBytes(player: Seeding.player, cloud: cloud)
     record(.folderRatio, [Double(folderSize(cloud.appendingPathComponent("players"))) / Double(live.bytes)])
+    return (results, won)
+}
+
+/// Each history's first syncs against its own floor, each history seeded and uploaded to a
+/// folder of its own (won games: those of the main metrics, when given).
+func measure(_ histories: [History], games: Int, runs: Int, root: URL, won: HistoryTimes? = nil) throws -> [Measurement] {
+    let scale = games.formatted()
+    var results: [Measurement] = []
+    for history in histories {
+        let measured: HistoryTimes
+        if history == .won, let won {
+            measured = won
+        } else {
+            progress("\(scale) games: history '\(history.rawValue)': seeding and uploading")
+            let folder = root.appendingPathComponent("cloud-\(history.rawValue)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let seeded = try Machine("laptop-\(history.rawValue)", root: root, cloud: folder)
+            try history.seedAndUpload(seeded, games: games)
+            progress("\(scale) games: history '\(history.rawValue)': first sync of a new machine, and the floor")
+            measured = try firstSyncs(of: history, from: seeded, cloud: folder, root: root, runs: runs)
+            try? FileManager.default.removeItem(at: folder)
+        }
+        results.append(Measurement(.historyFirstSync, games: games, samples: measured.firstSync, history: history))
+        results.append(Measurement(.historyFloor, games: games, samples: measured.floor, history: history))
+        results.append(Measurement(.historyRatio, games: games, samples: [median(measured.firstSync) / median(measured.floor)], history: history))
+        results.append(Measurement(.historyRecords, games: games, samples: [Double(measured.records)], history: history))
+    }
     return results
+}
+
+func median(_ values: [Double]) -> Double { Measurement(.firstSync, games: 0, samples: values).median }
+
+struct HistoryTimes {
+    var firstSync: [Double]
+    var floor: [Double]
+    /// Records the first sync fetched.
+    var records: Int
+}
+
+/// `runs` new machines (empty data dirs) syncing `cloud` for the first time, each checked to end
+/// with exactly what `laptop` has; then `runs` floors: the rows the first sync wrote, inserted
+/// straight into a fresh database after reading every file of the folder.
+func firstSyncs(of history: History, from laptop: Machine, cloud: URL, root: URL, runs: Int) throws -> HistoryTimes {
+    let expected = try PlayerView(laptop)
+    var desktop: Machine?, records = 0
+    let times = try samples(runs) {
+        let machine = try Machine("desktop-\(history.rawValue)", root: root, cloud: cloud)
+        var report = SyncReport()
+        let elapsed = try time { report = try machine.engine.sync() }
+        try expected.check(machine, history)
+        records = report.downloaded
+        desktop = machine
+        return elapsed
+    }
+    let floor = try Floor(rowsOf: desktop!)
+    let floorTimes = try samples(runs) {
+        let target = try Machine("floor-\(history.rawValue)", root: root, cloud: cloud)
+        return try time { _ = try floor.run(cloud: cloud, into: target) }
+    }
+    return HistoryTimes(firstSync: times, floor: floorTimes, records: records)
 }
 
 let options = Options(Array(CommandLine.arguments.dropFirst()))

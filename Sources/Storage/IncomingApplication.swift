@@ -18,8 +18,35 @@ struct IncomingApplication {
     /// Whether another player has a profile here. Usually not, and then (games belong to a
     /// player) no fetched game can be theirs, and no new game needs looking up.
     private let othersExist: Bool
-    /// The status each game applied here was left with: a won game needs no settling.
-    private var known: [String: GameStatus] = [:]
+    /// What settling needs of each game applied here, as it was left: a won game needs no
+    /// settling, and the others need not be read again.
+    private var known: [String: Settling] = [:]
+    /// Whether any mark or bookmark change waits to be sent. Usually not (always on a new
+    /// machine), and then no fetched mark or bookmark needs a look at the queue.
+    private let marksPending: Bool
+    private let bookmarksPending: Bool
+
+    /// A game's row as settling reads it.
+    private struct Settling {
+        var status: GameStatus
+        var secret: String
+        var maxGuesses: Int
+        var finishedAt: Date?
+
+        init(_ game: GameRecord) {
+            status = game.status
+            secret = game.secret
+            maxGuesses = game.maxGuesses
+            finishedAt = game.finishedAt
+        }
+
+        init(status: GameStatus, secret: String, maxGuesses: Int, finishedAt: Date?) {
+            self.status = status
+            self.secret = secret
+            self.maxGuesses = maxGuesses
+            self.finishedAt = finishedAt
+        }
+    }
 
     init(db: Database, player: String, naming: any RecordNaming) throws {
         self.db = db
@@ -27,6 +54,9 @@ struct IncomingApplication {
         self.naming = naming
         games = try Set(String.fetchAll(db, sql: "SELECT id FROM game WHERE playerId = ?", arguments: [player]))
         othersExist = try Bool.fetchOne(db, sql: "SELECT 1 FROM player WHERE id != ? LIMIT 1", arguments: [player]).isTrue
+        // Applying never queues a mark or bookmark, so what is read here holds for the whole fetch.
+        marksPending = try Bool.fetchOne(db, sql: "SELECT 1 FROM markChange LIMIT 1").isTrue
+        bookmarksPending = try Bool.fetchOne(db, sql: "SELECT 1 FROM bookmarkChange WHERE playerId = ? LIMIT 1", arguments: [player]).isTrue
     }
 
     mutating func run(_ changes: IncomingChanges) throws {
@@ -47,7 +77,7 @@ struct IncomingApplication {
     /// Once everything is in: records that waited for their game, then each touched game's status.
     mutating func finish() throws {
         try adoptOrphans()
-        for gameID in touched.sorted() where known[gameID] != .won { try settle(gameID) }
+        for gameID in touched.sorted() where known[gameID]?.status != .won { try settle(gameID) }
         report.waiting = try Int.fetchOne(db, sql: "SELECT count(*) FROM orphanRecord WHERE playerId = ?", arguments: [player]) ?? 0
     }
 
@@ -64,7 +94,7 @@ struct IncomingApplication {
             let row = GameRecord(remote, player: player, name: name)
             try row.insertByStatement(db)
             games.insert(remote.id)
-            known[remote.id] = row.status
+            known[remote.id] = Settling(row)
             return
         }
         guard local.playerId == player else { return }
@@ -82,7 +112,7 @@ struct IncomingApplication {
         local.hints = merged.hints
         local.remoteRecordName = name
         try local.update(db)
-        known[remote.id] = local.status
+        known[remote.id] = Settling(local)
         // What the merge kept that the cloud lacks goes back up, so both sides converge.
         let ahead = AppDatabase.changedFields(GameRecord(remote, player: player, name: name), local)
         if !ahead.isEmpty {
@@ -128,47 +158,53 @@ struct IncomingApplication {
         guard try gameExists(remote.gameID) else { return try stash(name, remote.gameID, Orphan(mark: remote, fields: fields)) }
         try remember(name, .games, game: remote.gameID, fields)
         report.applied += 1
-        let pending = try Bool.fetchOne(db, sql: "SELECT 1 FROM markChange WHERE gameId = ? AND letter = ?",
-                                        arguments: [remote.gameID, remote.letter]) ?? false
-        if pending { return }
+        if marksPending, try exists(Self.pendingMark, remote.gameID, remote.letter) { return }
         if let state = remote.state {
-            try MarkRecord(gameId: remote.gameID, letter: remote.letter, state: state, markedAt: AppDatabase.stamp(remote.markedAt)).upsert(db)
+            var upsert = RowInsert(try db.cachedStatement(sql: Self.upsertMark))
+            upsert.bind(remote.gameID)
+            upsert.bind(remote.letter)
+            upsert.bind(state.rawValue)
+            upsert.bind(AppDatabase.millis(AppDatabase.stamp(remote.markedAt)))
+            try upsert.run(db)
         } else {
-            try db.execute(sql: "DELETE FROM mark WHERE gameId = ? AND letter = ?", arguments: [remote.gameID, remote.letter])
+            try execute(Self.deleteMark, remote.gameID, remote.letter)
         }
     }
 
     private mutating func apply(_ remote: SyncBookmark, _ fields: Data) throws {
         try remember(naming.bookmark(word: remote.word), .readingList, game: nil, fields)
         report.applied += 1
-        let pending = try Bool.fetchOne(db, sql: "SELECT 1 FROM bookmarkChange WHERE playerId = ? AND word = ?",
-                                        arguments: [player, remote.word]) ?? false
-        if pending { return }
+        if bookmarksPending, try exists(Self.pendingBookmark, player, remote.word) { return }
         if remote.isBookmarked {
-            try BookmarkRecord(playerId: player, word: remote.word, packId: remote.packID, fact: remote.fact,
-                               addedAt: AppDatabase.stamp(remote.addedAt)).upsert(db)
+            var upsert = RowInsert(try db.cachedStatement(sql: Self.upsertBookmark))
+            upsert.bind(player)
+            upsert.bind(remote.word)
+            upsert.bind(remote.packID)
+            upsert.bind(remote.fact)
+            upsert.bind(AppDatabase.millis(AppDatabase.stamp(remote.addedAt)))
+            try upsert.run(db)
         } else {
-            try db.execute(sql: "DELETE FROM bookmark WHERE playerId = ? AND word = ?", arguments: [player, remote.word])
+            try execute(Self.deleteBookmark, player, remote.word)
         }
     }
 
     private mutating func delete(_ deletion: IncomingDeletion) throws {
         let name = deletion.name
-        try db.execute(sql: "DELETE FROM remoteRecord WHERE playerId = ? AND recordName = ?", arguments: [player, name])
-        try db.execute(sql: "DELETE FROM orphanRecord WHERE playerId = ? AND recordName = ?", arguments: [player, name])
+        try execute("DELETE FROM remoteRecord WHERE playerId = ? AND recordName = ?", player, name)
+        try execute("DELETE FROM orphanRecord WHERE playerId = ? AND recordName = ?", player, name)
         let removed: Int
         switch deletion.kind {
         case .game(let id):
-            try db.execute(sql: "DELETE FROM orphanRecord WHERE playerId = ? AND gameId = ?", arguments: [player, id])
-            try db.execute(sql: "DELETE FROM game WHERE id = ? AND playerId = ?", arguments: [id, player])
+            try execute("DELETE FROM orphanRecord WHERE playerId = ? AND gameId = ?", player, id)
+            try execute("DELETE FROM game WHERE id = ? AND playerId = ?", id, player)
             removed = db.changesCount
             games.remove(id)
+            known[id] = nil
         case .guess:
-            try db.execute(sql: "DELETE FROM guess WHERE remoteRecordName = ? AND gameId IN (SELECT id FROM game WHERE playerId = ?)",
-                           arguments: [name, player])
+            try execute("DELETE FROM guess WHERE remoteRecordName = ? AND gameId IN (SELECT id FROM game WHERE playerId = ?)", name, player)
             removed = db.changesCount
         case .bookmark(let word):
-            try db.execute(sql: "DELETE FROM bookmark WHERE playerId = ? AND word = ?", arguments: [player, word])
+            try execute(Self.deleteBookmark, player, word)
             removed = db.changesCount
         case .other:
             removed = 0
@@ -180,11 +216,36 @@ struct IncomingApplication {
 
     /// After a merge the game's status is what its guesses prove (a guess of the secret wins;
     /// a full board loses), never lower than it was: the same on every machine.
+    ///
+    /// As `settle(_:guesses:)` on the game's row and `AppDatabase.orderedGuesses`, through fixed
+    /// statements: a first sync settles every game not won, thousands of them.
     private func settle(_ gameID: String) throws {
-        guard var game = try GameRecord.fetchOne(db, key: gameID), game.status != .won else { return }
-        let before = (game.status, game.finishedAt)
-        Self.settle(&game, guesses: try AppDatabase.orderedGuesses(game, db))
-        if (game.status, game.finishedAt) != before { try game.update(db) }
+        guard let game = try known[gameID] ?? storedGame(gameID), game.status != .won else { return }
+        var guesses: [(word: String, playedAt: Date)] = []
+        var query = RowInsert(try db.cachedStatement(sql: Self.orderedGuesses))
+        query.bind(gameID)
+        query.bind(game.secret)
+        while try query.step(db) { guesses.append((query.text(0), AppDatabase.time(query.integer(1)))) }
+        let settled = GameMerge.settle(status: game.status, finishedAt: game.finishedAt, secret: game.secret, maxGuesses: game.maxGuesses,
+                                       guesses: guesses)
+        // Only the status moves the finish time (as `settle(_:guesses:)`); nothing else of the row changes.
+        guard settled.status != game.status else { return }
+        var update = RowInsert(try db.cachedStatement(sql: "UPDATE game SET status = ?, finishedAt = ? WHERE id = ?"))
+        update.bind(settled.status.rawValue)
+        update.bind(settled.finishedAt.map { AppDatabase.millis(AppDatabase.stamp($0)) })
+        update.bind(gameID)
+        try update.run(db)
+    }
+
+    /// A game's row as settling reads it, for a game no record of this fetch named (its guesses did).
+    private func storedGame(_ gameID: String) throws -> Settling? {
+        var query = RowInsert(try db.cachedStatement(sql: "SELECT status, secret, maxGuesses, finishedAt FROM game WHERE id = ?"))
+        query.bind(gameID)
+        guard try query.step(db) else { return nil }
+        defer { query.reset() }
+        guard let status = GameStatus(rawValue: query.text(0)) else { throw StorageError.database("a game has a status this version does not know") }
+        return Settling(status: status, secret: query.text(1), maxGuesses: Int(query.integer(2)),
+                        finishedAt: query.isNull(3) ? nil : AppDatabase.time(query.integer(3)))
     }
 
     /// What a game's guesses prove, in their played order: a guess of the secret wins, a full
@@ -229,6 +290,39 @@ struct IncomingApplication {
     // MARK: Helpers
 
     private func gameExists(_ id: String) throws -> Bool { games.contains(id) }
+
+    // Fixed texts, so each is compiled once per connection and found again by its text.
+    private static let orderedGuesses = "SELECT word, playedAt FROM guess WHERE gameId = ? ORDER BY position, word = ? DESC, word"
+    private static let pendingMark = "SELECT 1 FROM markChange WHERE gameId = ? AND letter = ?"
+    private static let pendingBookmark = "SELECT 1 FROM bookmarkChange WHERE playerId = ? AND word = ?"
+    private static let upsertMark = """
+        INSERT INTO mark (gameId, letter, state, markedAt) VALUES (?, ?, ?, ?)
+        ON CONFLICT (gameId, letter) DO UPDATE SET state = excluded.state, markedAt = excluded.markedAt
+        """
+    private static let deleteMark = "DELETE FROM mark WHERE gameId = ? AND letter = ?"
+    private static let upsertBookmark = """
+        INSERT INTO bookmark (playerId, word, packId, fact, addedAt) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT (playerId, word) DO UPDATE SET packId = excluded.packId, fact = excluded.fact, addedAt = excluded.addedAt
+        """
+    private static let deleteBookmark = "DELETE FROM bookmark WHERE playerId = ? AND word = ?"
+
+    /// Runs a statement of two text arguments through its cached statement.
+    private func execute(_ sql: String, _ first: String, _ second: String) throws {
+        var statement = RowInsert(try db.cachedStatement(sql: sql))
+        statement.bind(first)
+        statement.bind(second)
+        try statement.run(db)
+    }
+
+    /// Whether a query of two text arguments finds a row.
+    private func exists(_ sql: String, _ first: String, _ second: String) throws -> Bool {
+        var query = RowInsert(try db.cachedStatement(sql: sql))
+        query.bind(first)
+        query.bind(second)
+        guard try query.step(db) else { return false }
+        query.reset()
+        return true
+    }
 
     private func remember(_ name: String, _ zone: SyncZone, game: String?, _ fields: Data) throws {
         try Self.remember(name, zone, game: game, fields, player: player, db)

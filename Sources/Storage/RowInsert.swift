@@ -10,6 +10,9 @@ import GRDBSQLite
 /// GRDB's transaction. It is reset after each row; its bindings stay until the next row binds
 /// every value again. Bind the values in column order with `bind`, then `run`. The benchmark's
 /// floor inserts through it too, so both pay the same.
+///
+/// A query binds the same way and reads its rows with `step` and the column readers: a fetch
+/// settles thousands of games, one read each, with no argument array and no `Row` per read.
 public struct RowInsert {
     private let statement: Statement
     private var index: CInt = 0
@@ -80,6 +83,44 @@ public struct RowInsert {
     private mutating func bindNull() {
         index += 1
         sqlite3_bind_null(statement.sqliteStatement, index)
+    }
+
+    /// For a query: moves to its next row (true) or to its end (false, and the statement is
+    /// reset for the next use). Stopping before the end needs `reset`. An error throws GRDB's
+    /// `DatabaseError`, as a GRDB fetch would.
+    mutating func step(_ db: Database) throws -> Bool {
+        let handle = statement.sqliteStatement
+        precondition(index == sqlite3_bind_parameter_count(handle), "a query binds every argument")
+        let code = sqlite3_step(handle)
+        if code == SQLITE_ROW { return true }
+        var message: String?, failure = code
+        if code != SQLITE_DONE, let connection = db.sqliteConnection {
+            failure = sqlite3_extended_errcode(connection)
+            message = String(cString: sqlite3_errmsg(connection))
+        }
+        reset()
+        guard code == SQLITE_DONE else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: failure), message: message, sql: statement.sql)
+        }
+        return false
+    }
+
+    /// Ends a query early, so the statement can be bound again.
+    mutating func reset() {
+        sqlite3_reset(statement.sqliteStatement)
+        index = 0
+    }
+
+    /// Column `column` (from 0) of the current row, as an integer (0 for NULL).
+    func integer(_ column: CInt) -> Int64 { sqlite3_column_int64(statement.sqliteStatement, column) }
+
+    func isNull(_ column: CInt) -> Bool { sqlite3_column_type(statement.sqliteStatement, column) == SQLITE_NULL }
+
+    /// Column `column` (from 0) of the current row, as text ("" for NULL).
+    func text(_ column: CInt) -> String {
+        let handle = statement.sqliteStatement
+        guard let bytes = sqlite3_column_text(handle, column) else { return "" }
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))), as: UTF8.self)
     }
 
     /// Inserts the bound row, then clears the statement for the next one. A refused row (a

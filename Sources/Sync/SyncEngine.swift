@@ -305,25 +305,38 @@ public struct SyncEngine: Sendable {
     }
 
     private func apply(_ records: [CloudRecord], deletions: [DeletedRecord], zone: SyncZone, token: Data?, report: inout SyncReport) throws {
-        // A large fetch is stored in batches (one transaction still), so progress can be told.
-        guard let progress, records.count > Self.streamChunk else {
+        guard records.count > Self.streamChunk else {
             let mapped = Self.mapped(records, deletions: deletions, device: cloud.device)
             let applied = try player.applyIncoming(mapped.changes, zone: zone, token: token, naming: CloudSchema())
             return Self.count(applied, skipped: mapped.skipped, own: mapped.own, into: &report)
         }
+        // A large fetch is stored in batches (one transaction still), so progress can be told;
+        // each batch is checked and mapped on a thread of its own while the one before is stored
+        // (a first sync from a folder with no snapshot to stream fetches everything at once).
+        // The store gives records by name, so a game comes before its guesses and marks.
         var counts = (skipped: 0, own: 0)
-        let device = cloud.device, total = records.count + deletions.count
+        let device = cloud.device, total = records.count + deletions.count, progress = self.progress
+        let handoff = Handoff()
         let applied = try player.applyIncoming(zone: zone, naming: CloudSchema()) { apply in
+            let mapper = Thread {
+                for start in stride(from: 0, to: records.count, by: Self.streamChunk) {
+                    let last = start + Self.streamChunk >= records.count
+                    let batch = Array(records[start..<min(start + Self.streamChunk, records.count)])
+                    guard handoff.put(.mapped(Self.mapped(batch, deletions: last ? deletions : [], device: device))) else { break }
+                }
+                handoff.finish(.success(.refused))
+            }
+            mapper.start()
+            // However this ends, the mapping thread is stopped and waited for before the transaction ends.
+            defer { handoff.stopAndWait() }
             var done = 0
-            for start in stride(from: 0, to: records.count, by: Self.streamChunk) {
-                let batch = Array(records[start..<min(start + Self.streamChunk, records.count)])
-                let last = start + Self.streamChunk >= records.count
-                let mapped = Self.mapped(batch, deletions: last ? deletions : [], device: device)
+            while let batch = handoff.take() {
+                guard case .mapped(let mapped) = batch else { continue }
                 try apply(mapped.changes)
                 counts.skipped += mapped.skipped
                 counts.own += mapped.own
-                done += batch.count + (last ? deletions.count : 0)
-                progress(done, total)
+                done += mapped.count + (done + mapped.count == records.count ? deletions.count : 0)
+                progress?(done, total)
             }
             return token
         }

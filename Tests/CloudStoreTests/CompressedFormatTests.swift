@@ -256,3 +256,26 @@ extension CompactionDecisionTests {
         #expect(try FolderCloudDatabase.inMemory(folder, player: "alice", device: DeviceID("B")).fetchZoneChanges(zone, since: nil).changedRecords.count == 30)
     }
 }
+
+/// A device that first writes into a zone another device started (it never creates the zone
+/// itself) keeps its log's sizes in its head from its first commit, as the device that created it does.
+@Suite struct HeadSizesOfAJoiningDeviceTests {
+    @Test func aDeviceJoiningAZoneAnotherStartedKeepsItsLogSizes() throws {
+        let (folder, _, zone) = try OversizedSnapshotTests.storeWithCommits(3)
+        let joining = try FolderCloudDatabase.inMemory(folder, player: "alice", device: DeviceID("B"))
+        for n in 1...20 {
+            let record = CloudRecord(recordType: "Game", recordName: "b-\(n)", fields: ["word": .string("slate"), "n": .int(Int64(n))])
+            _ = try joining.modifyRecords(in: zone, saving: [record], deleting: [], policy: .overwrite)
+        }
+        let written = folder.allFiles.filter { $0.contains("/B/") && $0.hasSuffix(".seg") }
+            .reduce(0) { $0 + (folder.contents(of: $1)?.count ?? 0) }
+        let path = try #require(folder.allFiles.first { $0.hasSuffix("/B/head") })
+        let head = try CloudFileFormat.decode(folder.contents(of: path)!, kind: .head, as: HeadBody.self).get()
+        #expect(head.zones["Games"] == HeadBody.ZoneLog(seq: 20, snapshotBase: 0, logBytes: written, snapshotBytes: 0))
+
+        // So deciding whether to compact reads the head alone: no listing of the zone folder.
+        let listings = folder.statistics.listings
+        #expect(try joining.compactIfWorthwhile(zone) == nil, "20 small commits are far below 64 KiB")
+        #expect(folder.statistics.listings == listings + 1, "only the generation markers were listed")
+    }
+}

@@ -10,7 +10,7 @@ import Testing
     @Test func aSmallRunMeasuresEveryMetricWithItsBaselines() throws {
         let result = try Binary.run(["--games", "40", "--runs", "1", "--json"], executable: Self.bench)
         #expect(result.status == 0, "\(result.stderr)")
-        let rows = result.events
+        let rows = result.events.filter { $0["history"] == nil }
         var byMetric: [String: [String: Any]] = [:]
         for row in rows { byMetric[row["metric"] as? String ?? ""] = row }
         let expected = ["upload.all", "sync.nothingToDo", "sync.nothingToDo.fileOperations", "baseline.naiveSync", "sync.nothingToDo.vsNaive",
@@ -33,7 +33,33 @@ import Testing
         #expect(median("cloud.sizeVsLiveJSON") > 0.01 && median("cloud.sizeVsLiveJSON") <= 2)
         #expect(median("program.firstScreen.peakMemory") > 1)
         // Only the 10,000-game scale carries targets.
-        #expect(rows.allSatisfy { $0["target"] == nil && $0["met"] == nil })
+        #expect(result.events.allSatisfy { $0["target"] == nil && $0["met"] == nil })
+    }
+
+    /// Every kind of history is seeded, uploaded and pulled by new machines, each of which the
+    /// benchmark checks ends identical to the seeding machine (every game with its guesses and
+    /// marks, the reading list, history, games in progress and statistics: it stops with an
+    /// error otherwise); each first sync is measured against its own floor.
+    @Test func everyHistoryEndsIdenticalOnANewMachineAndIsMeasuredAgainstItsFloor() throws {
+        let result = try Binary.run(["--games", "40", "--runs", "1", "--json", "--no-program"], executable: Self.bench)
+        #expect(result.status == 0, "\(result.stderr)")
+        let rows = result.events.filter { $0["history"] != nil }
+        let histories = ["won", "lost", "inProgress", "readingList", "deleted", "syncedPerGame"]
+        let metrics = ["history.firstSync", "history.floor", "history.firstSync.vsFloor", "history.records"]
+        #expect(rows.count == histories.count * metrics.count)
+        for history in histories {
+            var values: [String: Double] = [:]
+            for row in rows where row["history"] as? String == history { values[row["metric"] as? String ?? ""] = row["median"] as? Double }
+            #expect(Set(values.keys) == Set(metrics), "\(history)")
+            #expect(values.values.allSatisfy { $0 > 0 }, "\(history): \(values)")
+            let ratio = (values["history.firstSync"] ?? 0) / (values["history.floor"] ?? 1)
+            #expect(abs((values["history.firstSync.vsFloor"] ?? 0) - ratio) <= ratio * 1e-9, "\(history): the ratio is the two medians'")
+        }
+        // What each new machine fetched: 40 games of 8 guesses on average, or 40 bookmarks.
+        func records(_ history: String) -> Double { rows.first { $0["history"] as? String == history && $0["metric"] as? String == "history.records" }?["median"] as? Double ?? 0 }
+        #expect(records("readingList") == 40)
+        #expect(records("lost") == 40 + 20 * 6 + 20 * 2)
+        #expect(records("deleted") < records("syncedPerGame"), "half the games were deleted")
     }
 
     @Test func aSeededDataDirOpensInTheGame() throws {
@@ -48,7 +74,7 @@ import Testing
 
     @Test func badArgumentsAreRefusedInOneLine() throws {
         let existing = FileManager.default.temporaryDirectory.path
-        for arguments in [["--games", "0"], ["--runs", "x"], ["--fast"], ["--seed", "10"], ["--seed", "0", "/tmp/x"], ["--seed", "10", existing]] {
+        for arguments in [["--games", "0"], ["--runs", "x"], ["--fast"], ["--history", "wins"], ["--history"], ["--seed", "10"], ["--seed", "0", "/tmp/x"], ["--seed", "10", existing]] {
             let result = try Binary.run(arguments, executable: Self.bench)
             #expect(result.status == 64, "\(arguments)")
             #expect(result.stderr.hasPrefix("qiktionary-bench: ") && result.stderr.split(separator: "\n").count == 1, "\(arguments): \(result.stderr)")

@@ -133,3 +133,60 @@ extension StreamedFirstSyncTests {
         var all: [(done: Int, total: Int?)] { lock.withLock { calls } }
     }
 }
+
+/// A fetch of more records than one batch that is not streamed (no snapshot to stream: a folder
+/// written one small sync at a time) is checked and mapped on a thread of its own, batch by
+/// batch, while the batches before it are stored: in one transaction, ending as the laptop.
+@Suite struct BatchedFetchTests {
+    let clock = TestClock()
+    let folder = MemoryFolder()
+
+    @Test func aLargeFetchNotStreamedIsStoredInBatchesAndEndsAsTheLaptop() throws {
+        let a = try Machine("laptop", folder: folder, shared: clock)
+        let fields = try SystemFields(changeTag: "seed", createdBy: DeviceID("seed"), createdAt: HLCTimestamp(millis: 0, counter: 0),
+                                      modifiedBy: DeviceID("seed"), modifiedAt: HLCTimestamp(millis: 0, counter: 0)).encoded
+        let secrets = Words.packWords.filter { $0.count == 5 && Set($0).count == 5 }
+        var incoming = IncomingChanges()
+        let start = Date(timeIntervalSince1970: 1_780_000_000)
+        // 700 games of 2 to 9 guesses: won, lost, given up and in progress, some with marks.
+        for n in 0..<700 {
+            let secret = secrets[n % secrets.count]
+            let id = String(format: "00000000-0000-4000-8000-%012x", n)
+            let status: GameStatus = [.won, .lost, .gaveUp, .inProgress][n % 4]
+            var words = Array(Words.fiveLetterGuesses(avoiding: secret).prefix(n % 7 + 2))
+            if status == .won { words.append(secret) }
+            for (position, word) in words.enumerated() {
+                incoming.guesses.append(SyncGuess(gameID: id, word: word, position: position + 1, feedback: Rules.classic.feedback(for: word, against: secret),
+                                                  playedAt: start.addingTimeInterval(Double(n * 100 + position)), playedOn: "laptop"))
+            }
+            if n % 3 == 0 {
+                incoming.marks.append((SyncMark(gameID: id, letter: "q", state: .out, markedAt: start.addingTimeInterval(Double(n * 100 + 50))), fields))
+            }
+            let end = start.addingTimeInterval(Double(n * 100 + words.count))
+            incoming.games.append((SyncGame(id: id, packID: "stones", secret: secret, fact: "", rules: .classic, maxGuesses: status == .lost ? words.count : 15,
+                                            status: status, startedAt: start.addingTimeInterval(Double(n * 100)), updatedAt: end,
+                                            finishedAt: status.isFinished ? end : nil, startedOn: "laptop", lastChangedOn: "laptop"), fields))
+        }
+        #expect(incoming.count > 2 * SyncEngine.streamChunk)
+        try a.player.applyIncoming(incoming, zone: .games, token: nil, naming: CloudSchema())
+        try a.player.forgetSyncMetadata()
+        try a.sync()
+
+        let expected = try StreamedFirstSyncTests.Everything(a)
+        #expect(expected.history.count == 525 && expected.inProgress.count == 175)
+        // With and without a progress line: the same batches, and the line counts each.
+        for (name, told) in [("desktop", true), ("tablet", false)] {
+            let b = try Machine(name, folder: folder, shared: clock)
+            let seen = StreamedFirstSyncTests.Seen()
+            var engine = SyncEngine(player: b.player, cloud: WatchedCloud(b.cloud), now: { [clock] in clock.now }, pause: { _ in })
+            if told { engine.progress = { done, total in seen.add(done, total) } }
+            let report = try engine.sync()
+            #expect(report.downloaded == incoming.count && report.skipped == 0 && report.waiting == 0 && report.uploaded == 0)
+            #expect(try StreamedFirstSyncTests.Everything(b) == expected)
+            if told {
+                #expect(seen.all.map(\.done) == [2_000, 4_000, incoming.count])
+                #expect(seen.all.allSatisfy { $0.total == incoming.count })
+            }
+        }
+    }
+}
