@@ -111,50 +111,38 @@ import Testing
     // MARK: Watching the folder
 
     @Test func anotherDevicesWriteStartsARoundThroughInotify() throws {
-        let folder = temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let clock = TestClock()
-        let a = try machine("laptop", clock: clock), b = try machine("desktop", clock: clock)
-        let events = ServiceEvents()
-        let engine = try diskEngine(a, folder: folder)
         // Polling once an hour: only inotify can start the round this test waits for.
-        let service = SyncService(openEngine: { engine }, watch: SyncService.Watch(folder: folder, player: "player", pollInterval: 3600),
-                                  report: events.record)
-        defer { service.stop() }
-        service.start()
-        #expect(events.wait { $0.synced.count >= 1 })
-        #expect(events.all.watching == [.inotifyAndPolling])
-        let game = try b.start("tiger")
-        try b.guess("crane", in: game.id)
-        try diskEngine(b, folder: folder).sync()
-        // B commits the game, then its guess: rounds follow until both have arrived and the
-        // round that brought them has reported (the data is stored a moment before the report).
-        #expect(events.wait { all in
-            (try? a.snapshot(game.id).guesses) == ["crane"] && all.synced.contains { $0.report.downloaded > 0 }
-        })
+        try anotherDevicesWriteArrives(watch: { SyncService.Watch(folder: $0, player: "player", pollInterval: 3600) },
+                                       watching: .inotifyAndPolling, secret: "tiger", guess: "crane")
     }
 
     @Test func withInotifyOffPollingStartsTheRound() throws {
+        try anotherDevicesWriteArrives(watch: { SyncService.Watch(folder: $0, player: "player", pollInterval: 0.05, inotify: false) },
+                                       watching: .pollingOnly(reason: "inotify is turned off"), secret: "comet", guess: "pilot")
+    }
+
+    /// The laptop's service watches the folder as `watch` says; the desktop plays a game and
+    /// syncs; the laptop's service notices and brings the game in, with no request of its own.
+    func anotherDevicesWriteArrives(watch: (URL) -> SyncService.Watch, watching: SyncService.Watching,
+                                    secret: String, guess: String) throws {
         let folder = temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let clock = TestClock()
         let a = try machine("laptop", clock: clock), b = try machine("desktop", clock: clock)
         let events = ServiceEvents()
         let engine = try diskEngine(a, folder: folder)
-        let service = SyncService(openEngine: { engine },
-                                  watch: SyncService.Watch(folder: folder, player: "player", pollInterval: 0.05, inotify: false),
-                                  report: events.record)
+        let service = SyncService(openEngine: { engine }, watch: watch(folder), report: events.record)
         defer { service.stop() }
         service.start()
         #expect(events.wait { $0.synced.count >= 1 })
-        #expect(events.all.watching == [.pollingOnly(reason: "inotify is turned off")])
-        let game = try b.start("comet")
-        try b.guess("pilot", in: game.id)
+        #expect(events.all.watching == [watching])
+        let game = try b.start(secret)
+        try b.guess(guess, in: game.id)
         try diskEngine(b, folder: folder).sync()
         // B commits the game, then its guess: rounds follow until both have arrived and the
         // round that brought them has reported (the data is stored a moment before the report).
         #expect(events.wait { all in
-            (try? a.snapshot(game.id).guesses) == ["pilot"] && all.synced.contains { $0.report.downloaded > 0 }
+            (try? a.snapshot(game.id).guesses) == [guess] && all.synced.contains { $0.report.downloaded > 0 }
         })
     }
 
@@ -371,7 +359,7 @@ final class RoundGate: Sendable {
 }
 
 /// A store whose look at what changed passes a gate first: a round held in the middle.
-final class GatedCloud: CloudDatabase {
+final class GatedCloud: ForwardingCloud {
     let inner: FolderCloudDatabase
     let gate: RoundGate
 
@@ -380,22 +368,8 @@ final class GatedCloud: CloudDatabase {
         self.gate = gate
     }
 
-    var device: DeviceID { inner.device }
-    var generation: CloudGeneration? { inner.generation }
-    func currentGeneration() throws(CloudStoreError) -> CloudGeneration { try inner.currentGeneration() }
-    func adoptCurrentGeneration() throws(CloudStoreError) -> CloudGeneration { try inner.adoptCurrentGeneration() }
-    func resetCloud() throws(CloudStoreError) -> CloudGeneration { try inner.resetCloud() }
-    func createZone(_ zone: ZoneID) throws(CloudStoreError) { try inner.createZone(zone) }
-    func zones() throws(CloudStoreError) -> [ZoneID] { try inner.zones() }
     func fetchDatabaseChanges(since token: ChangeToken?) throws(CloudStoreError) -> DatabaseChanges {
         gate.pass()
         return try inner.fetchDatabaseChanges(since: token)
     }
-    func fetchZoneChanges(_ zone: ZoneID, since token: ChangeToken?) throws(CloudStoreError) -> ZoneChanges { try inner.fetchZoneChanges(zone, since: token) }
-    func fetchRecords(in zone: ZoneID, named names: [String]) throws(CloudStoreError) -> [String: CloudRecord] { try inner.fetchRecords(in: zone, named: names) }
-    func modifyRecords(in zone: ZoneID, saving: [CloudRecord], deleting: [String], policy: SavePolicy) throws(CloudStoreError) -> CommitResult {
-        try inner.modifyRecords(in: zone, saving: saving, deleting: deleting, policy: policy)
-    }
-    func compact(_ zone: ZoneID, keepingRecent: Int) throws(CloudStoreError) -> CompactionReport { try inner.compact(zone, keepingRecent: keepingRecent) }
-    func compactIfWorthwhile(_ zone: ZoneID) throws(CloudStoreError) -> CompactionReport? { try inner.compactIfWorthwhile(zone) }
 }

@@ -109,16 +109,13 @@ struct GameSnapshot: Equatable, CustomStringConvertible {
     var description: String { "\(status.rawValue) \(guesses) \(marks) \(String(describing: finishedAt))" }
 }
 
-/// Forwards to a real store, counting commits and letting a test act while a commit is in flight.
-final class WatchedCloud: CloudDatabase, @unchecked Sendable {
-    let inner: FolderCloudDatabase
-    private(set) var commitSizes: [Int] = []
-    var duringCommit: (() -> Void)?
-    /// Runs before a commit reaches the store: what another process does meanwhile.
-    var beforeCommit: (() -> Void)?
+/// A store that hands every call to a real one: the tests' stores override only the calls they
+/// watch (a full fetch is left to `CloudDatabase`'s own, which a store may refuse).
+protocol ForwardingCloud: CloudDatabase {
+    var inner: FolderCloudDatabase { get }
+}
 
-    init(_ inner: FolderCloudDatabase) { self.inner = inner }
-
+extension ForwardingCloud {
     var device: DeviceID { inner.device }
     var generation: CloudGeneration? { inner.generation }
     func currentGeneration() throws(CloudStoreError) -> CloudGeneration { try inner.currentGeneration() }
@@ -131,6 +128,21 @@ final class WatchedCloud: CloudDatabase, @unchecked Sendable {
     func fetchRecords(in zone: ZoneID, named names: [String]) throws(CloudStoreError) -> [String: CloudRecord] { try inner.fetchRecords(in: zone, named: names) }
     func compact(_ zone: ZoneID, keepingRecent: Int) throws(CloudStoreError) -> CompactionReport { try inner.compact(zone, keepingRecent: keepingRecent) }
     func compactIfWorthwhile(_ zone: ZoneID) throws(CloudStoreError) -> CompactionReport? { try inner.compactIfWorthwhile(zone) }
+    func modifyRecords(in zone: ZoneID, saving: [CloudRecord], deleting: [String], policy: SavePolicy) throws(CloudStoreError) -> CommitResult {
+        try inner.modifyRecords(in: zone, saving: saving, deleting: deleting, policy: policy)
+    }
+}
+
+/// Forwards to a real store, counting commits and letting a test act while a commit is in flight.
+final class WatchedCloud: ForwardingCloud, @unchecked Sendable {
+    let inner: FolderCloudDatabase
+    private(set) var commitSizes: [Int] = []
+    var duringCommit: (() -> Void)?
+    /// Runs before a commit reaches the store: what another process does meanwhile.
+    var beforeCommit: (() -> Void)?
+
+    init(_ inner: FolderCloudDatabase) { self.inner = inner }
+
 
     /// Whether full fetches are streamed as the real store streams them (else refused, as a
     /// store that never streams does), and how each streamed one ended.
