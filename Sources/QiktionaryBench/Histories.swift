@@ -94,40 +94,29 @@ struct PlayerView: Equatable {
 /// The store as a player who syncs after every game leaves it: each commit the engine makes is
 /// split into one commit per game (a game's record, or its guesses and marks), and the log is
 /// never compacted (no snapshot yet). Everything else goes to the store as it is.
-final class OneGamePerCommit: CloudDatabase, @unchecked Sendable {
-    let store: FolderCloudDatabase
+final class OneGamePerCommit: ForwardingCloudDatabase, @unchecked Sendable {
+    let inner: FolderCloudDatabase
     private(set) var commits = 0
 
-    init(_ store: FolderCloudDatabase) { self.store = store }
+    init(_ store: FolderCloudDatabase) { inner = store }
 
-    var device: DeviceID { store.device }
-    var generation: CloudGeneration? { store.generation }
-    func currentGeneration() throws(CloudStoreError) -> CloudGeneration { try store.currentGeneration() }
-    func adoptCurrentGeneration() throws(CloudStoreError) -> CloudGeneration { try store.adoptCurrentGeneration() }
-    func resetCloud() throws(CloudStoreError) -> CloudGeneration { try store.resetCloud() }
-    func createZone(_ zone: ZoneID) throws(CloudStoreError) { try store.createZone(zone) }
-    func zones() throws(CloudStoreError) -> [ZoneID] { try store.zones() }
-    func fetchDatabaseChanges(since token: ChangeToken?) throws(CloudStoreError) -> DatabaseChanges { try store.fetchDatabaseChanges(since: token) }
-    func fetchZoneChanges(_ zone: ZoneID, since token: ChangeToken?) throws(CloudStoreError) -> ZoneChanges { try store.fetchZoneChanges(zone, since: token) }
-    func fetchRecords(in zone: ZoneID, named names: [String]) throws(CloudStoreError) -> [String: CloudRecord] { try store.fetchRecords(in: zone, named: names) }
-    func compact(_ zone: ZoneID, keepingRecent: Int) throws(CloudStoreError) -> CompactionReport { try store.compact(zone, keepingRecent: keepingRecent) }
     func compactIfWorthwhile(_ zone: ZoneID) throws(CloudStoreError) -> CompactionReport? { nil }
 
     func modifyRecords(in zone: ZoneID, saving: [CloudRecord], deleting: [String], policy: SavePolicy) throws(CloudStoreError) -> CommitResult {
         var order: [String] = [], groups: [String: [CloudRecord]] = [:]
         for record in saving {
-            let game = if case .string(let id)? = record["game"] { id } else { record.recordName }
+            let game = CloudSchema.game(of: record)
             if groups[game] == nil { order.append(game) }
             groups[game, default: []].append(record)
         }
         var result: CommitResult?
         for game in order {
-            let saved = try store.modifyRecords(in: zone, saving: groups[game]!, deleting: [], policy: policy)
+            let saved = try inner.modifyRecords(in: zone, saving: groups[game]!, deleting: [], policy: policy)
             if result == nil { result = saved } else { result!.savedRecords += saved.savedRecords }
             commits += 1
         }
         if !deleting.isEmpty || result == nil {
-            let deleted = try store.modifyRecords(in: zone, saving: [], deleting: deleting, policy: policy)
+            let deleted = try inner.modifyRecords(in: zone, saving: [], deleting: deleting, policy: policy)
             if result == nil { result = deleted } else { result!.deletedRecordNames = deleted.deletedRecordNames }
             commits += 1
         }

@@ -95,10 +95,12 @@ extension AppDatabase {
     /// machine had seen, so a guess made after seeing another comes after it); guesses two
     /// machines made at once share a position and go winning guess first, then by word.
     static func orderedGuesses(_ game: GameRecord, _ db: Database) throws -> [GuessRecord] {
-        try GuessRecord.fetchAll(db.cachedStatement(sql: """
-            SELECT * FROM guess WHERE gameId = ? ORDER BY position, word = ? DESC, word
-            """), arguments: [game.id, game.secret])
+        try GuessRecord.fetchAll(db.cachedStatement(sql: "SELECT * FROM guess WHERE gameId = ? \(playOrder)"),
+                                 arguments: [game.id, game.secret])
     }
+
+    /// That order as SQL, its one argument the game's secret.
+    static let playOrder = "ORDER BY position, word = ? DESC, word"
 
     static func chooseSecret(_ request: GameRequest, playerID: String, lexicon: (() -> Lexicon)?, _ db: Database) throws -> (PackRecord, PackWordRecord) {
         if let word = request.word?.lowercased() {

@@ -185,7 +185,7 @@ extension Damage {
             return salvage
         }
         defer { try? queue.close() }
-        try? queue.inDatabase { db in
+        queue.inDatabase { db in
             let (values, failures) = settings(db)
             salvage.settings = values
             let reader = TolerantReader(db: db)

@@ -27,25 +27,11 @@ struct IncomingApplication {
     private let bookmarksPending: Bool
 
     /// A game's row as settling reads it.
-    private struct Settling {
+    fileprivate struct Settling {
         var status: GameStatus
         var secret: String
         var maxGuesses: Int
         var finishedAt: Date?
-
-        init(_ game: GameRecord) {
-            status = game.status
-            secret = game.secret
-            maxGuesses = game.maxGuesses
-            finishedAt = game.finishedAt
-        }
-
-        init(status: GameStatus, secret: String, maxGuesses: Int, finishedAt: Date?) {
-            self.status = status
-            self.secret = secret
-            self.maxGuesses = maxGuesses
-            self.finishedAt = finishedAt
-        }
     }
 
     init(db: Database, player: String, naming: any RecordNaming) throws {
@@ -164,7 +150,7 @@ struct IncomingApplication {
             upsert.bind(remote.gameID)
             upsert.bind(remote.letter)
             upsert.bind(state.rawValue)
-            upsert.bind(AppDatabase.millis(AppDatabase.stamp(remote.markedAt)))
+            upsert.bind(AppDatabase.millis(remote.markedAt))
             try upsert.run(db)
         } else {
             try execute(Self.deleteMark, remote.gameID, remote.letter)
@@ -181,7 +167,7 @@ struct IncomingApplication {
             upsert.bind(remote.word)
             upsert.bind(remote.packID)
             upsert.bind(remote.fact)
-            upsert.bind(AppDatabase.millis(AppDatabase.stamp(remote.addedAt)))
+            upsert.bind(AppDatabase.millis(remote.addedAt))
             try upsert.run(db)
         } else {
             try execute(Self.deleteBookmark, player, remote.word)
@@ -232,7 +218,7 @@ struct IncomingApplication {
         guard settled.status != game.status else { return }
         var update = RowInsert(try db.cachedStatement(sql: "UPDATE game SET status = ?, finishedAt = ? WHERE id = ?"))
         update.bind(settled.status.rawValue)
-        update.bind(settled.finishedAt.map { AppDatabase.millis(AppDatabase.stamp($0)) })
+        update.bind(settled.finishedAt.map(AppDatabase.millis))
         update.bind(gameID)
         try update.run(db)
     }
@@ -292,7 +278,7 @@ struct IncomingApplication {
     private func gameExists(_ id: String) throws -> Bool { games.contains(id) }
 
     // Fixed texts, so each is compiled once per connection and found again by its text.
-    private static let orderedGuesses = "SELECT word, playedAt FROM guess WHERE gameId = ? ORDER BY position, word = ? DESC, word"
+    private static let orderedGuesses = "SELECT word, playedAt FROM guess WHERE gameId = ? \(AppDatabase.playOrder)"
     private static let pendingMark = "SELECT 1 FROM markChange WHERE gameId = ? AND letter = ?"
     private static let pendingBookmark = "SELECT 1 FROM bookmarkChange WHERE playerId = ? AND word = ?"
     private static let upsertMark = """
@@ -409,4 +395,10 @@ extension GameRecord {
 
 extension Optional where Wrapped == Bool {
     var isTrue: Bool { self ?? false }
+}
+
+extension IncomingApplication.Settling {
+    init(_ game: GameRecord) {
+        self.init(status: game.status, secret: game.secret, maxGuesses: game.maxGuesses, finishedAt: game.finishedAt)
+    }
 }

@@ -50,6 +50,13 @@ public struct CloudSchema: RecordNaming {
 
     static let bookmarkPrefix = "bookmark-"
 
+    /// The game a record belongs to: a game's own name, the game a guess or mark names; for a
+    /// bookmark (no game), its own name.
+    public static func game(of record: CloudRecord) -> String {
+        if case .string(let id)? = record[GuessKey.game] { return id }
+        return record.recordName
+    }
+
     // MARK: Field names
 
     /// Every record's field for the name of the device that wrote it.

@@ -359,7 +359,7 @@ final class RoundGate: Sendable {
 }
 
 /// A store whose look at what changed passes a gate first: a round held in the middle.
-final class GatedCloud: ForwardingCloud {
+final class GatedCloud: ForwardingCloudDatabase {
     let inner: FolderCloudDatabase
     let gate: RoundGate
 

@@ -109,32 +109,8 @@ struct GameSnapshot: Equatable, CustomStringConvertible {
     var description: String { "\(status.rawValue) \(guesses) \(marks) \(String(describing: finishedAt))" }
 }
 
-/// A store that hands every call to a real one: the tests' stores override only the calls they
-/// watch (a full fetch is left to `CloudDatabase`'s own, which a store may refuse).
-protocol ForwardingCloud: CloudDatabase {
-    var inner: FolderCloudDatabase { get }
-}
-
-extension ForwardingCloud {
-    var device: DeviceID { inner.device }
-    var generation: CloudGeneration? { inner.generation }
-    func currentGeneration() throws(CloudStoreError) -> CloudGeneration { try inner.currentGeneration() }
-    func adoptCurrentGeneration() throws(CloudStoreError) -> CloudGeneration { try inner.adoptCurrentGeneration() }
-    func resetCloud() throws(CloudStoreError) -> CloudGeneration { try inner.resetCloud() }
-    func createZone(_ zone: ZoneID) throws(CloudStoreError) { try inner.createZone(zone) }
-    func zones() throws(CloudStoreError) -> [ZoneID] { try inner.zones() }
-    func fetchDatabaseChanges(since token: ChangeToken?) throws(CloudStoreError) -> DatabaseChanges { try inner.fetchDatabaseChanges(since: token) }
-    func fetchZoneChanges(_ zone: ZoneID, since token: ChangeToken?) throws(CloudStoreError) -> ZoneChanges { try inner.fetchZoneChanges(zone, since: token) }
-    func fetchRecords(in zone: ZoneID, named names: [String]) throws(CloudStoreError) -> [String: CloudRecord] { try inner.fetchRecords(in: zone, named: names) }
-    func compact(_ zone: ZoneID, keepingRecent: Int) throws(CloudStoreError) -> CompactionReport { try inner.compact(zone, keepingRecent: keepingRecent) }
-    func compactIfWorthwhile(_ zone: ZoneID) throws(CloudStoreError) -> CompactionReport? { try inner.compactIfWorthwhile(zone) }
-    func modifyRecords(in zone: ZoneID, saving: [CloudRecord], deleting: [String], policy: SavePolicy) throws(CloudStoreError) -> CommitResult {
-        try inner.modifyRecords(in: zone, saving: saving, deleting: deleting, policy: policy)
-    }
-}
-
 /// Forwards to a real store, counting commits and letting a test act while a commit is in flight.
-final class WatchedCloud: ForwardingCloud, @unchecked Sendable {
+final class WatchedCloud: ForwardingCloudDatabase, @unchecked Sendable {
     let inner: FolderCloudDatabase
     private(set) var commitSizes: [Int] = []
     var duringCommit: (() -> Void)?
