@@ -38,9 +38,27 @@ public struct AppDatabase: Sendable {
         }
         let checked = try Damage.checkIfNew(path: path)
         let database: AppDatabase
-        do { database = try AppDatabase(DatabasePool(path: path, configuration: makeConfiguration()), clock: clock) } catch { throw failure(error) }
+        do {
+            // Two processes opening a new or older database at once would both run a migration
+            // (the migrator reads what is applied outside its transactions): one waits here.
+            database = try whileMigrationLocked(path) {
+                try AppDatabase(DatabasePool(path: path, configuration: makeConfiguration()), clock: clock)
+            }
+        } catch { throw failure(error) }
         if checked { try database.rememberChecked(path: path) }
         return database
+    }
+
+    /// Runs `body` holding an exclusive `flock` of `<database>.lock`, which only opening takes
+    /// (SQLite's own locks are on the database file, and `flock` never meets them). Without
+    /// the lock file (a read-only folder), `body` runs unlocked and its own errors speak.
+    static func whileMigrationLocked<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        let descriptor = Foundation.open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return try body() }
+        defer { Foundation.close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 && errno == EINTR {}
+        defer { flock(descriptor, LOCK_UN) }
+        return try body()
     }
 
     /// An empty database in memory, for tests and previews.

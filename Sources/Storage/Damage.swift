@@ -18,6 +18,15 @@ public enum Damage {
     /// What is wrong with the file's header, or nil when it looks like an SQLite database (or
     /// there is no file yet).
     static func headerProblem(atPath path: String) -> String? {
+        // Another process's checkpoint writes the first page (with the new page count) before
+        // the pages that lengthen the file, then removes the -wal: a read between sees a file
+        // shorter than its header says. A file truly cut short is still short a moment later.
+        guard let problem = headerProblemOnce(atPath: path) else { return nil }
+        Thread.sleep(forTimeInterval: 0.2)
+        return headerProblemOnce(atPath: path) == nil ? nil : problem
+    }
+
+    private static func headerProblemOnce(atPath path: String) -> String? {
         guard let size = fileSize(path), size > 0, let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         let header = (try? handle.read(upToCount: 100)) ?? Data()

@@ -65,11 +65,20 @@ struct Machine {
     /// Plays a plain-mode session with the given lines and returns its events.
     func play(_ extra: [String] = [], lines: [String]) throws -> [[String: Any]] {
         let result = try run(["play", "--plain", "--json"] + extra, input: lines.map { $0 + "\n" }.joined())
-        precondition(result.status == 0, "play failed: \(result.stderr)")
+        guard result.status == 0 else { throw PlayFailed(device: nil, status: result.status, stderr: result.stderr) }
         return result.events
     }
 
     func remove() { try? FileManager.default.removeItem(at: dataDir) }
+}
+
+/// A plain game that exited with an error: thrown, so one failing game fails its test with the
+/// program's own words instead of stopping every test in the process.
+struct PlayFailed: Error, CustomStringConvertible {
+    var device: String?
+    var status: Int32
+    var stderr: String
+    var description: String { "play failed\(device.map { " on \($0)" } ?? "") (exit \(status)): \(stderr)" }
 }
 
 /// Words of the shipped dictionary, for guesses that are valid but wrong.

@@ -325,3 +325,20 @@ enum Corruption {
         guard rename(copy.path, file.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
     }
 }
+
+/// Several processes opening one data dir for the first time at once (a script starting games
+/// in parallel, the game and `sync --watch` started together): one creates and migrates the
+/// database, the others wait for it, and every one of them goes on.
+@Suite struct FirstOpenTogetherTests {
+    @Test func processesOpeningANewDataDirTogetherAllSucceed() throws {
+        for round in 0..<4 {
+            let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("qk-together-\(round)-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: dataDir) }
+            let results = try onThreads(6) { _ in try Binary.run(["stats", "--json", "--data-dir", dataDir.path]) }
+            for result in results {
+                #expect(result.status == 0, "round \(round): \(result.stderr)")
+                #expect(result.json is [String: Any], "round \(round): \(result.stdout)")
+            }
+        }
+    }
+}

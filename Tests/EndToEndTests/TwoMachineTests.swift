@@ -25,7 +25,7 @@ struct Peer {
     /// Plays plain mode (which syncs before and after) and returns its events.
     func play(_ extra: [String] = [], _ lines: [String]) throws -> [[String: Any]] {
         let result = try run(["play", "--plain", "--json"] + extra, input: lines.map { $0 + "\n" }.joined())
-        precondition(result.status == 0, "play failed on \(device): \(result.stderr)")
+        guard result.status == 0 else { throw PlayFailed(device: device, status: result.status, stderr: result.stderr) }
         return result.events
     }
 
