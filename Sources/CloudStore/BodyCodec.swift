@@ -116,19 +116,38 @@ enum BodyCodec {
 
     /// The body's one form (see above). Throws for a non-finite double, which JSON cannot hold.
     static func encode(_ body: SnapshotBody) throws -> Data {
-        var writer = BodyWriter(capacity: estimatedSize(of: body.entries))
-        writer.raw("{\"base\":")
-        writer.integer(Int64(body.base))
-        writer.raw(",\"device\":")
-        writer.string(body.device.name)
-        writer.raw(",\"entries\":")
-        try writer.entries(body.entries)
-        writer.raw(",\"generation\":")
-        writer.string(body.generation.name)
-        writer.raw(",\"zone\":")
-        writer.string(body.zone.name)
-        writer.raw("}")
-        return Data(writer.bytes)
+        try encodeParts(body, partBytes: .max)[0].json
+    }
+
+    /// The snapshot as the bodies of its parts (format version 3): each the snapshot's form
+    /// with a run of its entries, in order, closed once it holds `partBytes` or more (so a part
+    /// is at most one entry longer than that). Always at least one part.
+    static func encodeParts(_ body: SnapshotBody, partBytes: Int) throws -> [(json: Data, entries: Int)] {
+        var parts: [(json: Data, entries: Int)] = []
+        var next = 0
+        repeat {
+            var writer = BodyWriter(capacity: min(partBytes, estimatedSize(of: body.entries)) + 4096)
+            writer.raw("{\"base\":")
+            writer.integer(Int64(body.base))
+            writer.raw(",\"device\":")
+            writer.string(body.device.name)
+            writer.raw(",\"entries\":")
+            writer.byte(Byte.openBracket)
+            let first = next
+            while next < body.entries.count && (next == first || writer.bytes.count < partBytes) {
+                if next > first { writer.byte(Byte.comma) }
+                try writer.entry(body.entries[next])
+                next += 1
+            }
+            writer.byte(Byte.closeBracket)
+            writer.raw(",\"generation\":")
+            writer.string(body.generation.name)
+            writer.raw(",\"zone\":")
+            writer.string(body.zone.name)
+            writer.raw("}")
+            parts.append((Data(writer.bytes), next - first))
+        } while next < body.entries.count
+        return parts
     }
 
     /// A game record takes 300 to 500 bytes; reserving about that avoids most regrowth.
@@ -802,26 +821,30 @@ struct BodyWriter {
         bytes.append(Byte.openBracket)
         for (offset, entry) in entries.enumerated() {
             if offset > 0 { bytes.append(Byte.comma) }
-            raw("{\"createdAt\":")
-            hlc(entry.createdAt)
-            raw(",\"createdBy\":")
-            string(entry.createdBy.name)
-            raw(entry.deleted ? ",\"deleted\":true" : ",\"deleted\":false")
-            if let fields = entry.fields {
-                raw(",\"fields\":")
-                try self.fields(fields)
-            }
-            raw(",\"hlc\":")
-            hlc(entry.hlc)
-            raw(",\"name\":")
-            string(entry.name)
-            raw(",\"seq\":")
-            integer(Int64(entry.seq))
-            raw(",\"type\":")
-            string(entry.type)
-            bytes.append(Byte.closeBrace)
+            try self.entry(entry)
         }
         bytes.append(Byte.closeBracket)
+    }
+
+    mutating func entry(_ entry: RecordEntry) throws {
+        raw("{\"createdAt\":")
+        hlc(entry.createdAt)
+        raw(",\"createdBy\":")
+        string(entry.createdBy.name)
+        raw(entry.deleted ? ",\"deleted\":true" : ",\"deleted\":false")
+        if let fields = entry.fields {
+            raw(",\"fields\":")
+            try self.fields(fields)
+        }
+        raw(",\"hlc\":")
+        hlc(entry.hlc)
+        raw(",\"name\":")
+        string(entry.name)
+        raw(",\"seq\":")
+        integer(Int64(entry.seq))
+        raw(",\"type\":")
+        string(entry.type)
+        bytes.append(Byte.closeBrace)
     }
 
     mutating func hlc(_ clock: HLCTimestamp) {

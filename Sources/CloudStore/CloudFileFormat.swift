@@ -5,24 +5,36 @@ import Foundation
 /// short, long or damaged fails the check and is treated as not yet arrived.
 ///
 /// Version 1 bodies are plain JSON; version 2 bodies are JSON compressed as a zlib stream.
-/// Segments and snapshots are written as version 2 (a guess costs a fifth of the bytes), heads
-/// and generation markers as version 1 (small, and readable with `cat`); both versions are read.
-/// See docs/cloud-format.md.
+/// Segments and snapshot parts are written as version 2 (a guess costs a fifth of the bytes),
+/// heads and generation markers as version 1 (small, and readable with `cat`); both versions
+/// are read. A snapshot is written as version 3: a plain JSON list of its parts, each part a
+/// file of its own (`SnapshotFiles`); a snapshot of version 1 or 2 (one file holding every
+/// entry) is still read. See docs/cloud-format.md.
 enum CloudFileFormat {
     static let magic = "QKCS"
     private static let maxHeaderBytes = 64
 
     enum Kind: String {
-        case segment = "seg", snapshot = "snap", head, generation = "gen"
+        case segment = "seg", snapshot = "snap", part, head, generation = "gen"
 
         /// The version written for this kind.
-        var version: Int { self == .segment || self == .snapshot ? 2 : 1 }
+        var version: Int {
+            switch self {
+            case .segment, .part: 2
+            case .snapshot: 3
+            case .head, .generation: 1
+            }
+        }
+
+        /// The versions read for this kind: 1 and 2 for every kind, and 3 for a snapshot.
+        func reads(_ version: Int) -> Bool { version == 1 || version == 2 || (version == 3 && self == .snapshot) }
 
         /// The most a body of this kind may hold once inflated.
         var bodyLimit: Int {
             switch self {
             case .segment: CloudLimits.maxSegmentBytes
             case .snapshot: CloudLimits.maxSnapshotBytes
+            case .part: CloudLimits.maxSnapshotPartBytes
             case .head, .generation: CloudLimits.maxSmallFileBytes
             }
         }
@@ -35,29 +47,46 @@ enum CloudFileFormat {
     /// The file for a body already encoded as JSON: compressed if the kind is, under its header.
     static func seal(_ json: Data, kind: Kind) -> Data {
         let stored = kind.version == 2 ? Deflate.compress(json) : json
-        let header = "\(magic) \(kind.version) \(kind.rawValue) \(String(format: "%08x", CRC32.checksum(stored))) \(stored.count)\n"
-        return Data(header.utf8) + stored
+        return Data(header(kind: kind, checksum: CRC32.checksum(stored), length: stored.count).utf8) + stored
+    }
+
+    static func header(kind: Kind, checksum: UInt32, length: Int) -> String {
+        "\(magic) \(kind.version) \(kind.rawValue) \(String(format: "%08x", checksum)) \(length)\n"
     }
 
     /// The body, or why the bytes are not a valid file of this kind.
     static func decode<Body: Decodable>(_ data: Data, kind: Kind, as type: Body.Type) -> Result<Body, FormatProblem> {
-        unseal(data, kind: kind).flatMap { json in
-            do {
-                return .success(try BodyCoding.decode(Body.self, from: json))
-            } catch {
-                return .failure(.init("unreadable body"))
-            }
+        unseal(data, kind: kind).flatMap { json in decodeBody(json, as: type) }
+    }
+
+    static func decodeBody<Body: Decodable>(_ json: Data, as type: Body.Type) -> Result<Body, FormatProblem> {
+        do {
+            return .success(try BodyCoding.decode(Body.self, from: json))
+        } catch {
+            return .failure(.init("unreadable body"))
         }
     }
 
     /// The body's JSON, once the header, length and checksum are checked and the body inflated.
     static func unseal(_ data: Data, kind: Kind) -> Result<Data, FormatProblem> {
+        check(data, kind: kind).flatMap { inflate($0, kind: kind) }
+    }
+
+    /// A file whose header, length and checksum hold: its version, checksum and stored body.
+    struct Checked {
+        var version: Int
+        var checksum: UInt32
+        var body: Data
+    }
+
+    /// The header, length and checksum checked; the body not yet inflated.
+    static func check(_ data: Data, kind: Kind) -> Result<Checked, FormatProblem> {
         guard let newline = data.prefix(maxHeaderBytes).firstIndex(of: UInt8(ascii: "\n")),
               let header = String(data: data[data.startIndex..<newline], encoding: .utf8)
         else { return .failure(.init("no header line")) }
         let parts = header.split(separator: " ", omittingEmptySubsequences: false)
         guard parts.count == 5, parts[0] == magic else { return .failure(.init("not a cloud store file")) }
-        guard parts[1] == "1" || parts[1] == "2" else { return .failure(.init("format version \(parts[1]) is not supported")) }
+        guard let version = Int(parts[1]), kind.reads(version) else { return .failure(.init("format version \(parts[1]) is not supported")) }
         guard parts[2] == kind.rawValue else { return .failure(.init("a \(parts[2]) file where a \(kind.rawValue) file belongs")) }
         guard parts[3].count == 8, let checksum = UInt32(parts[3], radix: 16),
               let length = Int(parts[4]), length >= 0
@@ -67,14 +96,16 @@ enum CloudFileFormat {
             return .failure(.init("\(body.count) of \(length) bytes (incomplete or too long)", incomplete: body.count < length))
         }
         guard CRC32.checksum(body) == checksum else { return .failure(.init("checksum mismatch")) }
-        var json = body
-        if parts[1] == "2" {
-            guard let inflated = Deflate.decompress(body, limit: kind.bodyLimit) else {
-                return .failure(.init("the compressed body is damaged or larger than \(kind.bodyLimit) bytes"))
-            }
-            json = inflated
+        return .success(Checked(version: version, checksum: checksum, body: body))
+    }
+
+    /// A checked file's body as JSON: inflated when it is stored compressed (version 2).
+    static func inflate(_ checked: Checked, kind: Kind) -> Result<Data, FormatProblem> {
+        guard checked.version == 2 else { return .success(checked.body) }
+        guard let inflated = Deflate.decompress(checked.body, limit: kind.bodyLimit) else {
+            return .failure(.init("the compressed body is damaged or larger than \(kind.bodyLimit) bytes"))
         }
-        return .success(json)
+        return .success(inflated)
     }
 }
 

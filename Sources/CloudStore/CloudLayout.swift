@@ -6,6 +6,7 @@ import Foundation
 ///     players/<player>/<generation>/devices/<device>/head
 ///     players/<player>/<generation>/devices/<device>/zones/<zone>/<seq>.seg
 ///     players/<player>/<generation>/devices/<device>/zones/<zone>/snapshot-<seq>.snap
+///     players/<player>/<generation>/devices/<device>/zones/<zone>/snapshot-<seq>-<part>.part
 struct CloudLayout: Sendable {
     let player: String
 
@@ -37,5 +38,16 @@ struct CloudLayout: Sendable {
 
     func snapshot(_ generation: CloudGeneration, _ device: DeviceID, _ zone: ZoneID, _ base: Int) -> FolderPath {
         zoneDirectory(generation, device, zone).appending(String(format: "snapshot-%012d.snap", base))
+    }
+
+    /// Part `index` (from 1) of the snapshot at `base` (format version 3).
+    func snapshotPart(_ generation: CloudGeneration, _ device: DeviceID, _ zone: ZoneID, _ base: Int, _ index: Int) -> FolderPath {
+        zoneDirectory(generation, device, zone).appending(String(format: "snapshot-%012d-%04d.part", base, index))
+    }
+
+    /// Whether a file of a zone folder belongs to the snapshot at `base`: its list or a part.
+    func belongsToSnapshot(_ name: String, base: Int) -> Bool {
+        let stem = String(format: "snapshot-%012d", base)
+        return name == stem + ".snap" || (name.hasPrefix(stem + "-") && name.hasSuffix(".part"))
     }
 }

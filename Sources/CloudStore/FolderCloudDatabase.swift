@@ -18,11 +18,8 @@ public final class FolderCloudDatabase: CloudDatabase {
         var views: [ZoneID: ZoneView] = [:]
         var clock = HLCTimestamp.zero
         var warned: Set<CloudWarning> = []
-        /// Per zone, the log size at which a compaction was refused as too large to write:
-        /// not tried again by this process until the log has doubled.
-        var refusedAt: [ZoneID: Int] = [:]
-        /// The largest snapshot body compaction may write: what readers accept (tests lower it).
-        var snapshotLimit = CloudLimits.maxSnapshotBytes
+        /// The JSON a snapshot part holds (tests lower it to see parts without megabytes of records).
+        var partBytes = SnapshotFiles.partBytes
         /// The smallest log worth compacting (tests lower it to keep their logs small).
         var smallestLog = FolderCloudDatabase.smallestLogWorthCompacting
     }
@@ -228,16 +225,19 @@ public final class FolderCloudDatabase: CloudDatabase {
                 guard let log = head?.zones[zone.name], log.snapshotBase > 0 else { return nil }
                 return (other, log)
             }
+            // Every file of the snapshot arrived whole before anything is handed over; a doubt
+            // leaves it to the usual fetch, which says what is wrong.
             guard let (largest, log) = snapshots.max(by: { ($0.1.snapshotBytes ?? 0, $0.0.name) < ($1.1.snapshotBytes ?? 0, $1.0.name) }),
-                  case .data(let data) = folder.read(layout.snapshot(generation, largest, zone, log.snapshotBase), limit: CloudLimits.maxSnapshotBytes),
-                  case .success(let json) = CloudFileFormat.unseal(data, kind: .snapshot)
+                  case .success(let arrived)? = SnapshotFiles.arrived(in: folder, layout: layout, generation, largest, zone, base: log.snapshotBase)
             else { return .refused }
             let base = log.snapshotBase
             // Everything else first: this device's segments after the snapshot, and the other devices.
             var view = ZoneView()
             view.positions[largest] = base
             refresh(&view, zone: zone, generation: generation, heads: heads, state: &state)
-            expect(Self.liveEntries(in: json) + view.winners.values.filter { !$0.entry.deleted }.count)
+            let live: Int
+            if let listed = arrived.live { live = listed } else if case .success(let json) = arrived.json(0) { live = Self.liveEntries(in: json) } else { return .refused }
+            expect(live + view.winners.values.filter { !$0.entry.deleted }.count)
             var read = Set<String>(), pending: [CloudRecord] = []
             pending.reserveCapacity(size)
             // A small first batch, so the caller starts storing early.
@@ -252,20 +252,21 @@ public final class FolderCloudDatabase: CloudDatabase {
                 batch = size
                 return true
             }
-            struct Doubt: Error {}
-            let body: SnapshotBody
-            do {
-                body = try BodyCodec.decodeSnapshot(json) { entry in
-                    // As the usual read checks a snapshot, and one version per record, as compaction writes.
-                    guard entry.seq <= base, Self.isSound(entry), read.insert(entry.name).inserted else { throw Doubt() }
+            // Each part is decoded (and checked as the usual read checks it) on a second core
+            // while this one merges and hands over the part before it.
+            var upcoming = Self.decoding(arrived, part: 0)
+            for index in arrived.parts.indices {
+                let current = upcoming
+                if index + 1 < arrived.parts.count { upcoming = Self.decoding(arrived, part: index + 1) }
+                guard case .success(let entries) = current() else { return .refused }
+                for entry in entries {
+                    // One version per record, as compaction writes.
+                    guard read.insert(entry.name).inserted else { return .refused }
                     view.merge(entry, from: largest)
-                    guard !entry.deleted, let winner = view.winners[entry.name], winner.device == largest, winner.entry.seq == entry.seq else { return }
-                    guard handOver(entry.record(device: largest)) else { throw Doubt() }
+                    guard !entry.deleted, let winner = view.winners[entry.name], winner.device == largest, winner.entry.seq == entry.seq else { continue }
+                    guard handOver(entry.record(device: largest)) else { return .refused }
                 }
-            } catch {
-                return .refused
             }
-            guard body.generation == generation, body.device == largest, body.zone == zone, body.base == base else { return .refused }
             // A winner from the snapshot (its segments come after it) was handed over when it was read.
             for name in view.winners.keys.sorted() {
                 guard let winner = view.winners[name], !winner.entry.deleted, winner.device != largest || winner.entry.seq > base else { continue }
@@ -274,6 +275,21 @@ public final class FolderCloudDatabase: CloudDatabase {
             guard handOver(nil, last: true) else { return .refused }
             state.views[zone] = view
             return .complete(token: tokenAfter(view, generation, zone, since: nil), isComplete: isComplete(view))
+        }
+    }
+
+    /// Starts decoding a part on another thread; the function returned waits for it.
+    private static func decoding(_ arrived: SnapshotFiles.Arrived, part index: Int) -> () -> Result<[RecordEntry], SnapshotFiles.Problem> {
+        let done = DispatchSemaphore(value: 0)
+        let result = Locked<Result<[RecordEntry], SnapshotFiles.Problem>?>(nil)
+        DispatchQueue.global().async {
+            result.withLock { $0 = arrived.decode(index) }
+            done.signal()
+        }
+        return {
+            done.wait()
+            done.signal()
+            return result.withLock { $0! }
         }
     }
 
@@ -401,23 +417,33 @@ public final class FolderCloudDatabase: CloudDatabase {
                 for entry in try ownEntries(zone, generation, from: oldBase, through: newBase, state: &state) { latest[entry.name] = entry }
                 let horizon = options.now().addingTimeInterval(-options.tombstoneRetention)
                 let kept = latest.values.filter { !$0.deleted || $0.hlc.date > horizon }.sorted { $0.name < $1.name }
+                latest = [:]
                 let snapshot = SnapshotBody(generation: generation, device: device, zone: zone, base: newBase, entries: kept)
-                let json = BodyCoding.encode(snapshot)
-                // A snapshot no reader would take is never written: the log stays as it is.
-                guard json.count <= state.snapshotLimit else {
-                    state.refusedAt[zone] = head.zones[zone.name]?.logBytes ?? Int.max / 4
-                    return CompactionReport(zone: zone, snapshotBase: oldBase, segmentsRemoved: 0, liveRecords: 0, tombstones: 0)
+                // Parts first, then the list naming them: a reader that finds the list can find
+                // every part (or waits for one a replicator has not delivered yet).
+                let files: (parts: [Data], list: Data)
+                do { files = try SnapshotFiles.seal(snapshot, partBytes: state.partBytes) } catch {
+                    throw .unavailable(reason: "snapshot \(newBase) of \(zone) could not be encoded: \(error)")
                 }
-                let file = CloudFileFormat.seal(json, kind: .snapshot)
-                try write(sealed: file, file: .snapshot, to: layout.snapshot(generation, device, zone, newBase), mode: .replace)
+                for (offset, part) in files.parts.enumerated() {
+                    try write(sealed: part, file: .snapshot, to: layout.snapshotPart(generation, device, zone, newBase, offset + 1), mode: .replace)
+                }
+                try write(sealed: files.list, file: .snapshot, to: layout.snapshot(generation, device, zone, newBase), mode: .replace)
+                let sizes = try? ownLogSizes(zone, generation, after: newBase)
                 var log = head.zones[zone.name] ?? HeadBody.ZoneLog(seq: newBase, snapshotBase: 0)
                 log.snapshotBase = newBase
-                log.snapshotBytes = file.count
-                log.logBytes = (try? ownLogSizes(zone, generation, after: newBase))?.segments.reduce(0) { $0 + $1.size }
+                log.snapshotBytes = files.parts.reduce(files.list.count) { $0 + $1.count }
+                log.logBytes = sizes?.segments.reduce(0) { $0 + $1.size }
                 head.zones[zone.name] = log
                 try write(head, kind: .head, file: .head, to: layout.head(generation, device), mode: .replace)
-                // Only now, with the snapshot announced, may what it replaces go.
-                if oldBase > 0 { folder.remove(layout.snapshot(generation, device, zone, oldBase)) }
+                // Only now, with the snapshot announced, may what it replaces go: the list first,
+                // so no reader finds a list whose parts are gone.
+                if oldBase > 0 {
+                    folder.remove(layout.snapshot(generation, device, zone, oldBase))
+                    for name in sizes?.older ?? [] where layout.belongsToSnapshot(name, base: oldBase) {
+                        folder.remove(layout.zoneDirectory(generation, device, zone).appending(name))
+                    }
+                }
                 for seq in stride(from: oldBase + 1, through: newBase, by: 1) { folder.remove(layout.segment(generation, device, zone, seq)) }
                 return CompactionReport(zone: zone, snapshotBase: newBase, segmentsRemoved: newBase - oldBase,
                                         liveRecords: kept.filter { !$0.deleted }.count, tombstones: kept.filter(\.deleted).count)
@@ -429,8 +455,6 @@ public final class FolderCloudDatabase: CloudDatabase {
     public static let recentSegmentsKept = 16
     /// A log smaller than this is not worth a snapshot, however small the snapshot.
     public static let smallestLogWorthCompacting = 64 << 10
-    /// A generous guess at how much a compressed log grows when inflated (measured: about 10×).
-    static let assumedCompression = 15
 
     public func compactIfWorthwhile(_ zone: ZoneID) throws(CloudStoreError) -> CompactionReport? {
         let generation = try operation { (state: inout State) throws(CloudStoreError) in try requireGeneration(&state) }
@@ -450,20 +474,14 @@ public final class FolderCloudDatabase: CloudDatabase {
 
     private func compactIf(folded: Int, snapshotBytes: Int, _ zone: ZoneID) throws(CloudStoreError) -> CompactionReport? {
         guard folded >= max(snapshotBytes, state.withLock { $0.smallestLog }) else { return nil }
-        if let refused = state.withLock({ $0.refusedAt[zone] }), folded / 2 < refused { return nil }
-        // Past what one snapshot may hold once inflated, compaction would read the whole log
-        // only to refuse it: skip without reading (records compress about tenfold, so this
-        // stops near 90,000 games of history; the log is then kept whole, still compressed).
-        let most = state.withLock { $0.snapshotLimit } / Self.assumedCompression
-        guard snapshotBytes <= most, folded <= most, snapshotBytes + folded <= most else { return nil }
         return try compact(zone, keepingRecent: Self.recentSegmentsKept)
     }
 
-    /// Lowers the largest snapshot compaction may write (and, if given, the smallest log worth
-    /// compacting), for tests of what happens past them without megabytes of records.
-    func limitSnapshots(to bytes: Int, smallestLog: Int? = nil) {
+    /// Lowers the JSON a snapshot part holds (and, if given, the smallest log worth
+    /// compacting), for tests of snapshots in many parts without megabytes of records.
+    func limitSnapshots(partBytes: Int, smallestLog: Int? = nil) {
         state.withLock { state in
-            state.snapshotLimit = bytes
+            state.partBytes = partBytes
             if let smallestLog { state.smallestLog = smallestLog }
         }
     }
@@ -505,10 +523,10 @@ public final class FolderCloudDatabase: CloudDatabase {
     private func ownEntries(_ zone: ZoneID, _ generation: CloudGeneration, from base: Int, through last: Int, state: inout State) throws(CloudStoreError) -> [RecordEntry] {
         var entries: [RecordEntry] = []
         if base > 0 {
-            guard let snapshot = load(layout.snapshot(generation, device, zone, base), kind: .snapshot, as: SnapshotBody.self, limit: CloudLimits.maxSnapshotBytes, state: &state) else {
+            guard let snapshot = snapshotEntries(zone, generation, of: device, base: base, state: &state) else {
                 throw .unavailable(reason: "this device's snapshot \(base) of \(zone) is unreadable")
             }
-            entries = snapshot.entries
+            entries = snapshot
         }
         for seq in stride(from: base + 1, through: last, by: 1) {
             guard let segment = load(layout.segment(generation, device, zone, seq), kind: .segment, as: SegmentBody.self, limit: CloudLimits.maxSegmentBytes, state: &state) else {
@@ -540,17 +558,20 @@ public final class FolderCloudDatabase: CloudDatabase {
     }
 
     /// From one listing of this device's folder of `zone`: the size of its snapshot at `base`
-    /// and of each segment numbered after it, oldest first.
-    private func ownLogSizes(_ zone: ZoneID, _ generation: CloudGeneration, after base: Int) throws(CloudStoreError) -> (snapshot: Int, segments: [(seq: Int, size: Int)]) {
-        var snapshot = 0, segments: [(seq: Int, size: Int)] = []
+    /// (its list and parts), of each segment numbered after it, oldest first, and the names of
+    /// the files of other snapshots.
+    private func ownLogSizes(_ zone: ZoneID, _ generation: CloudGeneration, after base: Int) throws(CloudStoreError) -> (snapshot: Int, segments: [(seq: Int, size: Int)], older: [String]) {
+        var snapshot = 0, segments: [(seq: Int, size: Int)] = [], older: [String] = []
         for entry in try folder.list(layout.zoneDirectory(generation, device, zone)) where entry.kind == .file {
-            if entry.name == layout.snapshot(generation, device, zone, base).name {
-                snapshot = entry.size
+            if layout.belongsToSnapshot(entry.name, base: base) {
+                snapshot += entry.size
+            } else if entry.name.hasPrefix("snapshot-") {
+                older.append(entry.name)
             } else if entry.name.hasSuffix(".seg"), let seq = Int(entry.name.dropLast(4)), seq > base {
                 segments.append((seq, entry.size))
             }
         }
-        return (snapshot, segments.sorted { $0.seq < $1.seq })
+        return (snapshot, segments.sorted { $0.seq < $1.seq }, older)
     }
 
     // MARK: - Reading the folder
@@ -630,15 +651,12 @@ public final class FolderCloudDatabase: CloudDatabase {
             var seq = view.positions[other] ?? 0
             let log = head?.zones[zone.name]
             if let base = log?.snapshotBase, base > seq {
-                let path = layout.snapshot(generation, other, zone, base)
-                guard let snapshot = load(path, kind: .snapshot, as: SnapshotBody.self, limit: CloudLimits.maxSnapshotBytes, state: &state),
-                      snapshot.generation == generation, snapshot.device == other, snapshot.zone == zone, snapshot.base == base,
-                      snapshot.entries.allSatisfy({ $0.seq <= base && Self.isSound($0) })
-                else {
+                // Every part decoded and checked before any entry is merged: never half a snapshot.
+                guard let entries = snapshotEntries(zone, generation, of: other, base: base, state: &state) else {
                     view.waitingFor.insert(other)
                     continue
                 }
-                for entry in snapshot.entries { view.merge(entry, from: other) }
+                for entry in entries { view.merge(entry, from: other) }
                 seq = base
             }
             while let segment = load(layout.segment(generation, other, zone, seq + 1), kind: .segment, as: SegmentBody.self, limit: CloudLimits.maxSegmentBytes, state: &state) {
@@ -659,6 +677,30 @@ public final class FolderCloudDatabase: CloudDatabase {
 
     private static func isSound(_ entry: RecordEntry) -> Bool {
         RecordEntry.problem(name: entry.name, type: entry.type, fields: entry.fields) == nil
+    }
+
+    /// The snapshot at `base` of `owner`'s log of `zone` whose every file has arrived, or nil
+    /// (missing, or not yet whole: warned about, and read again next time).
+    private func arrivedSnapshot(_ zone: ZoneID, _ generation: CloudGeneration, of owner: DeviceID, base: Int, state: inout State) -> SnapshotFiles.Arrived? {
+        switch SnapshotFiles.arrived(in: folder, layout: layout, generation, owner, zone, base: base) {
+        case nil: return nil
+        case .failure(let problem)?:
+            warn(problem.path, problem.reason, &state)
+            return nil
+        case .success(let arrived)?: return arrived
+        }
+    }
+
+    /// Every entry of the snapshot at `base` of `owner`'s log of `zone`, its parts decoded on
+    /// every core; nil when it is missing, not yet whole, or unreadable (warned about).
+    private func snapshotEntries(_ zone: ZoneID, _ generation: CloudGeneration, of owner: DeviceID, base: Int, state: inout State) -> [RecordEntry]? {
+        guard let arrived = arrivedSnapshot(zone, generation, of: owner, base: base, state: &state) else { return nil }
+        switch arrived.entries() {
+        case .success(let entries): return entries
+        case .failure(let problem):
+            warn(problem.path, problem.reason, &state)
+            return nil
+        }
     }
 
     /// A valid file's body, or nil (missing, or skipped with a warning).

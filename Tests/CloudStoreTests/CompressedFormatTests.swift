@@ -116,34 +116,47 @@ import Testing
         return (folder, store, zone)
     }
 
-    @Test func aSnapshotLargerThanReadersTakeIsNeverWrittenAndTheLogStays() throws {
-        let (folder, store, zone) = try OversizedSnapshotTests.storeWithCommits(5)
-        let before = folder.allFiles.sorted()
-        store.limitSnapshots(to: 100)
-        let report = try store.compact(zone, keepingRecent: 0)
-        #expect(report.segmentsRemoved == 0 && report.snapshotBase == 0)
-        #expect(folder.allFiles.sorted() == before)
-        #expect(!folder.allFiles.contains { $0.hasSuffix(".snap") })
+    @Test func aLargeSnapshotIsWrittenInPartsAndReadsBackWhole() throws {
+        let (folder, store, zone) = try OversizedSnapshotTests.storeWithCommits(40, padding: 500)
+        store.limitSnapshots(partBytes: 4_000)
+        #expect(try store.compact(zone, keepingRecent: 0).segmentsRemoved == 40)
+        let parts = folder.allFiles.filter { $0.hasSuffix(".part") }.sorted()
+        #expect(parts.count >= 5, "\(parts)")
+        #expect(parts.first?.hasSuffix("snapshot-000000000040-0001.part") == true)
+        let list = try #require(folder.allFiles.first { $0.hasSuffix(".snap") }.flatMap { folder.contents(of: $0) })
+        #expect(list.starts(with: Data("QKCS 3 snap ".utf8)))
+        // Every part but the last holds at least the part size, and at most one entry more.
+        for path in parts.dropLast() {
+            let json = try CloudFileFormat.unseal(folder.contents(of: path)!, kind: .part).get()
+            #expect(json.count >= 4_000 && json.count < 4_000 + 1_000, "\(path): \(json.count)")
+        }
+        // The head weighs the whole snapshot: its list and every part.
+        let head = try #require(folder.allFiles.first { $0.hasSuffix("/A/head") }.flatMap { folder.contents(of: $0) })
+        let snapshotBytes = (parts + [folder.allFiles.first { $0.hasSuffix(".snap") }!]).reduce(0) { $0 + folder.contents(of: $1)!.count }
+        #expect(String(decoding: head, as: UTF8.self).contains("\"snapshotBytes\":\(snapshotBytes)"))
         let reader = try FolderCloudDatabase.inMemory(folder, player: "alice", device: DeviceID("B"))
-        #expect(try reader.fetchZoneChanges(zone, since: nil).changedRecords.count == 5)
-        // With room for it, the same log compacts.
-        store.limitSnapshots(to: 1 << 20)
-        #expect(try store.compact(zone, keepingRecent: 0).segmentsRemoved == 5)
-        #expect(try FolderCloudDatabase.inMemory(folder, player: "alice", device: DeviceID("C")).fetchZoneChanges(zone, since: nil).changedRecords.count == 5)
+        let changes = try reader.fetchZoneChanges(zone, since: nil)
+        #expect(changes.isComplete)
+        #expect(changes.changedRecords.map(\.recordName).sorted() == (1...40).map { "game-\($0)" }.sorted())
+        #expect(changes.changedRecords.allSatisfy { $0.fields["notes"] == .string(String(repeating: "a", count: 500)) })
     }
 
-    @Test func aRefusedCompactionIsNotRetriedUntilTheLogHasDoubled() throws {
-        // Records that compress about a hundredfold: 40 commits make a compressed log whose
-        // snapshot would inflate past a 100 KB limit, though the size estimate lets it through.
-        let (folder, store, zone) = try OversizedSnapshotTests.storeWithCommits(40, padding: 20_000)
-        store.limitSnapshots(to: 100_000, smallestLog: 1_000)
-        var reads = folder.statistics.filesRead
-        #expect(try store.compactIfWorthwhile(zone)?.segmentsRemoved ?? 0 == 0)
-        #expect(folder.statistics.filesRead - reads >= 24, "the first try reads the log")
-        #expect(!folder.allFiles.contains { $0.hasSuffix(".snap") })
-        reads = folder.statistics.filesRead
-        #expect(try store.compactIfWorthwhile(zone) == nil)
-        #expect(folder.statistics.filesRead - reads <= 2, "a second try reads the log again")
+    @Test func compactionGoesOnAtAnySizeAndRemovesTheOldParts() throws {
+        let (folder, store, zone) = try OversizedSnapshotTests.storeWithCommits(30, padding: 500)
+        store.limitSnapshots(partBytes: 3_000)
+        _ = try store.compact(zone, keepingRecent: 0)
+        let firstParts = Set(folder.allFiles.filter { $0.hasSuffix(".part") })
+        #expect(firstParts.count >= 5)
+        for n in 31...60 {
+            let record = CloudRecord(recordType: "Game", recordName: "game-\(n)", fields: ["notes": .string(String(repeating: "b", count: 500))])
+            _ = try store.modifyRecords(in: zone, saving: [record], deleting: [], policy: .overwrite)
+        }
+        #expect(try store.compact(zone, keepingRecent: 0).snapshotBase == 60)
+        let files = folder.allFiles.filter { $0.contains("/zones/") }
+        #expect(firstParts.isDisjoint(with: files), "the parts of the older snapshot are gone")
+        #expect(files.allSatisfy { $0.contains("snapshot-000000000060") }, "\(files)")
+        let reader = try FolderCloudDatabase.inMemory(folder, player: "alice", device: DeviceID("B"))
+        #expect(try reader.fetchZoneChanges(zone, since: nil).changedRecords.count == 60)
     }
 }
 
@@ -244,7 +257,7 @@ extension CompactionDecisionTests {
         head.zones["Games"]?.snapshotBytes = nil
         folder.place(CloudFileFormat.encode(head, kind: .head), at: path.split(separator: "/").map(String.init))
         let fresh = try FolderCloudDatabase.inMemory(folder, player: "alice", device: DeviceID("A"))
-        fresh.limitSnapshots(to: 1 << 20, smallestLog: 1)
+        fresh.limitSnapshots(partBytes: SnapshotFiles.partBytes, smallestLog: 1)
         let listings = folder.statistics.listings
         let report = try #require(try fresh.compactIfWorthwhile(zone))
         #expect(report.segmentsRemoved == 30 - FolderCloudDatabase.recentSegmentsKept)

@@ -1,15 +1,18 @@
-import CloudStore
+@testable import CloudStore
 import Foundation
 import Testing
 
 /// Frozen files of the format in docs/cloud-format.md. Today's code must read them, and must
 /// write exactly the newest ones, so any change to the format is deliberate (new fixtures, new
-/// version). `Fixtures/cloud` holds the files of format version 1 (plain JSON everywhere), which
-/// stay readable; `Fixtures/cloud-v2` the same history as written today (compressed segments
-/// and snapshots). Regenerate only on purpose: QIKTIONARY_WRITE_FIXTURES=1 swift test --filter FormatFixture
+/// version). `Fixtures/cloud` holds the files of format version 1 (plain JSON everywhere),
+/// `Fixtures/cloud-v2` those of version 2 (compressed segments and single-file snapshots), both
+/// still read; `Fixtures/cloud-v3` the same history as written today (the snapshot a list of
+/// parts, version 3, in two parts). Regenerate only on purpose:
+/// QIKTIONARY_WRITE_FIXTURES=1 swift test --filter FormatFixture
 @Suite struct FormatFixtureTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
-    static let fixtures = folder.appendingPathComponent("cloud-v2")
+    static let fixtures = folder.appendingPathComponent("cloud-v3")
+    static let versionTwo = folder.appendingPathComponent("cloud-v2")
     static let versionOne = folder.appendingPathComponent("cloud")
     static let clock = Date(timeIntervalSince1970: 1_700_000_000)
 
@@ -20,7 +23,8 @@ import Testing
     ]
 
     /// The history the fixtures record: A creates a zone, saves two games, deletes one, saves
-    /// a third, compacts all but the last segment (a snapshot with a tombstone, one segment); B then resets the cloud (its own folder).
+    /// a third, compacts all but the last segment (a snapshot with a tombstone, one segment; in
+    /// two parts, the part size lowered so each entry takes one); B then resets the cloud (its own folder).
     static func writeScenario(into cloud: MemoryFolder, resetInto resetCloud: MemoryFolder) throws {
         let options = CloudStoreOptions(now: { clock })
         let a = try FolderCloudDatabase.inMemory(cloud, player: "alice", device: DeviceID("A"), options: options)
@@ -28,6 +32,7 @@ import Testing
         try a.save([CloudRecord(recordType: "Game", recordName: "game-1", fields: everyField), record("game-2", 2)])
         try a.delete(["game-2"])
         try a.save([record("game-3", 3)])
+        a.limitSnapshots(partBytes: 200)
         _ = try a.compact(games, keepingRecent: 1)
         let b = try FolderCloudDatabase.inMemory(resetCloud, player: "alice", device: DeviceID("B"), options: options)
         _ = try b.resetCloud()
@@ -67,10 +72,10 @@ import Testing
         }
     }
 
-    @Test(arguments: [fixtures, versionOne])
+    @Test(arguments: [fixtures, versionTwo, versionOne])
     func theFrozenFilesReadAsDocumented(_ fixtures: URL) throws {
         let files = try Self.frozenFiles(in: fixtures)
-        #expect(files.count == 4)
+        #expect(files.count == (fixtures == Self.fixtures ? 6 : 4))
         let cloud = MemoryFolder()
         for (path, data) in files where !path.contains("generations") {
             cloud.place(data, at: path.split(separator: "/").map(String.init))
@@ -95,14 +100,15 @@ import Testing
         #expect(try reader.currentGeneration().name == "g170000000000000000-B")
     }
 
-    @Test func segmentsAndSnapshotsAreCompressedAndTheSmallFilesAreNot() throws {
+    @Test func segmentsAndPartsAreCompressedTheSnapshotIsAListAndTheSmallFilesArePlain() throws {
         let versions = try Self.frozenFiles().mapValues { String(decoding: $0.prefix(7), as: UTF8.self) }
+        #expect(versions.keys.filter { $0.hasSuffix(".part") }.count == 2)
         for (path, version) in versions {
-            let compressed = path.hasSuffix(".seg") || path.hasSuffix(".snap")
-            #expect(version == (compressed ? "QKCS 2 " : "QKCS 1 "), "\(path)")
+            let expected = path.hasSuffix(".seg") || path.hasSuffix(".part") ? "QKCS 2 " : path.hasSuffix(".snap") ? "QKCS 3 " : "QKCS 1 "
+            #expect(version == expected, "\(path)")
         }
         let old = try Self.frozenFiles(in: Self.versionOne)
-        for (path, data) in try Self.frozenFiles() where path.hasSuffix(".snap") || path.hasSuffix(".seg") {
+        for (path, data) in try Self.frozenFiles(in: Self.versionTwo) where path.hasSuffix(".snap") || path.hasSuffix(".seg") {
             #expect(data.count < old[path]!.count, "\(path) is no smaller compressed")
         }
     }

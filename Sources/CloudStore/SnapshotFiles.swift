@@ -1,0 +1,172 @@
+import Foundation
+
+/// The list of a snapshot in parts (format version 3): `snapshot-<base>.snap` names how many
+/// parts the snapshot has and what each must be, so a reader can tell a part that has not
+/// arrived (missing, short, or an older file under its name) from one that has, before it
+/// decodes anything.
+struct SnapshotManifest: Codable, Equatable {
+    struct Part: Codable, Equatable {
+        /// The part's stored (compressed) body: its length and CRC-32, as in its header.
+        var bytes: Int
+        var crc32: String
+        /// Its entries, and how many of them are live records (not tombstones): what a new
+        /// machine is told to expect before anything is decoded.
+        var entries: Int
+        var live: Int
+    }
+
+    var generation: CloudGeneration
+    var device: DeviceID
+    var zone: ZoneID
+    var base: Int
+    var parts: [Part]
+}
+
+/// Writing and reading a snapshot's files. A snapshot is written as parts of about
+/// `partBytes` each (JSON, before compression), then the list naming them, so no snapshot is
+/// ever too large to write or to read, and its parts decode on every core. A snapshot of
+/// format version 1 or 2 (one file holding every entry) is read as a snapshot of one part.
+enum SnapshotFiles {
+    /// The JSON a part holds before compression: about 10,000 games' records, 0.5 MB on disk.
+    static let partBytes = 4 << 20
+
+    /// The sealed files of `body`: its parts in order, then its list (written last, so a
+    /// reader that finds the list finds parts already published).
+    static func seal(_ body: SnapshotBody, partBytes: Int) throws -> (parts: [Data], list: Data) {
+        var parts: [Data] = [], listed: [SnapshotManifest.Part] = []
+        var next = 0
+        for (json, count) in try BodyCodec.encodeParts(body, partBytes: partBytes) {
+            let file = CloudFileFormat.seal(json, kind: .part)
+            guard case .success(let checked) = CloudFileFormat.check(file, kind: .part) else { continue }
+            let live = body.entries[next..<next + count].count { !$0.deleted }
+            listed.append(.init(bytes: checked.body.count, crc32: String(format: "%08x", checked.checksum), entries: count, live: live))
+            parts.append(file)
+            next += count
+        }
+        let list = SnapshotManifest(generation: body.generation, device: body.device, zone: body.zone, base: body.base, parts: listed)
+        return (parts, CloudFileFormat.encode(list, kind: .snapshot))
+    }
+
+    /// Why a snapshot cannot be read yet: the file at fault and what is wrong with it.
+    struct Problem: Error {
+        var path: FolderPath
+        var reason: String
+        /// The start of a valid file whose rest may still arrive.
+        var incomplete = false
+    }
+
+    /// Reads the snapshot at `base` and checks that every file of it has arrived whole (header,
+    /// length, checksum, and each part as its list says), decoding nothing; nil when there is
+    /// no snapshot file at all.
+    static func arrived(in folder: any CloudFolder, layout: CloudLayout, _ generation: CloudGeneration, _ device: DeviceID,
+                        _ zone: ZoneID, base: Int) -> Result<Arrived, Problem>? {
+        let path = layout.snapshot(generation, device, zone, base)
+        let expected = Arrived.Origin(generation: generation, device: device, zone: zone, base: base)
+        let checked: CloudFileFormat.Checked
+        switch read(path, kind: .snapshot, limit: CloudLimits.maxSnapshotBytes, in: folder) {
+        case nil: return nil
+        case .failure(let problem): return .failure(problem)
+        case .success(let file): checked = file
+        }
+        guard checked.version == 3 else {
+            return .success(Arrived(origin: expected, parts: [(path, checked)], kind: .snapshot, live: nil))
+        }
+        let list: SnapshotManifest
+        switch CloudFileFormat.decodeBody(checked.body, as: SnapshotManifest.self) {
+        case .failure(let problem): return .failure(Problem(path: path, reason: problem.reason))
+        case .success(let body): list = body
+        }
+        guard list.generation == generation, list.device == device, list.zone == zone, list.base == base,
+              !list.parts.isEmpty, list.parts.count <= CloudLimits.maxListItems
+        else { return .failure(Problem(path: path, reason: "its list of parts does not match its place")) }
+        var parts: [(FolderPath, CloudFileFormat.Checked)] = []
+        for (offset, part) in list.parts.enumerated() {
+            let partPath = layout.snapshotPart(generation, device, zone, base, offset + 1)
+            switch read(partPath, kind: .part, limit: part.bytes + 64, in: folder) {
+            case nil: return .failure(Problem(path: partPath, reason: "not arrived yet", incomplete: true))
+            case .failure(let problem): return .failure(problem)
+            case .success(let file):
+                // An older part under this name (a compaction redone, a replicator behind) is
+                // waited for like a missing one.
+                guard file.body.count == part.bytes, String(format: "%08x", file.checksum) == part.crc32, file.version == 2 else {
+                    return .failure(Problem(path: partPath, reason: "not the part its list names (not arrived yet)", incomplete: true))
+                }
+                parts.append((partPath, file))
+            }
+        }
+        return .success(Arrived(origin: expected, parts: parts, kind: .part, live: list.parts.reduce(0) { $0 + $1.live }))
+    }
+
+    /// A file checked, or nil when it is missing.
+    private static func read(_ path: FolderPath, kind: CloudFileFormat.Kind, limit: Int, in folder: any CloudFolder) -> Result<CloudFileFormat.Checked, Problem>? {
+        switch folder.read(path, limit: limit) {
+        case .missing: return nil
+        case .rejected(let reason): return .failure(Problem(path: path, reason: reason))
+        case .data(let data):
+            return CloudFileFormat.check(data, kind: kind).mapError { Problem(path: path, reason: $0.reason, incomplete: $0.incomplete) }
+        }
+    }
+
+    /// A snapshot whose every file has arrived whole, its parts not yet inflated or decoded.
+    struct Arrived {
+        struct Origin: Equatable {
+            var generation: CloudGeneration
+            var device: DeviceID
+            var zone: ZoneID
+            var base: Int
+        }
+
+        let origin: Origin
+        let parts: [(path: FolderPath, file: CloudFileFormat.Checked)]
+        /// `.snapshot` for a single file of version 1 or 2, `.part` for the parts of version 3.
+        let kind: CloudFileFormat.Kind
+        /// The live entries its list announces (nil for a single file: count them in its JSON).
+        let live: Int?
+
+        var storedBytes: Int { parts.reduce(0) { $0 + $1.file.body.count } }
+
+        /// Part `index` inflated: its JSON.
+        func json(_ index: Int) -> Result<Data, Problem> {
+            CloudFileFormat.inflate(parts[index].file, kind: kind).mapError { Problem(path: parts[index].path, reason: $0.reason) }
+        }
+
+        /// Whether a decoded part is of this snapshot and every entry in it is sound.
+        func belongs(_ body: SnapshotBody) -> Bool {
+            Origin(generation: body.generation, device: body.device, zone: body.zone, base: body.base) == origin
+        }
+
+        func isSound(_ entry: RecordEntry) -> Bool {
+            entry.seq <= origin.base && RecordEntry.problem(name: entry.name, type: entry.type, fields: entry.fields) == nil
+        }
+
+        /// Every entry, each part inflated and decoded on a core of its own; all or nothing.
+        func entries() -> Result<[RecordEntry], Problem> {
+            let results = Locked([Result<[RecordEntry], Problem>?](repeating: nil, count: parts.count))
+            DispatchQueue.concurrentPerform(iterations: parts.count) { index in
+                let result = decode(index)
+                results.withLock { $0[index] = result }
+            }
+            var entries: [RecordEntry] = []
+            for result in results.withLock({ $0 }) {
+                switch result {
+                case .success(let part)?: entries += part
+                case .failure(let problem)?: return .failure(problem)
+                case nil: return .failure(Problem(path: parts[0].path, reason: "not decoded"))
+                }
+            }
+            return .success(entries)
+        }
+
+        /// Part `index`'s entries, checked.
+        func decode(_ index: Int) -> Result<[RecordEntry], Problem> {
+            json(index).flatMap { json in
+                let path = parts[index].path
+                guard let body = try? BodyCodec.decodeSnapshot(json) else { return .failure(Problem(path: path, reason: "unreadable body")) }
+                guard belongs(body), body.entries.allSatisfy(isSound) else {
+                    return .failure(Problem(path: path, reason: "its contents do not match its place"))
+                }
+                return .success(body.entries)
+            }
+        }
+    }
+}
