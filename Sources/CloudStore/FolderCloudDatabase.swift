@@ -659,20 +659,58 @@ public final class FolderCloudDatabase: CloudDatabase {
                 for entry in entries { view.merge(entry, from: other) }
                 seq = base
             }
-            while let segment = load(layout.segment(generation, other, zone, seq + 1), kind: .segment, as: SegmentBody.self, limit: CloudLimits.maxSegmentBytes, state: &state) {
-                guard segment.generation == generation, segment.device == other, segment.zone == zone, segment.seq == seq + 1,
-                      segment.entries.count <= CloudLimits.maxRecordsPerCommit,
-                      segment.entries.allSatisfy({ $0.seq == segment.seq && $0.hlc == segment.hlc && Self.isSound($0) })
-                else {
-                    warn(layout.segment(generation, other, zone, seq + 1), "its contents do not match its place", &state)
-                    break
+            // The segments the head announces are read and decoded a window at a time on every
+            // core, then merged in order; past them, one at a time (a head can be behind). The
+            // first segment missing or not valid stops the log: later ones wait for it.
+            reading: while true {
+                let window = max(1, min(Self.segmentsReadTogether, (log?.seq ?? 0) - seq))
+                for loaded in loadSegments(generation, other, zone, after: seq, count: window) {
+                    let path = layout.segment(generation, other, zone, seq + 1)
+                    switch loaded {
+                    case nil: break reading
+                    case .failure(let problem)?:
+                        warn(path, problem.reason, &state)
+                        break reading
+                    case .success(let segment)?:
+                        guard segment.generation == generation, segment.device == other, segment.zone == zone, segment.seq == seq + 1,
+                              segment.entries.count <= CloudLimits.maxRecordsPerCommit,
+                              segment.entries.allSatisfy({ $0.seq == segment.seq && $0.hlc == segment.hlc && Self.isSound($0) })
+                        else {
+                            warn(path, "its contents do not match its place", &state)
+                            break reading
+                        }
+                        for entry in segment.entries { view.merge(entry, from: other) }
+                        seq += 1
+                    }
                 }
-                for entry in segment.entries { view.merge(entry, from: other) }
-                seq += 1
             }
             view.positions[other] = seq
             if (log?.seq ?? 0) > seq { view.waitingFor.insert(other) }
         }
+    }
+
+    /// How many announced segments are read and decoded at once.
+    static let segmentsReadTogether = 64
+
+    /// Segments `first + 1 …` of `owner`'s log, read and decoded together (each nil when missing).
+    private func loadSegments(_ generation: CloudGeneration, _ owner: DeviceID, _ zone: ZoneID, after first: Int,
+                              count: Int) -> [Result<SegmentBody, FormatProblem>?] {
+        let paths = (1...count).map { layout.segment(generation, owner, zone, first + $0) }
+        let folder = self.folder
+        @Sendable func load(_ path: FolderPath) -> Result<SegmentBody, FormatProblem>? {
+            switch folder.read(path, limit: CloudLimits.maxSegmentBytes) {
+            case .missing: nil
+            case .rejected(let reason): .failure(FormatProblem(reason))
+            case .data(let data): CloudFileFormat.decode(data, kind: .segment, as: SegmentBody.self)
+            }
+        }
+        guard count > 1 else { return [load(paths[0])] }
+        let results = Locked([Result<SegmentBody, FormatProblem>??](repeating: nil, count: count))
+        DispatchQueue.concurrentPerform(iterations: count) { index in
+            let loaded = load(paths[index])
+            results.withLock { $0[index] = .some(loaded) }
+        }
+        return results.withLock { $0 }.map { $0 ?? nil }
     }
 
     private static func isSound(_ entry: RecordEntry) -> Bool {
