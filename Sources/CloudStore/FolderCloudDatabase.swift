@@ -200,18 +200,20 @@ public final class FolderCloudDatabase: CloudDatabase {
     /// Complete unless another device's announced file has not arrived intact.
     private func isComplete(_ view: ZoneView) -> Bool { view.waitingFor.subtracting([device]).isEmpty }
 
-    /// Streams a full fetch: every file but the largest snapshot is read and coalesced first;
-    /// then that snapshot is decoded entry by entry, and an entry that wins over everything else
-    /// is final at once (nothing is left to read), so it is handed over while the rest are still
-    /// being decoded. The records no streamed entry won follow at the end. Only for a zone this
-    /// store has not read yet, with a snapshot; refused otherwise, or at the first doubt about
-    /// the snapshot (then the usual fetch reads it and says what is wrong with it).
+    /// Streams a full fetch in bounded memory: every device's segments after its snapshot are
+    /// read and coalesced first (the log compaction keeps short); then every device's snapshot is
+    /// read part by part, all at once in name order (compaction writes entries sorted by name),
+    /// so each record's versions meet and its winner is final at once: it is handed over and
+    /// not kept. The records a segment also touched follow at the end. The view kept afterwards
+    /// holds only those: a later read that needs the whole view reads the folder again. Only for
+    /// a zone this store has not read yet, with a snapshot; refused otherwise, or at the first
+    /// doubt about a snapshot (then the usual fetch reads it and says what is wrong with it).
     public func fetchAllRecords(_ zone: ZoneID, chunk size: Int, deliver: ([CloudRecord]) -> Bool) throws(CloudStoreError) -> StreamedFetch {
         try fetchAllRecords(zone, chunk: size, expect: { _ in }, deliver: deliver)
     }
 
-    /// The stack a thread needs to run a streamed fetch: the decoder recurses into nested
-    /// values, so it wants the stack the main thread has, more than a new thread gets.
+    /// The stack a thread needs to run a streamed fetch: the main thread's, which the store's
+    /// readers (none of which recurses) never come near.
     public static let readerStackSize = 8 << 20
 
     public func fetchAllRecords(_ zone: ZoneID, chunk size: Int, expect: (Int) -> Void,
@@ -221,24 +223,25 @@ public final class FolderCloudDatabase: CloudDatabase {
             let heads = readHeads(generation, &state)
             guard knownZones(heads).contains(zone) else { throw .zoneNotFound(zone) }
             guard state.views[zone] == nil else { return .refused }
-            let snapshots = heads.compactMap { other, head -> (DeviceID, HeadBody.ZoneLog)? in
-                guard let log = head?.zones[zone.name], log.snapshotBase > 0 else { return nil }
-                return (other, log)
+            // Every snapshot must have arrived whole before anything is handed over.
+            var snapshots: [(device: DeviceID, arrived: SnapshotFiles.Arrived)] = []
+            for (other, head) in heads.sorted(by: { $0.key.name < $1.key.name }) {
+                guard let log = head?.zones[zone.name], log.snapshotBase > 0 else { continue }
+                guard case .success(let arrived)? = SnapshotFiles.arrived(in: folder, layout: layout, generation, other, zone, base: log.snapshotBase)
+                else { return .refused }
+                snapshots.append((other, arrived))
             }
-            // Every file of the snapshot arrived whole before anything is handed over; a doubt
-            // leaves it to the usual fetch, which says what is wrong.
-            guard let (largest, log) = snapshots.max(by: { ($0.1.snapshotBytes ?? 0, $0.0.name) < ($1.1.snapshotBytes ?? 0, $1.0.name) }),
-                  case .success(let arrived)? = SnapshotFiles.arrived(in: folder, layout: layout, generation, largest, zone, base: log.snapshotBase)
-            else { return .refused }
-            let base = log.snapshotBase
-            // Everything else first: this device's segments after the snapshot, and the other devices.
+            guard !snapshots.isEmpty else { return .refused }
+            // Everything else first: every device's segments after its snapshot.
             var view = ZoneView()
-            view.positions[largest] = base
+            for (other, arrived) in snapshots { view.positions[other] = arrived.origin.base }
             refresh(&view, zone: zone, generation: generation, heads: heads, state: &state)
-            let live: Int
-            if let listed = arrived.live { live = listed } else if case .success(let json) = arrived.json(0) { live = Self.liveEntries(in: json) } else { return .refused }
-            expect(live + view.winners.values.filter { !$0.entry.deleted }.count)
-            var read = Set<String>(), pending: [CloudRecord] = []
+            var live = view.winners.values.count { !$0.entry.deleted }
+            for (_, arrived) in snapshots {
+                if let listed = arrived.live { live += listed } else if case .success(let json) = arrived.json(0) { live += Self.liveEntries(in: json) } else { return .refused }
+            }
+            expect(live)
+            var pending: [CloudRecord] = []
             pending.reserveCapacity(size)
             // A small first batch, so the caller starts storing early.
             var batch = min(size, 256)
@@ -252,34 +255,91 @@ public final class FolderCloudDatabase: CloudDatabase {
                 batch = size
                 return true
             }
-            // Each part is decoded (and checked as the usual read checks it) on a second core
-            // while this one merges and hands over the part before it.
-            var upcoming = Self.decoding(arrived, part: 0)
-            for index in arrived.parts.indices {
-                let current = upcoming
-                if index + 1 < arrived.parts.count { upcoming = Self.decoding(arrived, part: index + 1) }
-                guard case .success(let entries) = current() else { return .refused }
-                for entry in entries {
-                    // One version per record, as compaction writes.
-                    guard read.insert(entry.name).inserted else { return .refused }
-                    view.merge(entry, from: largest)
-                    guard !entry.deleted, let winner = view.winners[entry.name], winner.device == largest, winner.entry.seq == entry.seq else { continue }
-                    guard handOver(entry.record(device: largest)) else { return .refused }
+            // Each snapshot's parts are decoded (and checked as the usual read checks them) on
+            // other cores while this one merges and hands over the entries before them.
+            var cursors = snapshots.map { SnapshotCursor(device: $0.device, arrived: $0.arrived) }
+            for index in cursors.indices { guard cursors[index].start() else { return .refused } }
+            while let name = cursors.lazy.compactMap({ $0.current?.name }).min() {
+                var winner = view.winners[name]
+                let touchedBySegments = winner != nil
+                for index in cursors.indices where cursors[index].current?.name == name {
+                    let entry = cursors[index].current!, owner = cursors[index].device
+                    view.latestHLC = max(view.latestHLC, entry.hlc)
+                    if winner == nil {
+                        winner = ZoneView.Winner(entry: entry, device: owner, firstSeq: FirstSeen(owner, entry.seq))
+                    } else {
+                        winner!.absorb(entry, from: owner)
+                    }
+                    guard cursors[index].advance() else { return .refused }
+                }
+                if touchedBySegments {
+                    view.winners[name] = winner
+                } else if let winner, !winner.entry.deleted {
+                    guard handOver(winner.entry.record(device: winner.device)) else { return .refused }
                 }
             }
-            // A winner from the snapshot (its segments come after it) was handed over when it was read.
             for name in view.winners.keys.sorted() {
-                guard let winner = view.winners[name], !winner.entry.deleted, winner.device != largest || winner.entry.seq > base else { continue }
+                guard let winner = view.winners[name], !winner.entry.deleted else { continue }
                 guard handOver(winner.entry.record(device: winner.device)) else { return .refused }
             }
             guard handOver(nil, last: true) else { return .refused }
+            view.partial = true
             state.views[zone] = view
             return .complete(token: tokenAfter(view, generation, zone, since: nil), isComplete: isComplete(view))
         }
     }
 
+    /// One device's snapshot read entry by entry, in name order, a part at a time, the next part
+    /// decoded on another thread meanwhile. A part that cannot be decoded, or names out of
+    /// order (so not one version per record, as compaction writes), stop it.
+    private struct SnapshotCursor {
+        let device: DeviceID
+        let arrived: SnapshotFiles.Arrived
+        private var part = -1
+        private var entries: [RecordEntry] = []
+        private var index = 0
+        private var upcoming: (() -> Result<[RecordEntry], SnapshotFiles.Problem>)?
+
+        init(device: DeviceID, arrived: SnapshotFiles.Arrived) {
+            self.device = device
+            self.arrived = arrived
+        }
+
+        var current: RecordEntry? { index < entries.count ? entries[index] : nil }
+
+        mutating func start() -> Bool {
+            upcoming = FolderCloudDatabase.decoding(arrived, part: 0)
+            return nextPart()
+        }
+
+        /// Moves to the next entry; false when what follows cannot be trusted.
+        mutating func advance() -> Bool {
+            let previous = entries[index].name
+            index += 1
+            if index == entries.count {
+                guard nextPart() else { return false }
+            }
+            return current.map { previous < $0.name } ?? true
+        }
+
+        /// Takes the part decoded ahead (skipping empty ones) and starts the one after it.
+        private mutating func nextPart() -> Bool {
+            while let waiting = upcoming {
+                part += 1
+                upcoming = part + 1 < arrived.parts.count ? FolderCloudDatabase.decoding(arrived, part: part + 1) : nil
+                guard case .success(let decoded) = waiting() else { return false }
+                entries = decoded
+                index = 0
+                if !entries.isEmpty { return true }
+            }
+            entries = []
+            index = 0
+            return true
+        }
+    }
+
     /// Starts decoding a part on another thread; the function returned waits for it.
-    private static func decoding(_ arrived: SnapshotFiles.Arrived, part index: Int) -> () -> Result<[RecordEntry], SnapshotFiles.Problem> {
+    fileprivate static func decoding(_ arrived: SnapshotFiles.Arrived, part index: Int) -> () -> Result<[RecordEntry], SnapshotFiles.Problem> {
         let done = DispatchSemaphore(value: 0)
         let result = Locked<Result<[RecordEntry], SnapshotFiles.Problem>?>(nil)
         DispatchQueue.global().async {
@@ -477,6 +537,10 @@ public final class FolderCloudDatabase: CloudDatabase {
         return try compact(zone, keepingRecent: Self.recentSegmentsKept)
     }
 
+    /// The records this store keeps of `zone` (nil before it has read it), for tests of what
+    /// a streamed fetch leaves behind.
+    func keptRecords(in zone: ZoneID) -> Int? { state.withLock { $0.views[zone]?.winners.count } }
+
     /// Lowers the JSON a snapshot part holds (and, if given, the smallest log worth
     /// compacting), for tests of snapshots in many parts without megabytes of records.
     func limitSnapshots(partBytes: Int, smallestLog: Int? = nil) {
@@ -501,6 +565,8 @@ public final class FolderCloudDatabase: CloudDatabase {
         let heads = known ?? readHeads(generation, &state)
         guard knownZones(heads).contains(zone) else { throw .zoneNotFound(zone) }
         var view = state.views.removeValue(forKey: zone) ?? ZoneView()
+        // What a streamed fetch left is not every record: read them all.
+        if view.partial { view = ZoneView() }
         refresh(&view, zone: zone, generation: generation, heads: heads, state: &state)
         return view
     }

@@ -15,6 +15,15 @@ struct ZoneView {
         func beats(_ other: RecordEntry, from device: DeviceID) -> Bool {
             (entry.hlc, self.device.name) > (other.hlc, device.name)
         }
+
+        /// Takes in another version of the record: it wins if this one does not beat it.
+        mutating func absorb(_ other: RecordEntry, from device: DeviceID) {
+            firstSeq.note(device, other.seq)
+            if !beats(other, from: device) {
+                entry = other
+                self.device = device
+            }
+        }
     }
 
     var positions: [DeviceID: Int] = [:]
@@ -23,6 +32,10 @@ struct ZoneView {
     var latestHLC = HLCTimestamp.zero
     /// Devices whose next announced file has not arrived intact.
     var waitingFor: Set<DeviceID> = []
+    /// Left by a streamed full fetch: the records its snapshots alone held were handed over and
+    /// not kept, so the view holds only what segments touched. Positions and clock are whole;
+    /// anything needing every record reads the folder again.
+    var partial = false
 
     mutating func merge(_ entry: RecordEntry, from device: DeviceID) {
         latestHLC = max(latestHLC, entry.hlc)
@@ -30,11 +43,7 @@ struct ZoneView {
             winners[entry.name] = Winner(entry: entry, device: device, firstSeq: FirstSeen(device, entry.seq))
             return
         }
-        winner.firstSeq.note(device, entry.seq)
-        if !winner.beats(entry, from: device) {
-            winner.entry = entry
-            winner.device = device
-        }
+        winner.absorb(entry, from: device)
         winners[entry.name] = winner
     }
 

@@ -8,11 +8,12 @@ import Testing
     /// Two devices writing, updating and deleting the same records over several rounds, each
     /// compacting now and then, so snapshots, later segments and the other device all hold
     /// versions of the same records.
-    static func history(seed: UInt64) throws -> (MemoryFolder, ZoneID) {
+    static func history(seed: UInt64, partBytes: Int = SnapshotFiles.partBytes) throws -> (MemoryFolder, ZoneID) {
         let folder = MemoryFolder()
         let zone = try ZoneID("Games")
         var rng = SeededGenerator(seed: seed)
         let stores = try ["A", "B"].map { try FolderCloudDatabase.inMemory(folder, player: "p", device: DeviceID($0)) }
+        for store in stores { store.limitSnapshots(partBytes: partBytes) }
         try stores[0].createZone(zone)
         var live = Set<String>()
         for round in 0..<8 {
@@ -37,9 +38,11 @@ import Testing
         return (folder, zone)
     }
 
-    @Test(arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
-    func itHandsOverWhatAFullFetchReturnsEachRecordOnce(seed: UInt64) throws {
-        let (folder, zone) = try Self.history(seed: seed)
+    /// Both devices' snapshots are read side by side in name order; with small parts, each
+    /// snapshot is many files.
+    @Test(arguments: [1, 2, 3, 4, 5, 6] as [UInt64], [SnapshotFiles.partBytes, 300])
+    func itHandsOverWhatAFullFetchReturnsEachRecordOnce(seed: UInt64, partBytes: Int) throws {
+        let (folder, zone) = try Self.history(seed: seed, partBytes: partBytes)
         for reader in ["C", "A", "B"] {
             let expected = try FolderCloudDatabase.inMemory(folder, player: "p", device: DeviceID(reader)).fetchZoneChanges(zone, since: nil)
             let store = try FolderCloudDatabase.inMemory(folder, player: "p", device: DeviceID(reader))
@@ -57,6 +60,61 @@ import Testing
             guard case .complete(let token, _) = outcome else { continue }
             #expect(try store.fetchZoneChanges(zone, since: token).changedRecords.isEmpty)
         }
+    }
+
+    /// What a streamed fetch keeps is what segments touched, not every record; whatever needs
+    /// more reads the folder again and gets the same answers a store that read it all gives.
+    @Test func afterAStreamedFetchTheStoreKeepsLittleAndStillAnswersWhole() throws {
+        let (folder, zone) = try Self.history(seed: 3, partBytes: 300)
+        let store = try FolderCloudDatabase.inMemory(folder, player: "p", device: DeviceID("C"))
+        var handed: [CloudRecord] = []
+        guard case .complete(let token, _) = try store.fetchAllRecords(zone, chunk: 50, deliver: { handed += $0; return true }) else {
+            Issue.record("not streamed")
+            return
+        }
+        let kept = try #require(store.keptRecords(in: zone))
+        #expect(kept < handed.count / 2, "kept \(kept) of \(handed.count)")
+        // A record only a snapshot held reads whole.
+        let name = try #require(handed.first?.recordName)
+        #expect(try store.fetchRecords(in: zone, named: [name])[name] == handed.first)
+        // Another device's new commit comes as a change, and only it.
+        let a = try FolderCloudDatabase.inMemory(folder, player: "p", device: DeviceID("A"))
+        let edited = CloudRecord(recordType: "Game", recordName: name, fields: ["round": .int(99)])
+        _ = try a.modifyRecords(in: zone, saving: [edited], deleting: [], policy: .overwrite)
+        let changes = try store.fetchZoneChanges(zone, since: token)
+        #expect(changes.changedRecords.map(\.recordName) == [name] && changes.changedRecords.first?.fields == ["round": .int(99)])
+        // And this store's own save over a record it never kept checks against the right version.
+        let stale = handed[1]
+        let saved = try store.modifyRecords(in: zone, saving: [stale], deleting: [])
+        #expect(saved.savedRecords.map(\.recordName) == [stale.recordName])
+    }
+
+    /// A snapshot whose names are not in order (so not one version per record, as compaction
+    /// writes it) is not streamed; the usual fetch still reads it.
+    @Test func aSnapshotOutOfNameOrderIsNotStreamed() throws {
+        let (folder, _, zone) = try OversizedSnapshotTests.storeWithCommits(12)
+        let a = try FolderCloudDatabase.inMemory(folder, player: "alice", device: DeviceID("A"))
+        a.limitSnapshots(partBytes: 200)
+        _ = try a.compact(zone, keepingRecent: 0)
+        let list = try #require(folder.allFiles.first { $0.hasSuffix(".snap") })
+        let manifest = try CloudFileFormat.decode(folder.contents(of: list)!, kind: .snapshot, as: SnapshotManifest.self).get()
+        var entries: [RecordEntry] = []
+        for index in 1...manifest.parts.count {
+            let path = list.replacingOccurrences(of: ".snap", with: String(format: "-%04d.part", index))
+            entries += try CloudFileFormat.decode(folder.contents(of: path)!, kind: .part, as: SnapshotBody.self).get().entries
+        }
+        let reversed = SnapshotBody(generation: manifest.generation, device: manifest.device, zone: manifest.zone, base: manifest.base,
+                                    entries: entries.reversed())
+        let files = try SnapshotFiles.seal(reversed, partBytes: 200)
+        for path in folder.allFiles where path.hasSuffix(".part") { folder.remove(FolderPath(path.split(separator: "/").map(String.init))) }
+        for (offset, part) in files.parts.enumerated() {
+            let path = list.replacingOccurrences(of: ".snap", with: String(format: "-%04d.part", offset + 1))
+            folder.place(part, at: path.split(separator: "/").map(String.init))
+        }
+        folder.place(files.list, at: list.split(separator: "/").map(String.init))
+        let reader = try FolderCloudDatabase.inMemory(folder, player: "alice", device: DeviceID("B"))
+        #expect(try reader.fetchAllRecords(zone, chunk: 100) { _ in true } == .refused)
+        #expect(try reader.fetchZoneChanges(zone, since: nil).changedRecords.count == 12)
     }
 
     @Test func aZoneWithNoSnapshotOrAlreadyReadIsNotStreamed() throws {
