@@ -69,7 +69,7 @@ enum SnapshotFiles {
         case .success(let file): checked = file
         }
         guard checked.version == 3 else {
-            return .success(Arrived(origin: expected, parts: [(path, checked)], kind: .snapshot, live: nil))
+            return .success(Arrived(origin: expected, folder: folder, parts: [Arrived.Part(path: path, kept: checked)], kind: .snapshot, live: nil))
         }
         let list: SnapshotManifest
         switch CloudFileFormat.decodeBody(checked.body, as: SnapshotManifest.self) {
@@ -79,26 +79,19 @@ enum SnapshotFiles {
         guard list.generation == generation, list.device == device, list.zone == zone, list.base == base,
               !list.parts.isEmpty, list.parts.count <= CloudLimits.maxListItems
         else { return .failure(Problem(path: path, reason: "its list of parts does not match its place")) }
-        var parts: [(FolderPath, CloudFileFormat.Checked)] = []
-        for (offset, part) in list.parts.enumerated() {
-            let partPath = layout.snapshotPart(generation, device, zone, base, offset + 1)
-            switch read(partPath, kind: .part, limit: part.bytes + 64, in: folder) {
-            case nil: return .failure(Problem(path: partPath, reason: "not arrived yet", incomplete: true))
-            case .failure(let problem): return .failure(problem)
-            case .success(let file):
-                // An older part under this name (a compaction redone, a replicator behind) is
-                // waited for like a missing one.
-                guard file.body.count == part.bytes, String(format: "%08x", file.checksum) == part.crc32, file.version == 2 else {
-                    return .failure(Problem(path: partPath, reason: "not the part its list names (not arrived yet)", incomplete: true))
-                }
-                parts.append((partPath, file))
-            }
+        // Each part is read and checked now, and read again when it is decoded (it is not
+        // kept meanwhile: a first sync holds a part or two, whatever the history's size).
+        var parts: [Arrived.Part] = []
+        for (offset, listed) in list.parts.enumerated() {
+            let part = Arrived.Part(path: layout.snapshotPart(generation, device, zone, base, offset + 1), listed: listed)
+            if case .failure(let problem) = part.read(in: folder) { return .failure(problem) }
+            parts.append(part)
         }
-        return .success(Arrived(origin: expected, parts: parts, kind: .part, live: list.parts.reduce(0) { $0 + $1.live }))
+        return .success(Arrived(origin: expected, folder: folder, parts: parts, kind: .part, live: list.parts.reduce(0) { $0 + $1.live }))
     }
 
     /// A file checked, or nil when it is missing.
-    private static func read(_ path: FolderPath, kind: CloudFileFormat.Kind, limit: Int, in folder: any CloudFolder) -> Result<CloudFileFormat.Checked, Problem>? {
+    fileprivate static func read(_ path: FolderPath, kind: CloudFileFormat.Kind, limit: Int, in folder: any CloudFolder) -> Result<CloudFileFormat.Checked, Problem>? {
         switch folder.read(path, limit: limit) {
         case .missing: return nil
         case .rejected(let reason): return .failure(Problem(path: path, reason: reason))
@@ -116,18 +109,43 @@ enum SnapshotFiles {
             var base: Int
         }
 
+        /// A file of the snapshot: a part its list names (read when needed), or the single
+        /// file of a version 1 or 2 snapshot (kept as read).
+        struct Part {
+            var path: FolderPath
+            var listed: SnapshotManifest.Part?
+            var kept: CloudFileFormat.Checked?
+
+            /// The part checked against its list: an older part under its name (a compaction
+            /// redone, a replicator behind) is waited for like a missing one.
+            func read(in folder: any CloudFolder) -> Result<CloudFileFormat.Checked, Problem> {
+                if let kept { return .success(kept) }
+                guard let listed else { return .failure(Problem(path: path, reason: "not listed")) }
+                switch SnapshotFiles.read(path, kind: .part, limit: listed.bytes + 64, in: folder) {
+                case nil: return .failure(Problem(path: path, reason: "not arrived yet", incomplete: true))
+                case .failure(let problem): return .failure(problem)
+                case .success(let file):
+                    guard file.body.count == listed.bytes, String(format: "%08x", file.checksum) == listed.crc32, file.version == 2 else {
+                        return .failure(Problem(path: path, reason: "not the part its list names (not arrived yet)", incomplete: true))
+                    }
+                    return .success(file)
+                }
+            }
+        }
+
         let origin: Origin
-        let parts: [(path: FolderPath, file: CloudFileFormat.Checked)]
+        let folder: any CloudFolder
+        let parts: [Part]
         /// `.snapshot` for a single file of version 1 or 2, `.part` for the parts of version 3.
         let kind: CloudFileFormat.Kind
         /// The live entries its list announces (nil for a single file: count them in its JSON).
         let live: Int?
 
-        var storedBytes: Int { parts.reduce(0) { $0 + $1.file.body.count } }
-
-        /// Part `index` inflated: its JSON.
+        /// Part `index` read (again), checked and inflated: its JSON.
         func json(_ index: Int) -> Result<Data, Problem> {
-            CloudFileFormat.inflate(parts[index].file, kind: kind).mapError { Problem(path: parts[index].path, reason: $0.reason) }
+            parts[index].read(in: folder).flatMap { file in
+                CloudFileFormat.inflate(file, kind: kind).mapError { Problem(path: parts[index].path, reason: $0.reason) }
+            }
         }
 
         /// Whether a decoded part is of this snapshot and every entry in it is sound.

@@ -11,13 +11,13 @@ struct IncomingApplication {
     /// The cloud's names for the rows applied here.
     let naming: any RecordNaming
     var report = ApplyReport()
-    /// Games whose guesses or status may need settling once everything is in.
+    /// Games whose guesses or status may need settling: those of the batch being applied.
+    /// Each batch settles its games but the last (whose records may go on in the next one),
+    /// so what is kept here stays a batch's worth however long the history.
     private var touched = Set<String>()
-    /// The player's games, read once: most records name one.
-    private var games: Set<String>
-    /// Whether another player has a profile here. Usually not, and then (games belong to a
-    /// player) no fetched game can be theirs, and no new game needs looking up.
-    private let othersExist: Bool
+    /// The player's games this batch applied or found, so their guesses and marks need no
+    /// lookup (a fetch gives records by name: a game, then its guesses and marks).
+    private var recent = Set<String>()
     /// What settling needs of each game applied here, as it was left: a won game needs no
     /// settling, and the others need not be read again.
     private var known: [String: Settling] = [:]
@@ -38,8 +38,6 @@ struct IncomingApplication {
         self.db = db
         self.player = player
         self.naming = naming
-        games = try Set(String.fetchAll(db, sql: "SELECT id FROM game WHERE playerId = ?", arguments: [player]))
-        othersExist = try Bool.fetchOne(db, sql: "SELECT 1 FROM player WHERE id != ? LIMIT 1", arguments: [player]).isTrue
         // Applying never queues a mark or bookmark, so what is read here holds for the whole fetch.
         marksPending = try Bool.fetchOne(db, sql: "SELECT 1 FROM markChange LIMIT 1").isTrue
         bookmarksPending = try Bool.fetchOne(db, sql: "SELECT 1 FROM bookmarkChange WHERE playerId = ? LIMIT 1", arguments: [player]).isTrue
@@ -58,13 +56,26 @@ struct IncomingApplication {
         for (mark, fields) in changes.marks { try apply(mark, fields) }
         for (bookmark, fields) in changes.bookmarks { try apply(bookmark, fields) }
         for deletion in changes.deletions { try delete(deletion) }
+        // Every game of the batch but the last by name has all its records of this fetch's
+        // order in: settle them now. A record that comes later (out of order, or waiting for
+        // its game) touches its game again, and settling again only moves its status up.
+        let last = touched.max()
+        try settle(touched.filter { $0 != last })
+        touched = last.map { [$0] } ?? []
+        recent = recent.intersection(touched)
     }
 
     /// Once everything is in: records that waited for their game, then each touched game's status.
     mutating func finish() throws {
         try adoptOrphans()
-        for gameID in touched.sorted() where known[gameID]?.status != .won { try settle(gameID) }
+        try settle(touched)
+        touched = []
         report.waiting = try Int.fetchOne(db, sql: "SELECT count(*) FROM orphanRecord WHERE playerId = ?", arguments: [player]) ?? 0
+    }
+
+    private mutating func settle(_ gameIDs: Set<String>) throws {
+        for gameID in gameIDs.sorted() where known[gameID]?.status != .won { try settle(gameID) }
+        for gameID in gameIDs { known[gameID] = nil }
     }
 
     // MARK: Records
@@ -74,16 +85,16 @@ struct IncomingApplication {
         try remember(name, .games, game: remote.id, fields)
         report.applied += 1
         touched.insert(remote.id)
-        guard games.contains(remote.id), var local = try GameRecord.fetchOne(db, key: remote.id) else {
-            // A game this player lacks, unless another player has that id (then it is not ours).
-            if othersExist, try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM game WHERE id = ?"), arguments: [remote.id]).isTrue { return }
-            let row = GameRecord(remote, player: player, name: name)
-            try row.insertByStatement(db)
-            games.insert(remote.id)
+        // A game new here is inserted at once (most of a first sync); otherwise it is merged,
+        // unless another player has that id (then it is not ours).
+        let row = GameRecord(remote, player: player, name: name)
+        if try row.insertByStatement(db, unlessPresent: true) {
+            recent.insert(remote.id)
             known[remote.id] = Settling(row)
             return
         }
-        guard local.playerId == player else { return }
+        guard var local = try GameRecord.fetchOne(db, key: remote.id), local.playerId == player else { return }
+        recent.insert(remote.id)
         // Dates as the database gives them back, so the merge compares like with like.
         var remote = remote
         remote.startedAt = AppDatabase.stamp(remote.startedAt)
@@ -184,7 +195,7 @@ struct IncomingApplication {
             try execute("DELETE FROM orphanRecord WHERE playerId = ? AND gameId = ?", player, id)
             try execute("DELETE FROM game WHERE id = ? AND playerId = ?", id, player)
             removed = db.changesCount
-            games.remove(id)
+            recent.remove(id)
             known[id] = nil
         case .guess:
             try execute("DELETE FROM guess WHERE remoteRecordName = ? AND gameId IN (SELECT id FROM game WHERE playerId = ?)", name, player)
@@ -275,7 +286,16 @@ struct IncomingApplication {
 
     // MARK: Helpers
 
-    private func gameExists(_ id: String) throws -> Bool { games.contains(id) }
+    private mutating func gameExists(_ id: String) throws -> Bool {
+        if recent.contains(id) { return true }
+        var query = RowInsert(try db.cachedStatement(sql: "SELECT 1 FROM game WHERE id = ? AND playerId = ?"))
+        query.bind(id)
+        query.bind(player)
+        defer { query.reset() }
+        guard try query.step(db) else { return false }
+        recent.insert(id)
+        return true
+    }
 
     // Fixed texts, so each is compiled once per connection and found again by its text.
     private static let orderedGuesses = "SELECT word, playedAt FROM guess WHERE gameId = ? \(AppDatabase.playOrder)"
@@ -362,12 +382,15 @@ extension GuessRecord {
 extension GameRecord {
     /// Inserts the row through one cached statement, bound by SQLite's own calls: a full fetch
     /// or an import inserts thousands, where a record insert each would cost several times more.
-    func insertByStatement(_ db: Database) throws {
+    /// With `unlessPresent`, a game whose id is already there is left as it is, and false
+    /// returned; otherwise such a game is an error, as for any insert.
+    @discardableResult
+    func insertByStatement(_ db: Database, unlessPresent: Bool = false) throws -> Bool {
         var insert = RowInsert(try db.cachedStatement(sql: """
             INSERT INTO game (id, playerId, packId, secret, fact, rules, maxGuesses, status, startedAt, updatedAt, finishedAt,
                               startedOn, lastChangedOn, remoteRecordName, hard, hints, daily)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """))
+            """ + (unlessPresent ? " ON CONFLICT (id) DO NOTHING" : "")))
         for text in [id, playerId, packId, secret, fact, rules.rawValue] { insert.bind(text) }
         insert.bind(maxGuesses)
         insert.bind(status.rawValue)
@@ -381,6 +404,7 @@ extension GameRecord {
         insert.bind(hints)
         insert.bind(daily)
         try insert.run(db)
+        return db.changesCount > 0
     }
 
     /// A game from the cloud, under the record name it has there.

@@ -24,6 +24,10 @@ public struct SyncEngine: Sendable {
     /// sync, the store's estimate, never below what is done), zone by zone: for a progress line.
     public var progress: (@Sendable (_ done: Int, _ total: Int?) -> Void)?
 
+    /// Records handed from the store to the database at a time (tests make it tiny, so games
+    /// are split between batches).
+    var streamChunk = SyncEngine.defaultStreamChunk
+
     public init(player: PlayerDatabase, cloud: any CloudDatabase,
                 now: @escaping @Sendable () -> Date = { Date() },
                 pause: @escaping @Sendable (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) }) {
@@ -232,7 +236,7 @@ public struct SyncEngine: Sendable {
     /// anything went wrong: nothing is then kept, and the usual fetch does it all again.
     private func streamedFullFetch(_ zone: SyncZone, report: inout SyncReport) -> Bool? {
         let handoff = Handoff()
-        let cloud = self.cloud, device = cloud.device
+        let cloud = self.cloud, device = cloud.device, chunk = streamChunk
         var counts = (skipped: 0, own: 0)
         var stored = 0
         let progress = self.progress, expected = Expected()
@@ -241,7 +245,7 @@ public struct SyncEngine: Sendable {
             let applied = try player.applyIncoming(zone: zone, naming: CloudSchema()) { apply in
                 let reader = Thread {
                     let result = Result { () throws(CloudStoreError) -> StreamedFetch in
-                        try cloud.fetchAllRecords(zone.cloudZone, chunk: Self.streamChunk, expect: { expected.set($0) }) { records in
+                        try cloud.fetchAllRecords(zone.cloudZone, chunk: chunk, expect: { expected.set($0) }) { records in
                             // Checking and mapping the records is done by whichever side would
                             // otherwise wait: here, when the storing side is behind.
                             guard handoff.isBacklogged else { return handoff.put(.read(records)) }
@@ -287,7 +291,7 @@ public struct SyncEngine: Sendable {
     }
 
     /// Records handed from the store to the database at a time.
-    static let streamChunk = 2_000
+    static let defaultStreamChunk = 2_000
 
     static func mapped(_ records: [CloudRecord], deletions: [DeletedRecord] = [], device: DeviceID) -> Handoff.Mapped {
         var changes = IncomingChanges()
@@ -305,7 +309,8 @@ public struct SyncEngine: Sendable {
     }
 
     private func apply(_ records: [CloudRecord], deletions: [DeletedRecord], zone: SyncZone, token: Data?, report: inout SyncReport) throws {
-        guard records.count > Self.streamChunk else {
+        let chunk = streamChunk
+        guard records.count > chunk else {
             let mapped = Self.mapped(records, deletions: deletions, device: cloud.device)
             let applied = try player.applyIncoming(mapped.changes, zone: zone, token: token, naming: CloudSchema())
             return Self.count(applied, skipped: mapped.skipped, own: mapped.own, into: &report)
@@ -319,9 +324,9 @@ public struct SyncEngine: Sendable {
         let handoff = Handoff()
         let applied = try player.applyIncoming(zone: zone, naming: CloudSchema()) { apply in
             let mapper = Thread {
-                for start in stride(from: 0, to: records.count, by: Self.streamChunk) {
-                    let last = start + Self.streamChunk >= records.count
-                    let batch = Array(records[start..<min(start + Self.streamChunk, records.count)])
+                for start in stride(from: 0, to: records.count, by: chunk) {
+                    let last = start + chunk >= records.count
+                    let batch = Array(records[start..<min(start + chunk, records.count)])
                     guard handoff.put(.mapped(Self.mapped(batch, deletions: last ? deletions : [], device: device))) else { break }
                 }
                 handoff.finish(.success(.refused))

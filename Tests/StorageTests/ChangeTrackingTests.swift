@@ -77,6 +77,41 @@ import Sync
         #expect(try db.player(profile).zoneToken(.games) == Data("token".utf8))
     }
 
+    /// A fetch applied in batches of a few records, in the store's order (a game, then its
+    /// guesses), so games are split between batches: every game whose record says "in
+    /// progress" while its guesses hold the secret is settled as won, wherever the cut falls.
+    @Test(arguments: [1, 2, 3, 5])
+    func aFetchInSmallBatchesSettlesEveryGame(batch: Int) throws {
+        let (db, profile) = try Fixtures.database()
+        let now = AppDatabase.stamp(Date())
+        var records: [(game: (SyncGame, Data)?, guess: SyncGuess?)] = []
+        let ids = (0..<6).map { String(format: "00000000-0000-4000-8000-%012d", $0) }
+        for (n, id) in ids.enumerated() {
+            records.append(((SyncGame(id: id, packID: "stones", secret: "amber", fact: "Fact.", rules: .classic, maxGuesses: 15,
+                                      status: .inProgress, startedAt: now, updatedAt: now, finishedAt: nil, startedOn: "desk",
+                                      lastChangedOn: "desk"), fields), nil))
+            let words = Array(["flint", "crisp", "dwarf"].prefix(n % 3)) + ["amber"]
+            for (position, word) in words.enumerated() {
+                records.append((nil, SyncGuess(gameID: id, word: word, position: position + 1, feedback: .common(word == "amber" ? 5 : 1),
+                                               playedAt: now.addingTimeInterval(Double(position)), playedOn: "desk")))
+            }
+        }
+        _ = try db.player(profile).applyIncoming(zone: .games, naming: CloudSchema()) { apply in
+            for start in stride(from: 0, to: records.count, by: batch) {
+                var changes = IncomingChanges()
+                for record in records[start..<min(start + batch, records.count)] {
+                    if let game = record.game { changes.games.append(game) }
+                    if let guess = record.guess { changes.guesses.append(guess) }
+                }
+                try apply(changes)
+            }
+            return nil
+        }
+        #expect(try db.player(profile).gamesInProgress().isEmpty)
+        let history = try db.player(profile).history()
+        #expect(history.count == 6 && history.allSatisfy { $0.game.status == .won }, "\(history.map(\.game.status))")
+    }
+
     /// Two players on one machine: a fetched game whose id is another player's game here is not
     /// this player's, and is neither taken over nor copied.
     @Test func aFetchedGameWithAnotherPlayersIDIsNotTaken() throws {

@@ -75,6 +75,31 @@ import Testing
         #expect(try Everything(streamed) == Everything(usual))
     }
 
+    /// Batches of a few records split games between them (a game's guesses in the next batch,
+    /// its winning guess last): each batch settles its games but the last, and the end is the
+    /// same as one batch. Both the streamed fetch and a large usual one are cut this way.
+    @Test(arguments: [1, 3, 7])
+    func tinyBatchesLeaveWhatOneBatchLeaves(chunk: Int) throws {
+        let a = try laptopWithHistory()
+        let streamed = try Machine("desktop", folder: folder, shared: clock), usual = try Machine("tablet", folder: folder, shared: clock)
+        let batched = try Machine("phone", folder: folder, shared: clock)
+        let watched = WatchedCloud(streamed.cloud)
+        watched.streams = true
+        var streaming = SyncEngine(player: streamed.player, cloud: watched, pause: { _ in })
+        streaming.streamChunk = chunk
+        _ = try streaming.sync()
+        #expect(watched.streamed.contains { if case .complete = $0 { true } else { false } })
+        var batching = SyncEngine(player: batched.player, cloud: WatchedCloud(batched.cloud), pause: { _ in })
+        batching.streamChunk = chunk
+        _ = try batching.sync()
+        _ = try SyncEngine(player: usual.player, cloud: WatchedCloud(usual.cloud), pause: { _ in }).sync()
+        let expected = try Everything(usual)
+        #expect(try Everything(streamed) == expected)
+        #expect(try Everything(batched) == expected)
+        #expect(try Everything(a) == expected)
+        #expect(expected.history.count > 5 && !expected.inProgress.isEmpty)
+    }
+
     /// The largest snapshot replaced by another device's: the stream is refused once the
     /// snapshot is read, its transaction rolled back, and the usual fetch does the sync.
     @Test func aRefusedStreamEndsAsTheUsualSyncDoes() throws {
@@ -167,7 +192,7 @@ extension StreamedFirstSyncTests {
                                             status: status, startedAt: start.addingTimeInterval(Double(n * 100)), updatedAt: end,
                                             finishedAt: status.isFinished ? end : nil, startedOn: "laptop", lastChangedOn: "laptop"), fields))
         }
-        #expect(incoming.count > 2 * SyncEngine.streamChunk)
+        #expect(incoming.count > 2 * SyncEngine.defaultStreamChunk)
         try a.player.applyIncoming(incoming, zone: .games, token: nil, naming: CloudSchema())
         try a.player.forgetSyncMetadata()
         try a.sync()
