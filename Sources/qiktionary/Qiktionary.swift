@@ -23,6 +23,7 @@ struct Qiktionary: ParsableCommand {
 
     /// Parses and runs, turning every failure into one line on stderr and a sysexits code.
     static func main() {
+        Memory.limitArenas()
         do {
             let arguments = Array(CommandLine.arguments.dropFirst())
             // A reset flag makes the whole command line a reset: do it and exit.
