@@ -116,14 +116,16 @@ enum BodyCodec {
 
     /// The body's one form (see above). Throws for a non-finite double, which JSON cannot hold.
     static func encode(_ body: SnapshotBody) throws -> Data {
-        try encodeParts(body, partBytes: .max)[0].json
+        var whole = Data()
+        try encodeParts(body, partBytes: .max) { json, _ in whole = json }
+        return whole
     }
 
     /// The snapshot as the bodies of its parts (format version 3): each the snapshot's form
     /// with a run of its entries, in order, closed once it holds `partBytes` or more (so a part
-    /// is at most one entry longer than that). Always at least one part.
-    static func encodeParts(_ body: SnapshotBody, partBytes: Int) throws -> [(json: Data, entries: Int)] {
-        var parts: [(json: Data, entries: Int)] = []
+    /// is at most one entry longer than that). Always at least one part. Each is handed to
+    /// `each` with its count of entries as soon as it is written, so one part is held at a time.
+    static func encodeParts(_ body: SnapshotBody, partBytes: Int, each: (_ json: Data, _ entries: Int) throws -> Void) throws {
         var next = 0
         repeat {
             var writer = BodyWriter(capacity: min(partBytes, estimatedSize(of: body.entries)) + 4096)
@@ -145,9 +147,8 @@ enum BodyCodec {
             writer.raw(",\"zone\":")
             writer.string(body.zone.name)
             writer.raw("}")
-            parts.append((Data(writer.bytes), next - first))
+            try each(Data(writer.bytes), next - first)
         } while next < body.entries.count
-        return parts
     }
 
     /// A game record takes 300 to 500 bytes; reserving about that avoids most regrowth.

@@ -474,25 +474,30 @@ public final class FolderCloudDatabase: CloudDatabase {
                     return CompactionReport(zone: zone, snapshotBase: oldBase, segmentsRemoved: 0, liveRecords: 0, tombstones: 0)
                 }
                 var latest: [String: RecordEntry] = [:]
-                for entry in try ownEntries(zone, generation, from: oldBase, through: newBase, state: &state) { latest[entry.name] = entry }
+                try ownEntries(zone, generation, from: oldBase, through: newBase, state: &state) { latest[$0.name] = $0 }
                 let horizon = options.now().addingTimeInterval(-options.tombstoneRetention)
                 let kept = latest.values.filter { !$0.deleted || $0.hlc.date > horizon }.sorted { $0.name < $1.name }
                 latest = [:]
                 let snapshot = SnapshotBody(generation: generation, device: device, zone: zone, base: newBase, entries: kept)
                 // Parts first, then the list naming them: a reader that finds the list can find
                 // every part (or waits for one a replicator has not delivered yet).
-                let files: (parts: [Data], list: Data)
-                do { files = try SnapshotFiles.seal(snapshot, partBytes: state.partBytes) } catch {
+                var written = 0
+                let list: Data
+                do {
+                    list = try SnapshotFiles.seal(snapshot, partBytes: state.partBytes) { part, number in
+                        try write(sealed: part, file: .snapshot, to: layout.snapshotPart(generation, device, zone, newBase, number), mode: .replace)
+                        written += part.count
+                    }
+                } catch let error as CloudStoreError {
+                    throw error
+                } catch {
                     throw .unavailable(reason: "snapshot \(newBase) of \(zone) could not be encoded: \(error)")
                 }
-                for (offset, part) in files.parts.enumerated() {
-                    try write(sealed: part, file: .snapshot, to: layout.snapshotPart(generation, device, zone, newBase, offset + 1), mode: .replace)
-                }
-                try write(sealed: files.list, file: .snapshot, to: layout.snapshot(generation, device, zone, newBase), mode: .replace)
+                try write(sealed: list, file: .snapshot, to: layout.snapshot(generation, device, zone, newBase), mode: .replace)
                 let sizes = try? ownLogSizes(zone, generation, after: newBase)
                 var log = head.zones[zone.name] ?? HeadBody.ZoneLog(seq: newBase, snapshotBase: 0)
                 log.snapshotBase = newBase
-                log.snapshotBytes = files.parts.reduce(files.list.count) { $0 + $1.count }
+                log.snapshotBytes = written + list.count
                 log.logBytes = sizes?.segments.reduce(0) { $0 + $1.size }
                 head.zones[zone.name] = log
                 try write(head, kind: .head, file: .head, to: layout.head(generation, device), mode: .replace)
@@ -586,21 +591,27 @@ public final class FolderCloudDatabase: CloudDatabase {
     }
 
     /// This device's versions in `zone` from its snapshot at `base` and segments up to `last`.
-    private func ownEntries(_ zone: ZoneID, _ generation: CloudGeneration, from base: Int, through last: Int, state: inout State) throws(CloudStoreError) -> [RecordEntry] {
-        var entries: [RecordEntry] = []
+    /// Hands `each` this device's versions in `zone` from its snapshot at `base` and segments
+    /// up to `last`, oldest first.
+    private func ownEntries(_ zone: ZoneID, _ generation: CloudGeneration, from base: Int, through last: Int, state: inout State,
+                            each: (RecordEntry) -> Void) throws(CloudStoreError) {
         if base > 0 {
-            guard let snapshot = snapshotEntries(zone, generation, of: device, base: base, state: &state) else {
+            guard let snapshot = arrivedSnapshot(zone, generation, of: device, base: base, state: &state) else {
                 throw .unavailable(reason: "this device's snapshot \(base) of \(zone) is unreadable")
             }
-            entries = snapshot
+            for part in snapshot.parts.indices {
+                guard case .success(let entries) = snapshot.decode(part) else {
+                    throw .unavailable(reason: "this device's snapshot \(base) of \(zone) is unreadable")
+                }
+                entries.forEach(each)
+            }
         }
         for seq in stride(from: base + 1, through: last, by: 1) {
             guard let segment = load(layout.segment(generation, device, zone, seq), kind: .segment, as: SegmentBody.self, limit: CloudLimits.maxSegmentBytes, state: &state) else {
                 throw .unavailable(reason: "this device's segment \(seq) of \(zone) is unreadable")
             }
-            entries += segment.entries
+            segment.entries.forEach(each)
         }
-        return entries
     }
 
     private func removeTemporaries(in directory: FolderPath) {

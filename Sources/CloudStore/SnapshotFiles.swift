@@ -30,21 +30,22 @@ enum SnapshotFiles {
     /// The JSON a part holds before compression: about 10,000 games' records, 0.5 MB on disk.
     static let partBytes = 4 << 20
 
-    /// The sealed files of `body`: its parts in order, then its list (written last, so a
-    /// reader that finds the list finds parts already published).
-    static func seal(_ body: SnapshotBody, partBytes: Int) throws -> (parts: [Data], list: Data) {
-        var parts: [Data] = [], listed: [SnapshotManifest.Part] = []
+    /// The sealed files of `body`: each part handed to `write` (with its number, from 1) as
+    /// soon as it is sealed, so one part is held at a time; then its list, returned (written
+    /// last, so a reader that finds the list finds parts already published).
+    static func seal(_ body: SnapshotBody, partBytes: Int, write: (_ part: Data, _ number: Int) throws -> Void) throws -> Data {
+        var listed: [SnapshotManifest.Part] = []
         var next = 0
-        for (json, count) in try BodyCodec.encodeParts(body, partBytes: partBytes) {
+        try BodyCodec.encodeParts(body, partBytes: partBytes) { json, count in
             let file = CloudFileFormat.seal(json, kind: .part)
-            guard case .success(let checked) = CloudFileFormat.check(file, kind: .part) else { continue }
+            guard case .success(let checked) = CloudFileFormat.check(file, kind: .part) else { return }
             let live = body.entries[next..<next + count].count { !$0.deleted }
             listed.append(.init(bytes: checked.body.count, crc32: String(format: "%08x", checked.checksum), entries: count, live: live))
-            parts.append(file)
             next += count
+            try write(file, listed.count)
         }
         let list = SnapshotManifest(generation: body.generation, device: body.device, zone: body.zone, base: body.base, parts: listed)
-        return (parts, CloudFileFormat.encode(list, kind: .snapshot))
+        return CloudFileFormat.encode(list, kind: .snapshot)
     }
 
     /// Why a snapshot cannot be read yet: the file at fault and what is wrong with it.

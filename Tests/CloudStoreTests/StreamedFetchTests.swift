@@ -105,13 +105,12 @@ import Testing
         }
         let reversed = SnapshotBody(generation: manifest.generation, device: manifest.device, zone: manifest.zone, base: manifest.base,
                                     entries: entries.reversed())
-        let files = try SnapshotFiles.seal(reversed, partBytes: 200)
         for path in folder.allFiles where path.hasSuffix(".part") { folder.remove(FolderPath(path.split(separator: "/").map(String.init))) }
-        for (offset, part) in files.parts.enumerated() {
-            let path = list.replacingOccurrences(of: ".snap", with: String(format: "-%04d.part", offset + 1))
+        let sealed = try SnapshotFiles.seal(reversed, partBytes: 200) { part, number in
+            let path = list.replacingOccurrences(of: ".snap", with: String(format: "-%04d.part", number))
             folder.place(part, at: path.split(separator: "/").map(String.init))
         }
-        folder.place(files.list, at: list.split(separator: "/").map(String.init))
+        folder.place(sealed, at: list.split(separator: "/").map(String.init))
         let reader = try FolderCloudDatabase.inMemory(folder, player: "alice", device: DeviceID("B"))
         #expect(try reader.fetchAllRecords(zone, chunk: 100) { _ in true } == .refused)
         #expect(try reader.fetchZoneChanges(zone, since: nil).changedRecords.count == 12)
