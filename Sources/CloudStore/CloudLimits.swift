@@ -8,8 +8,6 @@ public enum CloudLimits {
     public static let maxSnapshotBytes = 256 << 20
     /// A part of a snapshot (format version 3), inflated; the writer keeps parts near 4 MiB.
     public static let maxSnapshotPartBytes = 32 << 20
-    /// The list of a snapshot's parts (about 60 bytes a part).
-    public static let maxSnapshotManifestBytes = 1 << 20
     public static let maxSmallFileBytes = 64 << 10
     public static let maxNameBytes = 255
     public static let maxFieldsPerRecord = 256

@@ -82,6 +82,8 @@ import Testing
         func note<T>(_ result: Result<T, FormatProblem>) { if case .failure(let p) = result { problems.append(p.reason) } }
         note(CloudFileFormat.decode(data, kind: .segment, as: SegmentBody.self))
         note(CloudFileFormat.decode(data, kind: .snapshot, as: SnapshotBody.self))
+        note(CloudFileFormat.decode(data, kind: .snapshot, as: SnapshotManifest.self))
+        note(CloudFileFormat.decode(data, kind: .part, as: SnapshotBody.self))
         note(CloudFileFormat.decode(data, kind: .head, as: HeadBody.self))
         note(CloudFileFormat.decode(data, kind: .generation, as: GenerationBody.self))
         return problems
