@@ -740,7 +740,10 @@ public final class FolderCloudDatabase: CloudDatabase {
             // core, then merged in order; past them, one at a time (a head can be behind). The
             // first segment missing or not valid stops the log: later ones wait for it.
             reading: while true {
-                let window = max(1, min(Self.segmentsReadTogether, (log?.seq ?? 0) - seq))
+                // Numbers from a head are not trusted: compared, never subtracted blindly.
+                let announced = log?.seq ?? 0
+                guard seq < Int.max - Self.segmentsReadTogether else { break reading }
+                let window = announced > seq ? min(Self.segmentsReadTogether, announced - seq) : 1
                 for loaded in loadSegments(generation, other, zone, after: seq, count: window) {
                     let path = layout.segment(generation, other, zone, seq + 1)
                     switch loaded {

@@ -149,3 +149,24 @@ import Testing
         #expect(read.warnings.contains { $0.reason.contains("does not match its place") })
     }
 }
+
+/// Numbers in a head are not trusted: a head announcing the smallest or largest segment
+/// numbers there are, or a snapshot at the largest base, is read without a crash, and the
+/// records of the files that are there still come.
+@Suite struct HostileHeadNumbersTests {
+    @Test(arguments: [(Int.min, 0), (Int.max, 0), (Int.max, Int.max), (-5, Int.max - 3), (3, Int.min)])
+    func extremeNumbersInAHeadAreHarmless(seq: Int, base: Int) throws {
+        let (folder, _, zone) = try OversizedSnapshotTests.storeWithCommits(3)
+        let path = try #require(folder.allFiles.first { $0.hasSuffix("/A/head") })
+        var head = try CloudFileFormat.decode(folder.contents(of: path)!, kind: .head, as: HeadBody.self).get()
+        head.zones["Games"] = HeadBody.ZoneLog(seq: seq, snapshotBase: base)
+        folder.place(CloudFileFormat.encode(head, kind: .head), at: path.split(separator: "/").map(String.init))
+        let reader = try FolderCloudDatabase.inMemory(folder, player: "alice", device: DeviceID("R"))
+        let changes = try reader.fetchZoneChanges(zone, since: nil)
+        // With no snapshot at that base there is nothing to wait for but it; else the 3 segments read.
+        #expect(changes.changedRecords.count == (base > 0 ? 0 : 3))
+        _ = try reader.fetchDatabaseChanges(since: nil)
+        var handed = 0
+        _ = try FolderCloudDatabase.inMemory(folder, player: "alice", device: DeviceID("S")).fetchAllRecords(zone, chunk: 2) { handed += $0.count; return true }
+    }
+}
