@@ -36,9 +36,7 @@ import Testing
     @Test func aLongUploadIsToldAsItIsSent() throws {
         let a = try machine("laptop")
         try FirstUploadTests.seed(a, games: 900)
-        let events = ServiceEvents()
-        let engine = a.engine
-        let service = SyncService(openEngine: { engine }, report: events.record)
+        let (service, events) = service(a)
         defer { service.stop() }
         service.request(manual: true)
         #expect(events.wait { $0.synced.count == 1 })
@@ -50,10 +48,7 @@ import Testing
     }
 
     @Test func theManualFlagBelongsToTheRoundItWasAskedFor() throws {
-        let a = try machine("laptop")
-        let events = ServiceEvents()
-        let engine = a.engine
-        let service = SyncService(openEngine: { engine }, report: events.record)
+        let (service, events) = service(try machine("laptop"))
         defer { service.stop() }
         service.request(manual: true)
         #expect(events.wait { $0.synced.count == 1 })
@@ -276,6 +271,12 @@ import Testing
     }
 
     // MARK: Helpers
+
+    /// A service over `machine`'s engine (the caller stops it), and what it tells.
+    private func service(_ machine: Machine) -> (SyncService, ServiceEvents) {
+        let events = ServiceEvents(), engine = machine.engine
+        return (SyncService(openEngine: { engine }, report: events.record), events)
+    }
 
     private func machine(_ name: String, clock: TestClock = TestClock()) throws -> Machine {
         try Machine(name, folder: MemoryFolder(), shared: clock)
