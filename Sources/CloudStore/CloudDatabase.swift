@@ -37,6 +37,10 @@ public protocol CloudDatabase: AnyObject, Sendable {
     func fetchRecords(in zone: ZoneID, named names: [String]) throws(CloudStoreError) -> [String: CloudRecord]
     /// One atomic commit: all of it becomes visible together, or none of it.
     func modifyRecords(in zone: ZoneID, saving: [CloudRecord], deleting: [String], policy: SavePolicy) throws(CloudStoreError) -> CommitResult
+    /// Commits one after another, as as many `modifyRecords` calls: those made, up to the first
+    /// that fails (its error in `failure`, and none after it is tried). A store may make them
+    /// under one lock and one head (`FolderCloudDatabase` does); others make them one by one.
+    func modifyRecords(in zone: ZoneID, commits: [CommitBatch], policy: SavePolicy) throws(CloudStoreError) -> CommitsMade
     /// Fold this device's old segments of `zone` into a snapshot; older tokens then expire.
     func compact(_ zone: ZoneID, keepingRecent: Int) throws(CloudStoreError) -> CompactionReport
     /// Compacts only when this device's log of `zone` has grown to outweigh its snapshot
@@ -64,6 +68,20 @@ public enum StreamedFetch: Sendable, Equatable {
 }
 
 extension CloudDatabase {
+    /// Stores that make every commit on its own, and wrappers that watch each.
+    public func modifyRecords(in zone: ZoneID, commits: [CommitBatch], policy: SavePolicy) throws(CloudStoreError) -> CommitsMade {
+        var made = CommitsMade(results: [], failure: nil)
+        for commit in commits {
+            do {
+                made.results.append(try modifyRecords(in: zone, saving: commit.saving, deleting: commit.deleting, policy: policy))
+            } catch {
+                made.failure = error
+                break
+            }
+        }
+        return made
+    }
+
     /// Stores that do not stream answer every full fetch through `fetchZoneChanges`.
     public func fetchAllRecords(_ zone: ZoneID, chunk: Int, deliver: ([CloudRecord]) -> Bool) throws(CloudStoreError) -> StreamedFetch {
         .refused
@@ -87,6 +105,23 @@ public struct ZoneChanges: Sendable, Equatable {
     /// False when a file announced by another device has not arrived intact yet: the token stops
     /// before it, and a later fetch of this zone picks it up.
     public var isComplete: Bool
+}
+
+/// One commit of several made at once (`modifyRecords(in:commits:policy:)`).
+public struct CommitBatch: Sendable {
+    public var saving: [CloudRecord]
+    public var deleting: [String]
+
+    public init(saving: [CloudRecord], deleting: [String]) {
+        self.saving = saving
+        self.deleting = deleting
+    }
+}
+
+/// The commits made of several, in order, and the error that stopped the rest (nil: all made).
+public struct CommitsMade: Sendable {
+    public var results: [CommitResult]
+    public var failure: CloudStoreError?
 }
 
 public struct CommitResult: Sendable, Equatable {

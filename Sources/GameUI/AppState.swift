@@ -162,6 +162,7 @@ public struct AppState: Sendable, Equatable {
         case .off: return "sync off"
         case .syncing: return "syncing" + glyphs.ellipsis
         case .importing(let done, let total): return "importing \(done)" + (total.map { " of \($0)" } ?? "") + glyphs.ellipsis
+        case .sending(let done, let total): return "sending \(done) of \(total)" + glyphs.ellipsis
         case .offline: return "offline"
         case .needsAttention: return "needs attention"
         case .failed: return "sync error"

@@ -47,6 +47,8 @@ public enum SyncState: Sendable, Equatable {
     case syncing
     /// A large fetch being stored: records done, of how many when known.
     case importing(done: Int, total: Int?)
+    /// A long upload (a history played before sync was turned on) being sent: records done, of how many.
+    case sending(done: Int, total: Int)
     case synced(at: Date)
     case offline
     case needsAttention

@@ -115,6 +115,8 @@ enum Metric: String, CaseIterable {
     case firstSync = "sync.firstSync"
     case floor = "baseline.floor"
     case floorRatio = "sync.firstSync.vsFloor"
+    case firstUploadProgram = "program.firstUpload"
+    case firstUploadMemory = "program.firstUpload.peakMemory"
     case firstSyncProgram = "program.firstSync"
     case firstSyncMemory = "program.firstSync.peakMemory"
     case firstScreen = "program.firstScreen"
@@ -138,6 +140,8 @@ enum Metric: String, CaseIterable {
         case .firstSync: "first sync of a new machine (full pull)"
         case .floor: "  baseline: floor (read the bytes, insert the rows)"
         case .floorRatio: "  first sync ÷ floor"
+        case .firstUploadProgram: "`qiktionary sync` of every game into an empty cloud, whole process"
+        case .firstUploadMemory: "  its peak memory (RSS)"
         case .firstSyncProgram: "`qiktionary sync` on a new machine, whole process"
         case .firstSyncMemory: "  its peak memory (RSS)"
         case .firstScreen: "`qiktionary` to its first screen and out, whole process"
@@ -156,7 +160,7 @@ enum Metric: String, CaseIterable {
         case .historyRecords: "records"
         case .naiveRatio, .floorRatio, .folderRatio, .historyRatio: "x"
         case .bytesPerGuess: "bytes"
-        case .firstSyncMemory, .firstScreenMemory: "MB"
+        case .firstSyncMemory, .firstScreenMemory, .firstUploadMemory: "MB"
         default: "ms"
         }
     }
@@ -172,6 +176,7 @@ enum Metric: String, CaseIterable {
 
     var target: Target? {
         switch self {
+        case .firstUpload: Target(atMost: 2_000, unit: "ms")
         case .nothingToDo: Target(atMost: 2, unit: "ms")
         case .naiveRatio: Target(atLeast: 100, unit: "x")
         case .oneGuess: Target(atMost: 10, unit: "ms")
@@ -278,7 +283,21 @@ func measureMetrics(games: Int, options: Options, root: URL) throws -> ([Measure
     record(.floorRatio, [median(won.firstSync) / median(won.floor)])
 
     if !options.skipPrograms {
-        progress("\(scale) games: the qiktionary program (first sync, first screen)")
+        progress("\(scale) games: the qiktionary program (first upload, first sync, first screen)")
+        // A second laptop with the same history, never synced, uploads it into a cloud of its own.
+        let uploads = try (0..<max(1, runs / 2)).map { index -> Child.Outcome in
+            let folder = root.appendingPathComponent("program-upload-cloud-\(index)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let seeded = try Machine("upload-\(index)", root: root, cloud: folder)
+            try Seeding.seed(seeded, games: games)
+            let outcome = try Child.run(["sync", "--data-dir", seeded.dataDir.path, "--cloud-dir", folder.path, "--player", Seeding.player, "--device", "upload-\(index)"])
+            guard outcome.status == 0 else { throw BenchFailure("qiktionary sync (first upload) exited \(outcome.status): \(outcome.output)") }
+            try? FileManager.default.removeItem(at: folder)
+            try? FileManager.default.removeItem(at: seeded.dataDir)
+            return outcome
+        }
+        record(.firstUploadProgram, uploads.map(\.milliseconds))
+        record(.firstUploadMemory, uploads.map(\.peakMegabytes))
         var syncs: [Child.Outcome] = []
         for index in 0..<max(1, runs / 2) {
             let dataDir = root.appendingPathComponent("program-\(index)")

@@ -69,6 +69,106 @@ extension AppDatabase {
     }
 }
 
+/// How the queue of changes to send is read: the queries, and rows read column by column (a first
+/// upload reads every game and guess of a long history).
+private enum Queue {
+    /// The ids of the games waiting to be sent: never uploaded, or changed since (worth sending
+    /// only; the player is bound twice). Both halves use a small table or a partial index.
+    static let queuedGameIDs = """
+        SELECT g.id FROM game g INDEXED BY game_unsynced WHERE g.playerId = ? AND g.remoteRecordName IS NULL AND \(AppDatabase.worthSending)
+        UNION SELECT c.gameId FROM gameChange c CROSS JOIN game g ON g.id = c.gameId WHERE g.playerId = ? AND \(AppDatabase.worthSending)
+        """
+
+    static func gamesSQL(where condition: String) -> String {
+        """
+        SELECT g.id, g.packId, g.secret, g.fact, g.rules, g.maxGuesses, g.status, g.startedAt, g.updatedAt, g.finishedAt,
+               g.startedOn, g.lastChangedOn, g.hard, g.hints, g.daily, g.remoteRecordName, c.changedFields, c.version
+        FROM game g LEFT JOIN gameChange c ON c.gameId = g.id WHERE \(condition) ORDER BY g.startedAt, g.id
+        """
+    }
+
+    static func guessesSQL(where condition: String) -> String {
+        """
+        SELECT u.gameId, u.word, u.position, u.common, u.inPlace, u.inWord, u.playedAt, u.playedOn
+        FROM guess u INDEXED BY guess_unsynced CROSS JOIN game g ON g.id = u.gameId
+        WHERE u.remoteRecordName IS NULL AND g.playerId = ? AND \(condition) ORDER BY g.startedAt, u.gameId, u.playedAt
+        """
+    }
+
+    static func marksSQL(where condition: String) -> String {
+        """
+        SELECT c.gameId, c.letter, c.version, m.state, m.markedAt FROM markChange c
+        CROSS JOIN game g ON g.id = c.gameId LEFT JOIN mark m ON m.gameId = c.gameId AND m.letter = c.letter
+        WHERE g.playerId = ? AND \(AppDatabase.worthSending) AND \(condition) ORDER BY c.gameId, c.letter
+        """
+    }
+
+    /// Runs `sql`, bound by `bind`, calling `row` for each row. A query of listed games is not
+    /// cached: its text changes with the length of the list.
+    private static func each(_ db: Database, _ sql: String, listed: Bool, bind: (inout RowInsert) -> Void, _ row: (RowInsert) throws -> Void) throws {
+        var query = RowInsert(try listed ? db.makeStatement(sql: sql) : db.cachedStatement(sql: sql))
+        bind(&query)
+        while try query.step(db) { try row(query) }
+    }
+
+    static func games(_ db: Database, _ sql: String, player: String, naming: some RecordNaming, ids: [String] = []) throws -> [OutgoingChanges.Game] {
+        var games: [OutgoingChanges.Game] = []
+        var fields = RowInsert(try db.cachedStatement(sql: "SELECT systemFields FROM remoteRecord WHERE playerId = ? AND recordName = ?"))
+        try each(db, sql, listed: !ids.isEmpty, bind: { query in
+            if ids.isEmpty { query.bind(player); query.bind(player) }
+            for id in ids { query.bind(id) }
+            if !ids.isEmpty { query.bind(player) }
+        }) { row in
+            guard let rules = Rules(rawValue: row.text(4)), let status = GameStatus(rawValue: row.text(6)) else {
+                throw StorageError.database("game \(row.text(0)) has rules or a status this version does not know")
+            }
+            let game = SyncGame(id: row.text(0), packID: row.text(1), secret: row.text(2), fact: row.text(3), rules: rules,
+                                maxGuesses: Int(row.integer(5)), status: status, startedAt: AppDatabase.time(row.integer(7)),
+                                updatedAt: AppDatabase.time(row.integer(8)), finishedAt: row.isNull(9) ? nil : AppDatabase.time(row.integer(9)),
+                                startedOn: row.text(10), lastChangedOn: row.text(11), hard: row.integer(12) != 0, hints: row.text(13),
+                                daily: row.isNull(14) ? nil : row.text(14))
+            fields.bind(player)
+            fields.bind(naming.game(game.id))
+            var systemFields: Data?
+            if try fields.step(db) {
+                systemFields = fields.blob(0)
+                fields.reset()
+            }
+            games.append(.init(game: game, isNew: row.isNull(15), changedFields: AppDatabase.fields(row.text(16)),
+                               version: Int(row.integer(17)), systemFields: systemFields))
+        }
+        return games
+    }
+
+    static func guesses(_ db: Database, _ sql: String, player: String, ids: [String] = []) throws -> [SyncGuess] {
+        var guesses: [SyncGuess] = []
+        try each(db, sql, listed: !ids.isEmpty, bind: { query in
+            query.bind(player)
+            for id in ids { query.bind(id) }
+        }) { row in
+            func count(_ column: CInt) -> Int? { row.isNull(column) ? nil : Int(row.integer(column)) }
+            guesses.append(SyncGuess(gameID: row.text(0), word: row.text(1), position: Int(row.integer(2)),
+                                     feedback: Feedback(common: count(3), inPlace: count(4), inWord: count(5)),
+                                     playedAt: AppDatabase.time(row.integer(6)), playedOn: row.text(7)))
+        }
+        return guesses
+    }
+
+    static func marks(_ db: Database, _ sql: String, player: String, ids: [String] = []) throws -> [OutgoingChanges.Mark] {
+        var marks: [OutgoingChanges.Mark] = []
+        try each(db, sql, listed: !ids.isEmpty, bind: { query in
+            query.bind(player)
+            for id in ids { query.bind(id) }
+        }) { row in
+            let state = row.isNull(3) ? nil : LetterMark(rawValue: row.text(3))
+            marks.append(OutgoingChanges.Mark(mark: SyncMark(gameID: row.text(0), letter: row.text(1), state: state,
+                                                             markedAt: AppDatabase.time(row.isNull(4) ? 0 : row.integer(4))),
+                                              version: Int(row.integer(2))))
+        }
+        return marks
+    }
+}
+
 extension SyncGame {
     init(_ record: GameRecord) {
         self.init(id: record.id, packID: record.packId, secret: record.secret, fact: record.fact, rules: record.rules,
@@ -95,37 +195,11 @@ extension PlayerDatabase {
                                              arguments: [player]).map {
                 OutgoingChanges.Deletion(recordName: $0["recordName"], zone: SyncZone(rawValue: $0["zone"]) ?? .games)
             }
-            // Both halves use a small table or a partial index, so an empty queue costs the same
+            // Each part uses a small table or a partial index, so an empty queue costs the same
             // whatever the number of games.
-            let games = try GameRecord.fetchAll(db, sql: """
-                SELECT * FROM (
-                  SELECT g.* FROM game g INDEXED BY game_unsynced WHERE g.playerId = ? AND g.remoteRecordName IS NULL AND \(AppDatabase.worthSending)
-                  UNION SELECT g.* FROM gameChange c CROSS JOIN game g ON g.id = c.gameId WHERE g.playerId = ? AND \(AppDatabase.worthSending)
-                ) ORDER BY startedAt, id
-                """, arguments: [player, player])
-            for game in games {
-                let change = try GameChangeRecord.fetchOne(db, key: game.id)
-                out.games.append(.init(
-                    game: SyncGame(game), isNew: game.remoteRecordName == nil,
-                    changedFields: AppDatabase.fields(change?.changedFields ?? ""),
-                    version: change?.version ?? 0,
-                    systemFields: try AppDatabase.systemFields(player, naming.game(game.id), db)
-                ))
-            }
-            out.guesses = try GuessRecord.fetchAll(db, sql: """
-                SELECT u.* FROM guess u INDEXED BY guess_unsynced CROSS JOIN game g ON g.id = u.gameId
-                WHERE u.remoteRecordName IS NULL AND g.playerId = ? ORDER BY g.startedAt, u.gameId, u.playedAt
-                """, arguments: [player]).map(SyncGuess.init)
-            out.marks = try Row.fetchAll(db, sql: """
-                SELECT c.gameId, c.letter, c.version, m.state, m.markedAt FROM markChange c
-                CROSS JOIN game g ON g.id = c.gameId LEFT JOIN mark m ON m.gameId = c.gameId AND m.letter = c.letter
-                WHERE g.playerId = ? AND \(AppDatabase.worthSending) ORDER BY c.gameId, c.letter
-                """, arguments: [player]).map { row in
-                OutgoingChanges.Mark(
-                    mark: SyncMark(gameID: row["gameId"], letter: row["letter"], state: (row["state"] as String?).flatMap(LetterMark.init),
-                                   markedAt: AppDatabase.time(row["markedAt"] ?? 0)),
-                    version: row["version"])
-            }
+            out.games = try Queue.games(db, Queue.gamesSQL(where: "g.id IN (\(Queue.queuedGameIDs))"), player: player, naming: naming)
+            out.guesses = try Queue.guesses(db, Queue.guessesSQL(where: "TRUE"), player: player)
+            out.marks = try Queue.marks(db, Queue.marksSQL(where: "TRUE"), player: player)
             out.bookmarks = try Row.fetchAll(db, sql: """
                 SELECT c.word, c.version, b.packId, b.fact, b.addedAt FROM bookmarkChange c
                 LEFT JOIN bookmark b ON b.playerId = c.playerId AND b.word = c.word
@@ -137,6 +211,37 @@ extension PlayerDatabase {
                                            addedAt: AppDatabase.time(row["addedAt"] ?? 0), isBookmarked: packID != nil),
                     version: row["version"])
             }
+            return out
+        }
+    }
+
+    /// The games waiting to be sent, in the order `outgoingChanges` lists them, by id: a long
+    /// queue (a history played before sync was turned on) is read and sent a page of games at a
+    /// time with `outgoingChanges(ofGames:naming:)`, so it is never all in memory at once.
+    public func queuedGameIDs() throws(StorageError) -> [String] {
+        try read { db in
+            var query = RowInsert(try db.cachedStatement(sql: "SELECT g.id FROM game g WHERE g.id IN (\(Queue.queuedGameIDs)) ORDER BY g.startedAt, g.id"))
+            query.bind(profile.playerID)
+            query.bind(profile.playerID)
+            var ids: [String] = []
+            while try query.step(db) { ids.append(query.text(0)) }
+            return ids
+        }
+    }
+
+    /// The part of the queue that belongs to these games: those still waiting to be sent, their
+    /// guesses never sent and their marks waiting, each in the order `outgoingChanges` lists them.
+    /// Deletions and bookmarks are not a game's: `outgoingChanges` has them.
+    public func outgoingChanges(ofGames ids: [String], naming: some RecordNaming) throws(StorageError) -> OutgoingChanges {
+        guard !ids.isEmpty else { return OutgoingChanges() }
+        return try read { db in
+            let player = profile.playerID
+            let listed = "g.id IN (\(databaseQuestionMarks(count: ids.count)))"
+            var out = OutgoingChanges()
+            out.games = try Queue.games(db, Queue.gamesSQL(where: "\(listed) AND g.playerId = ? AND (g.remoteRecordName IS NULL OR c.gameId IS NOT NULL) AND \(AppDatabase.worthSending)"),
+                                        player: player, naming: naming, ids: ids)
+            out.guesses = try Queue.guesses(db, Queue.guessesSQL(where: listed), player: player, ids: ids)
+            out.marks = try Queue.marks(db, Queue.marksSQL(where: listed), player: player, ids: ids)
             return out
         }
     }
@@ -173,18 +278,28 @@ extension PlayerDatabase {
                 try IncomingApplication.remember(name, zone, game: game, fields, player: player, db)
                 return true
             }
+            // Bound value by value: a first upload acknowledges every game and guess of a long history.
+            var named = RowInsert(try db.cachedStatement(sql: "UPDATE game SET remoteRecordName = ? WHERE id = ?"))
+            var cleared = RowInsert(try db.cachedStatement(sql: "DELETE FROM gameChange WHERE gameId = ? AND version = ?"))
             for change in sent.games {
                 let name = naming.game(change.game.id)
                 guard try remember(name, .games, game: change.game.id) else { continue }
-                try db.cachedStatement(sql: "UPDATE game SET remoteRecordName = ? WHERE id = ?").execute(arguments: [name, change.game.id])
-                try db.cachedStatement(sql: "DELETE FROM gameChange WHERE gameId = ? AND version = ?").execute(arguments: [change.game.id, change.version])
+                named.bind(name)
+                named.bind(change.game.id)
+                try named.run(db)
+                cleared.bind(change.game.id)
+                cleared.bind(change.version)
+                try cleared.run(db)
             }
             // A guess never changes, so nothing of the cloud's copy is kept but its name.
+            var guessNamed = RowInsert(try db.cachedStatement(sql: "UPDATE guess SET remoteRecordName = ? WHERE gameId = ? AND word = ?"))
             for guess in sent.guesses {
                 let name = naming.guess(gameID: guess.gameID, word: guess.word)
                 guard saved[name] != nil else { continue }
-                try db.cachedStatement(sql: "UPDATE guess SET remoteRecordName = ? WHERE gameId = ? AND word = ?").execute(
-                    arguments: [name, guess.gameID, guess.word])
+                guessNamed.bind(name)
+                guessNamed.bind(guess.gameID)
+                guessNamed.bind(guess.word)
+                try guessNamed.run(db)
             }
             // Marks and bookmarks overwrite, the latest commit winning. When another process of
             // this machine already sent and cleared a newer value, the version sent here went up

@@ -123,6 +123,13 @@ public struct RowInsert {
         return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))), as: UTF8.self)
     }
 
+    /// Column `column` (from 0) of the current row, as bytes (empty for NULL).
+    func blob(_ column: CInt) -> Data {
+        let handle = statement.sqliteStatement
+        guard let bytes = sqlite3_column_blob(handle, column) else { return Data() }
+        return Data(bytes: bytes, count: Int(sqlite3_column_bytes(handle, column)))
+    }
+
     /// Inserts the bound row, then clears the statement for the next one. A refused row (a
     /// constraint, a full disk) throws GRDB's `DatabaseError`, as a GRDB execute would.
     public mutating func run(_ db: Database) throws {

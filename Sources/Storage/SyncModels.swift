@@ -135,6 +135,15 @@ public struct OutgoingChanges: Sendable, Equatable {
 
     public var count: Int { games.count + guesses.count + marks.count + bookmarks.count + deletions.count }
     public var isEmpty: Bool { count == 0 }
+
+    /// Adds another part of the queue (sent separately, acknowledged together).
+    public mutating func append(_ other: OutgoingChanges) {
+        games += other.games
+        guesses += other.guesses
+        marks += other.marks
+        bookmarks += other.bookmarks
+        deletions += other.deletions
+    }
 }
 
 /// What a fetch brought, ready to apply. Each record but a guess carries the cloud's system fields.

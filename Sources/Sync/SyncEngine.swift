@@ -28,6 +28,10 @@ public struct SyncEngine: Sendable {
     /// are split between batches).
     var streamChunk = SyncEngine.defaultStreamChunk
 
+    /// Told how many records are sent so far, and of how many, while a long queue (more than a
+    /// fetch's batch of records: a history played before sync was turned on) is sent.
+    public var sendProgress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
+
     public init(player: PlayerDatabase, cloud: any CloudDatabase,
                 now: @escaping @Sendable () -> Date = { Date() },
                 pause: @escaping @Sendable (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) }) {
@@ -120,28 +124,185 @@ public struct SyncEngine: Sendable {
         // lacks; the next round sends it with the cloud's change tag. Bounded, in case another
         // machine keeps winning the race.
         for attempt in 0..<Self.maxAttempts {
-            let outgoing = try player.outgoingChanges(naming: CloudSchema())
-            if outgoing.isEmpty { return }
+            // A long queue (a history played before sync was turned on) is read and sent a page of
+            // games at a time, each with its guesses and marks, so it is never all in memory; the
+            // rest of the queue (deletions, bookmarks, anything not of those games) follows.
+            let games = try player.queuedGameIDs()
+            let paged = games.count > Self.gamesPerPage
+            let rest = paged ? nil : try player.outgoingChanges(naming: CloudSchema())
+            if let rest, rest.isEmpty { return }
             if attempt == 0 { try refuseAnEmptiedFolder() }
-            var conflicts = false
-            for batch in Batch.split(outgoing, device: profile.device.name) {
-                switch try commit(batch) {
-                case .saved(let result):
-                    try player.acknowledge(batch.changes, saved: try Self.encoded(result.savedRecords),
-                                             deleted: Set(result.deletedRecordNames), naming: CloudSchema())
-                    report.uploaded += result.savedRecords.count + result.deletedRecordNames.count
-                    written.insert(batch.zone)
-                case .conflicts(let servers, let deletedElsewhere):
-                    conflicts = true
-                    report.conflictsResolved += servers.count + deletedElsewhere.count
-                    if !servers.isEmpty { try apply(servers, deletions: [], zone: batch.zone, token: nil, report: &report) }
-                    if !deletedElsewhere.isEmpty {
-                        try player.dropDeletedElsewhere(recordNames: deletedElsewhere, sent: batch.changes, naming: CloudSchema())
-                    }
+            let total = try rest?.count ?? player.pendingChangeCount()
+            var upload = Upload(engine: self, total: total, report: report, written: written)
+            do {
+                if paged { try sendPages(of: games, &upload) }
+                try upload.send(try rest ?? player.outgoingChanges(naming: CloudSchema()))
+                try upload.acknowledge()
+            } catch {
+                // What the cloud took is acknowledged even when a later commit fails.
+                try? upload.acknowledge()
+                (report, written) = (upload.report, upload.written)
+                throw error
+            }
+            (report, written) = (upload.report, upload.written)
+            // Conflicts merged here, or a change made while its record was in flight (its newer
+            // version was not cleared): sent now, not at the next sync.
+            if !upload.conflicts, try player.pendingChangeCount() == 0 { return }
+        }
+    }
+
+    /// Sends a long queue's games a page at a time. While the store commits one page, a thread of
+    /// the database's acknowledges the page before and reads the next, so the two sides work at
+    /// once (a first upload is as much the database's work as the folder's).
+    private func sendPages(of games: [String], _ upload: inout Upload) throws {
+        let pages = stride(from: 0, to: games.count, by: Self.gamesPerPage).map { Array(games[$0..<min($0 + Self.gamesPerPage, games.count)]) }
+        let player = self.player, device = profile.device.name
+        let read = { @Sendable (page: [String]) throws -> [Batch] in
+            Batch.split(try player.outgoingChanges(ofGames: page, naming: CloudSchema()), device: device)
+        }
+        var ahead = Background { try read(pages[0]) }
+        for index in pages.indices {
+            let batches: [Batch]
+            do {
+                batches = try ahead.value()
+            } catch {
+                try? upload.acknowledge()
+                throw error
+            }
+            let committed = upload.takeCommitted(), next = pages.indices.contains(index + 1) ? pages[index + 1] : nil
+            ahead = Background {
+                try committed.acknowledge(player)
+                return try next.map(read) ?? []
+            }
+            do {
+                try upload.commit(batches, waitingFor: ahead)
+            } catch {
+                // The thread's work ends before the error goes up: nothing is written after the sync.
+                _ = try? ahead.value()
+                throw error
+            }
+        }
+        _ = try ahead.value()
+        // The last page too, before the rest of the queue is read.
+        try upload.acknowledge()
+    }
+
+    /// Games read and sent at a time from a long queue (with their guesses and marks, about
+    /// 8,000 records for finished games).
+    static let gamesPerPage = 1_000
+
+    /// Commits handed to the store at once (their segments are written together).
+    static let commitsPerGroup = 16
+
+    /// One attempt at sending the queue: commits, and what they saved, acknowledged a page at a
+    /// time in one transaction (each commit's own transaction cost more than its rows).
+    private struct Upload {
+        let engine: SyncEngine
+        /// Records waiting when the attempt began; progress is told when there are more than
+        /// a fetch's batch of them.
+        let total: Int
+        var report: SyncReport
+        var written: Set<SyncZone>
+        var conflicts = false
+        var done = 0
+        /// Zones whose first fetch was looked at before the first commit into them.
+        var prepared: Set<SyncZone> = []
+        /// Committed, not yet acknowledged.
+        var sent = OutgoingChanges()
+        var saved: [String: Data] = [:]
+        var deleted: Set<String> = []
+
+        init(engine: SyncEngine, total: Int, report: SyncReport, written: Set<SyncZone>) {
+            self.engine = engine
+            self.total = total
+            self.report = report
+            self.written = written
+        }
+
+        mutating func send(_ outgoing: OutgoingChanges) throws {
+            try commit(Batch.split(outgoing, device: engine.profile.device.name))
+        }
+
+        /// Commits `batches`; before a conflict writes to the database, `background` (the
+        /// database's thread, acknowledging what went before) is waited for.
+        mutating func commit(_ batches: [Batch], waitingFor background: Background<[Batch]>? = nil) throws {
+            var next = 0
+            while next < batches.count {
+                // Consecutive batches of one zone and policy go to the store together.
+                var end = next + 1
+                while end < batches.count, end - next < SyncEngine.commitsPerGroup,
+                      batches[end].zone == batches[next].zone, batches[end].policy == batches[next].policy { end += 1 }
+                if prepared.insert(batches[next].zone).inserted {
+                    _ = try background?.value()
+                    try engine.takeFirstToken(batches[next].zone)
+                }
+                let outcomes = try engine.commit(Array(batches[next..<end]))
+                guard !outcomes.isEmpty else { return }
+                for (batch, outcome) in zip(batches[next...], outcomes) {
+                    if case .conflicts = outcome { _ = try background?.value() }
+                    try take(outcome, of: batch)
+                }
+                next += outcomes.count
+            }
+        }
+
+        private mutating func take(_ outcome: CommitOutcome, of batch: Batch) throws {
+            switch outcome {
+            case .saved(let result):
+                sent.append(batch.changes)
+                saved.merge(try SyncEngine.encoded(result.savedRecords)) { $1 }
+                deleted.formUnion(result.deletedRecordNames)
+                report.uploaded += result.savedRecords.count + result.deletedRecordNames.count
+                written.insert(batch.zone)
+                done += batch.count
+                if total > SyncEngine.defaultStreamChunk { engine.sendProgress?(done, max(done, total)) }
+            case .conflicts(let servers, let deletedElsewhere):
+                // Applying the cloud's versions writes to the rows sent before: acknowledge those first.
+                try acknowledge()
+                conflicts = true
+                report.conflictsResolved += servers.count + deletedElsewhere.count
+                if !servers.isEmpty { try engine.apply(servers, deletions: [], zone: batch.zone, token: nil, report: &report) }
+                if !deletedElsewhere.isEmpty {
+                    try engine.player.dropDeletedElsewhere(recordNames: deletedElsewhere, sent: batch.changes, naming: CloudSchema())
                 }
             }
-            if !conflicts { return }
         }
+
+        mutating func acknowledge() throws {
+            try takeCommitted().acknowledge(engine.player)
+        }
+
+        /// What was committed and not yet acknowledged, handed over to be.
+        mutating func takeCommitted() -> Committed {
+            defer { (sent, saved, deleted) = (OutgoingChanges(), [:], []) }
+            return Committed(sent: sent, saved: saved, deleted: deleted)
+        }
+    }
+
+    /// Commits made, to acknowledge together in one transaction.
+    struct Committed: Sendable {
+        var sent: OutgoingChanges
+        var saved: [String: Data]
+        var deleted: Set<String>
+
+        func acknowledge(_ player: PlayerDatabase) throws {
+            guard !sent.isEmpty || !deleted.isEmpty else { return }
+            try player.acknowledge(sent, saved: saved, deleted: deleted, naming: CloudSchema())
+        }
+    }
+
+    /// Before the first commit into a zone this machine has no token for and no device has
+    /// written to yet (a cloud folder new to this player): the zone is made and its first fetch,
+    /// empty, is done now, keeping its token. The fetch after the upload then asks only for what
+    /// other devices wrote meanwhile, instead of reading back every record just sent (all of
+    /// them, for a long history). Anything else (the zone exists, the fetch finds a record)
+    /// leaves the zone as it was, for the usual full fetch.
+    private func takeFirstToken(_ zone: SyncZone) throws {
+        guard try player.zoneToken(zone) == nil, try !withRetries({ try cloud.zones() }).contains(zone.cloudZone) else { return }
+        try withRetries { try cloud.createZone(zone.cloudZone) }
+        let first = try withRetries { try cloud.fetchZoneChanges(zone.cloudZone, since: nil) }
+        guard first.isComplete, first.changedRecords.isEmpty, first.deletedRecords.isEmpty else { return }
+        try player.applyIncoming(IncomingChanges(), zone: zone, token: first.token.serialized, naming: CloudSchema())
     }
 
     /// Folds this device's log into a snapshot once the log outweighs it, so the folder stays
@@ -156,17 +317,32 @@ public struct SyncEngine: Sendable {
         case conflicts([CloudRecord], deletedElsewhere: Set<String>)
     }
 
-    private func commit(_ batch: Batch) throws -> CommitOutcome {
-        do {
-            return .saved(try withRetries {
-                do {
-                    return try cloud.modifyRecords(in: batch.zone.cloudZone, saving: batch.records, deleting: batch.deletions, policy: batch.policy)
-                } catch CloudStoreError.zoneNotFound {
-                    try cloud.createZone(batch.zone.cloudZone)
-                    return try cloud.modifyRecords(in: batch.zone.cloudZone, saving: batch.records, deleting: batch.deletions, policy: batch.policy)
-                }
-            })
-        } catch CloudStoreError.partialFailure(let failures) {
+    /// Commits batches of one zone and policy, together where the store can: an outcome for
+    /// each made, then for the first that failed (none after it is tried).
+    private func commit(_ group: [Batch]) throws -> [CommitOutcome] {
+        let zone = group[0].zone.cloudZone, policy = group[0].policy
+        let commits = group.map { CommitBatch(saving: $0.records, deleting: $0.deletions) }
+        func attempt() throws -> CommitsMade {
+            let made = try cloud.modifyRecords(in: zone, commits: commits, policy: policy)
+            // None made: the store's error, as one commit throws it (retried while busy).
+            if made.results.isEmpty, let failure = made.failure {
+                if case .partialFailure = failure { return made }
+                throw failure
+            }
+            return made
+        }
+        let made = try withRetries {
+            do {
+                return try attempt()
+            } catch CloudStoreError.zoneNotFound {
+                try cloud.createZone(zone)
+                return try attempt()
+            }
+        }
+        var outcomes = made.results.map(CommitOutcome.saved)
+        switch made.failure {
+        case nil: break
+        case .partialFailure(let failures)?:
             var servers: [CloudRecord] = [], gone = Set<String>()
             for (name, failure) in failures {
                 switch failure {
@@ -175,8 +351,13 @@ public struct SyncEngine: Sendable {
                 default: throw CloudStoreError.partialFailure(failures)
                 }
             }
-            return .conflicts(servers, deletedElsewhere: gone)
+            outcomes.append(.conflicts(servers, deletedElsewhere: gone))
+        case .some:
+            // Stopped after some were made (the folder gone, busy): those are taken, and the
+            // next commit meets the error again.
+            break
         }
+        return outcomes
     }
 
     /// A mount point whose file system is not mounted is an empty folder that looks usable:
@@ -461,5 +642,25 @@ final class Handoff: @unchecked Sendable {
         condition.broadcast()
         while ended == nil { condition.wait() }
         condition.unlock()
+    }
+}
+
+/// Work done on a thread of its own, its outcome waited for (as often as wanted) by `value`.
+final class Background<T: Sendable>: @unchecked Sendable {
+    private let finished = DispatchSemaphore(value: 0)
+    /// Written once by the thread, before `finished` is signalled; read only after.
+    private var outcome: Result<T, any Error>?
+
+    init(_ body: @escaping @Sendable () throws -> T) {
+        Thread { [self] in
+            outcome = Result { try body() }
+            finished.signal()
+        }.start()
+    }
+
+    func value() throws -> T {
+        finished.wait()
+        defer { finished.signal() }
+        return try outcome!.get()
     }
 }

@@ -14,6 +14,8 @@ public final class SyncService: Sendable {
         case syncing
         /// A long fetch stored `done` records of `total`; at most about ten a second, and the last.
         case importing(done: Int, total: Int?)
+        /// A long upload sent `done` records of `total`; at most about ten a second, and the last.
+        case sending(done: Int, total: Int)
         /// A round ended well; `manual` when the player asked for it (or for one that folded into it).
         case synced(SyncReport, at: Date, manual: Bool)
         /// `adoptReset` joined the new cloud.
@@ -199,6 +201,9 @@ public final class SyncService: Sendable {
             let throttle = Throttle(), report = self.report
             engine.progress = { done, total in
                 if throttle.due(done: done, total: total) { report(.importing(done: done, total: total)) }
+            }
+            engine.sendProgress = { done, total in
+                if throttle.due(done: done, total: total) { report(.sending(done: done, total: total)) }
             }
             let result = try engine.sync()
             state.withLock { $0.failures = 0 }

@@ -40,6 +40,8 @@ final class BackgroundSync: Sendable {
             return .syncUpdate(SyncNews(state: .syncing))
         case .importing(let done, let total):
             return .syncUpdate(SyncNews(state: .importing(done: done, total: total)))
+        case .sending(let done, let total):
+            return .syncUpdate(SyncNews(state: .sending(done: done, total: total)))
         case .synced(let report, let at, let manual):
             let arrived = report.downloaded + report.deleted > 0
             let note: String? = manual ? SyncCommand.sentence(report) : arrived ? "Changes from another machine arrived." : nil

@@ -41,7 +41,10 @@ struct SyncCommand: ParsableCommand {
         // A long import shows a live line on a terminal; never in JSON, never into a pipe.
         let line = !json && isatty(STDERR_FILENO) == 1 ? ProgressLine() : nil
         if watch { return try Watch(setup: setup, engine: engine, json: json, line: line).run() }
-        if let line { engine.progress = { @Sendable done, total in line.show(done: done, total: total) } }
+        if let line {
+            engine.progress = { @Sendable done, total in line.show(.importing, done: done, total: total) }
+            engine.sendProgress = { @Sendable done, total in line.show(.sending, done: done, total: total) }
+        }
         defer { line?.clear() }
         let report = try adoptReset.map { try engine.adoptReset($0) } ?? engine.sync()
         line?.clear()
@@ -87,7 +90,9 @@ struct Watch {
                                   checkQueue: 1, now: setup.clock) { event in
             switch event {
             case .importing(let done, let total):
-                line?.draw(done: done, total: total)
+                line?.draw(.importing, done: done, total: total)
+            case .sending(let done, let total):
+                line?.draw(.sending, done: done, total: total)
             case .synced(let report, _, _):
                 line?.clear()
                 if json { print(JSONLine.encode(report)) } else if report.uploaded + report.downloaded + report.deleted > 0 {
@@ -121,21 +126,24 @@ final class StopFlag: Sendable {
     var isSet: Bool { stopped.withLock { $0 } }
 }
 
-/// "importing 12000 of 40000 records" on stderr, rewritten in place at most ten times a second
-/// and wiped when the sync ends, so the summary prints on a clean line.
+/// "importing 12000 of 40000 records" (or "sending …" for a long upload) on stderr, rewritten in
+/// place at most ten times a second and wiped when the sync ends, so the summary prints on a
+/// clean line.
 final class ProgressLine: Sendable {
+    enum Action: String { case importing, sending }
+
     private let shown = Locked(false)
     private let throttle = SyncService.Throttle()
 
-    func show(done: Int, total: Int?) {
-        if throttle.due(done: done, total: total) { draw(done: done, total: total) }
+    func show(_ action: Action, done: Int, total: Int?) {
+        if throttle.due(done: done, total: total) { draw(action, done: done, total: total) }
     }
 
     /// The line now, for progress already throttled (`SyncService`'s events).
-    func draw(done: Int, total: Int?) {
+    func draw(_ action: Action, done: Int, total: Int?) {
         shown.withLock { shown in
             shown = true
-            let text = "importing \(done)" + (total.map { " of \($0)" } ?? "") + " records"
+            let text = "\(action.rawValue) \(done)" + (total.map { " of \($0)" } ?? "") + " records"
             FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
         }
     }

@@ -15,7 +15,7 @@ import Testing
         for row in rows { byMetric[row["metric"] as? String ?? ""] = row }
         let expected = ["upload.all", "sync.nothingToDo", "sync.nothingToDo.fileOperations", "baseline.naiveSync", "sync.nothingToDo.vsNaive",
                         "sync.oneGuess", "upload.bytesPerGuess", "game.submitGuess", "sync.firstSync", "baseline.floor", "sync.firstSync.vsFloor",
-                        "program.firstSync", "program.firstSync.peakMemory", "program.firstScreen", "program.firstScreen.peakMemory",
+                        "program.firstUpload", "program.firstUpload.peakMemory", "program.firstSync", "program.firstSync.peakMemory", "program.firstScreen", "program.firstScreen.peakMemory",
                         "cloud.sizeVsLiveJSON"]
         #expect(Set(byMetric.keys) == Set(expected))
         #expect(rows.count == expected.count)

@@ -34,8 +34,9 @@ import Testing
 extension CloudFolderSetupTests {
     static let scriptTool: String? = ["/usr/bin/script", "/bin/script"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    /// A long first sync on a terminal shows "importing n of m records" on stderr, and wipes it
-    /// before the summary; `script` gives the command a terminal.
+    /// A long first sync on a terminal shows "importing n of m records" on stderr, and a long
+    /// first upload "sending n of m records", and wipes it before the summary; `script` gives
+    /// the command a terminal.
     @Test(.enabled(if: scriptTool != nil, "util-linux's script is not installed; it gives the sync a terminal"))
     func aLongSyncOnATerminalShowsItsProgress() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("qk-progress-\(UUID().uuidString)")
@@ -45,8 +46,14 @@ extension CloudFolderSetupTests {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         let bench = Binary.url.deletingLastPathComponent().appendingPathComponent("qiktionary-bench")
         #expect(try Binary.run(["--seed", "300", seeded.path], executable: bench).status == 0)
-        let up = try Binary.run(["sync", "--data-dir", seeded.path, "--cloud-dir", cloud.path, "--player", "bench"])
+        let sending = root.appendingPathComponent("sending")
+        let upload = [Binary.url.path, "sync", "--data-dir", seeded.path, "--cloud-dir", cloud.path, "--player", "bench"]
+            .map { "'\($0)'" }.joined(separator: " ")
+        let up = try Binary.run(["-qec", upload, sending.path], executable: URL(fileURLWithPath: Self.scriptTool!))
         #expect(up.status == 0, "\(up.stderr)")
+        let sent = try String(contentsOf: sending, encoding: .utf8)
+        #expect(sent.range(of: #"sending [0-9]+ of [0-9]+ records"#, options: .regularExpression) != nil, "\(sent)")
+        #expect(sent.contains("\u{1B}[KSynced: "), "the line is wiped before the summary")
         let typescript = root.appendingPathComponent("typescript")
         let command = [Binary.url.path, "sync", "--data-dir", fresh.path, "--cloud-dir", cloud.path, "--player", "bench"]
             .map { "'\($0)'" }.joined(separator: " ")

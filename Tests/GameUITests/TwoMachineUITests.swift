@@ -44,4 +44,10 @@ import Testing
         _ = update(&state, .syncUpdate(SyncNews(state: .importing(done: 2_000, total: nil))))
         #expect(state.syncText == "importing 2000…")
     }
+
+    @Test func theHeaderCountsALongUpload() {
+        var state = Fixtures.state(.guess)
+        _ = update(&state, .syncUpdate(SyncNews(state: .sending(done: 8_000, total: 84_776))))
+        #expect(view(state, size: Size(width: 100, height: 30)).text.contains("sending 8000 of 84776…"))
+    }
 }

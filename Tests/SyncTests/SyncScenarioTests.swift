@@ -242,9 +242,9 @@ import Testing
         #expect(watched.commitSizes.allSatisfy { $0 <= 400 })
         #expect(watched.commitSizes.count >= 2)
         #expect(watched.commitSizes.reduce(0, +) == report.uploaded)
-        // The give-up made during the first commit was not cleared by acknowledging that commit;
-        // the fetch of the first sync returned this machine's own older version, and the change
-        // went out in the same sync (one more record than was queued at the start).
+        // The give-up made during the first commit was not cleared by acknowledging that commit:
+        // still queued after the upload, it went out in the same sync (one more record than was
+        // queued at the start).
         #expect(report.uploaded == 5 + 70 + 300 + 1)
         #expect(try a.player.outgoingChanges(naming: CloudSchema()).isEmpty)
         try engine.sync()

@@ -32,11 +32,23 @@ import Testing
         #expect(events.all.synced.map(\.manual) == [false, true], "the manual request reaches the round it folded into")
     }
 
-    @Test func theManualFlagBelongsToTheRoundItWasAskedFor() throws {
+    /// A long first upload is told as it goes (throttled), ending at its whole, before the round's end.
+    @Test func aLongUploadIsToldAsItIsSent() throws {
         let a = try machine("laptop")
-        let events = ServiceEvents()
-        let engine = a.engine
-        let service = SyncService(openEngine: { engine }, report: events.record)
+        try FirstUploadTests.seed(a, games: 900)
+        let (service, events) = service(a)
+        defer { service.stop() }
+        service.request(manual: true)
+        #expect(events.wait { $0.synced.count == 1 })
+        let sending = events.all.compactMap { if case .sending(let done, let total) = $0 { (done, total) } else { nil } }
+        #expect(!sending.isEmpty)
+        #expect(sending.last.map { $0 == (2_700, 2_700) } == true, "the last always passes: \(sending)")
+        let order = events.all.map { if case .sending = $0 { "sending" } else if case .synced = $0 { "synced" } else { "" } }.filter { !$0.isEmpty }
+        #expect(order.last == "synced" && order.dropLast().allSatisfy { $0 == "sending" })
+    }
+
+    @Test func theManualFlagBelongsToTheRoundItWasAskedFor() throws {
+        let (service, events) = service(try machine("laptop"))
         defer { service.stop() }
         service.request(manual: true)
         #expect(events.wait { $0.synced.count == 1 })
@@ -259,6 +271,12 @@ import Testing
     }
 
     // MARK: Helpers
+
+    /// A service over `machine`'s engine (the caller stops it), and what it tells.
+    private func service(_ machine: Machine) -> (SyncService, ServiceEvents) {
+        let events = ServiceEvents(), engine = machine.engine
+        return (SyncService(openEngine: { engine }, report: events.record), events)
+    }
 
     private func machine(_ name: String, clock: TestClock = TestClock()) throws -> Machine {
         try Machine(name, folder: MemoryFolder(), shared: clock)
