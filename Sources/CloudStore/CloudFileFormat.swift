@@ -45,9 +45,13 @@ enum CloudFileFormat {
     }
 
     /// The file for a body already encoded as JSON: compressed if the kind is, under its header.
-    static func seal(_ json: Data, kind: Kind) -> Data {
+    static func seal(_ json: Data, kind: Kind) -> Data { sealed(json, kind: kind).file }
+
+    /// As `seal`, telling also the checksum and length its header carries.
+    static func sealed(_ json: Data, kind: Kind) -> (file: Data, checksum: UInt32, length: Int) {
         let stored = kind.version == 2 ? Deflate.compress(json) : json
-        return Data(header(kind: kind, checksum: CRC32.checksum(stored), length: stored.count).utf8) + stored
+        let checksum = CRC32.checksum(stored)
+        return (Data(header(kind: kind, checksum: checksum, length: stored.count).utf8) + stored, checksum, stored.count)
     }
 
     static func header(kind: Kind, checksum: UInt32, length: Int) -> String {

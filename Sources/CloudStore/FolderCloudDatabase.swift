@@ -308,7 +308,7 @@ public final class FolderCloudDatabase: CloudDatabase {
         var current: RecordEntry? { index < entries.count ? entries[index] : nil }
 
         mutating func start() -> Bool {
-            upcoming = FolderCloudDatabase.decoding(arrived, part: 0)
+            upcoming = started { [arrived] in arrived.decode(0) }
             return nextPart()
         }
 
@@ -326,7 +326,7 @@ public final class FolderCloudDatabase: CloudDatabase {
         private mutating func nextPart() -> Bool {
             while let waiting = upcoming {
                 part += 1
-                upcoming = part + 1 < arrived.parts.count ? FolderCloudDatabase.decoding(arrived, part: part + 1) : nil
+                upcoming = part + 1 < arrived.parts.count ? started { [arrived, part] in arrived.decode(part + 1) } : nil
                 guard case .success(let decoded) = waiting() else { return false }
                 entries = decoded
                 index = 0
@@ -335,21 +335,6 @@ public final class FolderCloudDatabase: CloudDatabase {
             entries = []
             index = 0
             return true
-        }
-    }
-
-    /// Starts decoding a part on another thread; the function returned waits for it.
-    fileprivate static func decoding(_ arrived: SnapshotFiles.Arrived, part index: Int) -> () -> Result<[RecordEntry], SnapshotFiles.Problem> {
-        let done = DispatchSemaphore(value: 0)
-        let result = Locked<Result<[RecordEntry], SnapshotFiles.Problem>?>(nil)
-        DispatchQueue.global().async {
-            result.withLock { $0 = arrived.decode(index) }
-            done.signal()
-        }
-        return {
-            done.wait()
-            done.signal()
-            return result.withLock { $0! }
         }
     }
 
@@ -408,7 +393,8 @@ public final class FolderCloudDatabase: CloudDatabase {
                 var latest: [String: RecordEntry] = [:]
                 try ownEntries(zone, generation, from: oldBase, through: newBase, state: &state) { latest[$0.name] = $0 }
                 let horizon = options.now().addingTimeInterval(-options.tombstoneRetention)
-                let kept = latest.values.filter { !$0.deleted || $0.hlc.date > horizon }.sorted { $0.name < $1.name }
+                // Names sorted, not entries: moving a name costs less than moving an entry.
+                let kept = latest.keys.sorted().compactMap { name in latest[name].flatMap { !$0.deleted || $0.hlc.date > horizon ? $0 : nil } }
                 latest = [:]
                 let snapshot = SnapshotBody(generation: generation, device: device, zone: zone, base: newBase, entries: kept)
                 // Parts first, then the list naming them: a reader that finds the list can find
@@ -538,11 +524,15 @@ public final class FolderCloudDatabase: CloudDatabase {
                 entries.forEach(each)
             }
         }
-        for seq in stride(from: base + 1, through: last, by: 1) {
-            guard let segment = load(layout.segment(generation, device, zone, seq), kind: .segment, as: SegmentBody.self, limit: CloudLimits.maxSegmentBytes, state: &state) else {
-                throw .unavailable(reason: "this device's segment \(seq) of \(zone) is unreadable")
+        var seq = base
+        while seq < last {
+            for loaded in loadSegments(generation, device, zone, after: seq, count: min(Self.segmentsReadTogether, last - seq)) {
+                seq += 1
+                guard case .success(let segment)? = loaded else {
+                    throw .unavailable(reason: "this device's segment \(seq) of \(zone) is unreadable")
+                }
+                segment.entries.forEach(each)
             }
-            segment.entries.forEach(each)
         }
     }
 

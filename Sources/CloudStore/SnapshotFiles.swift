@@ -31,19 +31,26 @@ enum SnapshotFiles {
     static let partBytes = 4 << 20
 
     /// The sealed files of `body`: each part handed to `write` (with its number, from 1) as
-    /// soon as it is sealed, so one part is held at a time; then its list, returned (written
-    /// last, so a reader that finds the list finds parts already published).
+    /// soon as it is sealed, in order, a few held at a time (parts are compressed on other
+    /// cores while the next is encoded); then its list, returned (written last, so a reader
+    /// that finds the list finds parts already published).
     static func seal(_ body: SnapshotBody, partBytes: Int, write: (_ part: Data, _ number: Int) throws -> Void) throws -> Data {
         var listed: [SnapshotManifest.Part] = []
+        var pending: [(entries: Range<Int>, sealed: () -> (file: Data, checksum: UInt32, length: Int))] = []
+        func writeOldest() throws {
+            let (entries, sealed) = pending.removeFirst()
+            let part = sealed()
+            let live = body.entries[entries].count { !$0.deleted }
+            listed.append(.init(bytes: part.length, crc32: String(format: "%08x", part.checksum), entries: entries.count, live: live))
+            try write(part.file, listed.count)
+        }
         var next = 0
         try BodyCodec.encodeParts(body, partBytes: partBytes) { json, count in
-            let file = CloudFileFormat.seal(json, kind: .part)
-            guard case .success(let checked) = CloudFileFormat.check(file, kind: .part) else { return }
-            let live = body.entries[next..<next + count].count { !$0.deleted }
-            listed.append(.init(bytes: checked.body.count, crc32: String(format: "%08x", checked.checksum), entries: count, live: live))
+            pending.append((next..<next + count, started { CloudFileFormat.sealed(json, kind: .part) }))
             next += count
-            try write(file, listed.count)
+            if pending.count > 2 { try writeOldest() }
         }
+        while !pending.isEmpty { try writeOldest() }
         let list = SnapshotManifest(generation: body.generation, device: body.device, zone: body.zone, base: body.base, parts: listed)
         return CloudFileFormat.encode(list, kind: .snapshot)
     }
