@@ -109,11 +109,14 @@ enum Seeding {
         try machine.player.forgetSyncMetadata()
     }
 
-    /// A reading list of `count` bookmarks (distinct dictionary words), seeded as `seed` seeds games.
-    static func seedReadingList(_ machine: Machine, bookmarks count: Int) throws {
+    /// A reading list of `count` bookmarks (distinct dictionary words), seeded as `seed` seeds
+    /// games. A bookmark is a word, so there are at most as many as the dictionary has words
+    /// (37,232): the 100,000-game scale gets that many.
+    static func seedReadingList(_ machine: Machine, bookmarks wanted: Int) throws {
         let text = (try? String(contentsOf: BundledContent.dictionaryURL, encoding: .utf8)) ?? ""
         let words = text.split(separator: "\n").map(String.init).filter { (4...7).contains($0.count) && $0.allSatisfy { $0 >= "a" && $0 <= "z" } }
-        guard words.count >= count else { throw BenchFailure("the dictionary has \(words.count) words, fewer than \(count) bookmarks") }
+        guard words.count >= min(wanted, 1_000) else { throw BenchFailure("the dictionary has \(words.count) words, fewer than 1,000 bookmarks") }
+        let count = min(wanted, words.count)
         var rng = SeededGenerator(seed: 2027)
         var incoming = IncomingChanges()
         let start = Date(timeIntervalSince1970: 1_780_000_000)
