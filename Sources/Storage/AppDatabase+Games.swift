@@ -72,9 +72,11 @@ extension AppDatabase {
 
     static func savedGame(_ record: GameRecord, _ db: Database) throws -> SavedGame {
         let guesses = try Self.orderedGuesses(record, db)
-        let marks = try MarkRecord.filter(Column("gameId") == record.id).fetchAll(db)
+        // Fixed texts through cached statements: a list of thousands of games runs these per game.
+        let marks = try MarkRecord.fetchAll(db.cachedStatement(sql: "SELECT * FROM mark WHERE gameId = ?"), arguments: [record.id])
         let bookmarked = try record.status.isFinished
-            && BookmarkRecord.exists(db, key: ["playerId": record.playerId, "word": record.secret])
+            && Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM bookmark WHERE playerId = ? AND word = ?"),
+                             arguments: [record.playerId, record.secret]).isTrue
         let game = Game(
             id: record.id, packID: record.packId, secret: record.secret, rules: record.rules,
             maxGuesses: record.maxGuesses, hard: record.hard,
