@@ -165,6 +165,9 @@ struct RecordEntry: Codable, Equatable, Sendable {
                                        modifiedBy: device, modifiedAt: hlc))
     }
 
+    /// Within the limits `problem` sets, as every entry read must be.
+    var isSound: Bool { Self.problem(name: name, type: type, fields: fields) == nil }
+
     /// Limits on what a record may hold, checked on save and again on every read.
     static func problem(name: String, type: String, fields: [String: FieldValue]?) -> String? {
         if name.isEmpty || name.utf8.count > CloudLimits.maxNameBytes { return "record names have 1 to \(CloudLimits.maxNameBytes) bytes" }

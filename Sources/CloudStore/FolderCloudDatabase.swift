@@ -508,7 +508,6 @@ public final class FolderCloudDatabase: CloudDatabase {
                            createdBy: live?.createdBy ?? device, createdAt: live?.createdAt ?? stamp)
     }
 
-    /// This device's versions in `zone` from its snapshot at `base` and segments up to `last`.
     /// Hands `each` this device's versions in `zone` from its snapshot at `base` and segments
     /// up to `last`, oldest first.
     private func ownEntries(_ zone: ZoneID, _ generation: CloudGeneration, from base: Int, through last: Int, state: inout State,
@@ -676,7 +675,7 @@ public final class FolderCloudDatabase: CloudDatabase {
                     case .success(let segment)?:
                         guard segment.generation == generation, segment.device == other, segment.zone == zone, segment.seq == seq + 1,
                               segment.entries.count <= CloudLimits.maxRecordsPerCommit,
-                              segment.entries.allSatisfy({ $0.seq == segment.seq && $0.hlc == segment.hlc && Self.isSound($0) })
+                              segment.entries.allSatisfy({ $0.seq == segment.seq && $0.hlc == segment.hlc && $0.isSound })
                         else {
                             warn(path, "its contents do not match its place", &state)
                             break reading
@@ -699,24 +698,20 @@ public final class FolderCloudDatabase: CloudDatabase {
                               count: Int) -> [Result<SegmentBody, FormatProblem>?] {
         let paths = (1...count).map { layout.segment(generation, owner, zone, first + $0) }
         let folder = self.folder
-        @Sendable func load(_ path: FolderPath) -> Result<SegmentBody, FormatProblem>? {
-            switch folder.read(path, limit: CloudLimits.maxSegmentBytes) {
-            case .missing: nil
-            case .rejected(let reason): .failure(FormatProblem(reason))
-            case .data(let data): CloudFileFormat.decode(data, kind: .segment, as: SegmentBody.self)
-            }
+        @Sendable func load(_ index: Int) -> Result<SegmentBody, FormatProblem>? {
+            Self.decoded(paths[index], kind: .segment, as: SegmentBody.self, limit: CloudLimits.maxSegmentBytes, in: folder)
         }
-        guard count > 1 else { return [load(paths[0])] }
-        let results = Locked([Result<SegmentBody, FormatProblem>??](repeating: nil, count: count))
-        DispatchQueue.concurrentPerform(iterations: count) { index in
-            let loaded = load(paths[index])
-            results.withLock { $0[index] = .some(loaded) }
-        }
-        return results.withLock { $0 }.map { $0 ?? nil }
+        return count > 1 ? concurrently(count, load) : [load(0)]
     }
 
-    private static func isSound(_ entry: RecordEntry) -> Bool {
-        RecordEntry.problem(name: entry.name, type: entry.type, fields: entry.fields) == nil
+    /// A file's body read and decoded, the reason it is not valid, or nil when it is missing.
+    private static func decoded<Body: Decodable>(_ path: FolderPath, kind: CloudFileFormat.Kind, as type: Body.Type, limit: Int,
+                                                 in folder: any CloudFolder) -> Result<Body, FormatProblem>? {
+        switch folder.read(path, limit: limit) {
+        case .missing: nil
+        case .rejected(let reason): .failure(FormatProblem(reason))
+        case .data(let data): CloudFileFormat.decode(data, kind: kind, as: type)
+        }
     }
 
     /// The snapshot at `base` of `owner`'s log of `zone` whose every file has arrived, or nil
@@ -752,20 +747,13 @@ public final class FolderCloudDatabase: CloudDatabase {
     /// As `load`, telling also whether the file looked like the start of a valid one.
     private func load<Body: Decodable>(_ path: FolderPath, kind: CloudFileFormat.Kind, as type: Body.Type, limit: Int,
                                        incomplete: inout Bool, state: inout State) -> Body? {
-        switch folder.read(path, limit: limit) {
-        case .missing:
+        switch Self.decoded(path, kind: kind, as: type, limit: limit, in: folder) {
+        case nil: return nil
+        case .success(let body)?: return body
+        case .failure(let problem)?:
+            incomplete = problem.incomplete
+            warn(path, problem.reason, &state)
             return nil
-        case .rejected(let reason):
-            warn(path, reason, &state)
-            return nil
-        case .data(let data):
-            switch CloudFileFormat.decode(data, kind: kind, as: type) {
-            case .success(let body): return body
-            case .failure(let problem):
-                incomplete = problem.incomplete
-                warn(path, problem.reason, &state)
-                return nil
-            }
         }
     }
 

@@ -156,39 +156,32 @@ enum SnapshotFiles {
             }
         }
 
-        /// Whether a decoded part is of this snapshot and every entry in it is sound.
+        /// Whether a decoded part is of this snapshot.
         func belongs(_ body: SnapshotBody) -> Bool {
             Origin(generation: body.generation, device: body.device, zone: body.zone, base: body.base) == origin
         }
 
-        func isSound(_ entry: RecordEntry) -> Bool {
-            entry.seq <= origin.base && RecordEntry.problem(name: entry.name, type: entry.type, fields: entry.fields) == nil
-        }
-
         /// Every entry, each part inflated and decoded on a core of its own; all or nothing.
         func entries() -> Result<[RecordEntry], Problem> {
-            let results = Locked([Result<[RecordEntry], Problem>?](repeating: nil, count: parts.count))
-            DispatchQueue.concurrentPerform(iterations: parts.count) { index in
-                let result = decode(index)
-                results.withLock { $0[index] = result }
-            }
             var entries: [RecordEntry] = []
-            for result in results.withLock({ $0 }) {
+            for result in concurrently(parts.count, decode) {
                 switch result {
-                case .success(let part)?: entries += part
-                case .failure(let problem)?: return .failure(problem)
-                case nil: return .failure(Problem(path: parts[0].path, reason: "not decoded"))
+                case .success(let part): entries += part
+                case .failure(let problem): return .failure(problem)
                 }
             }
             return .success(entries)
         }
 
-        /// Part `index`'s entries, checked.
+        /// Part `index`'s entries, checked as every snapshot entry is: no later than the
+        /// snapshot's base, and within the limits of a record.
         func decode(_ index: Int) -> Result<[RecordEntry], Problem> {
             json(index).flatMap { json in
                 let path = parts[index].path
-                guard let body = try? BodyCodec.decodeSnapshot(json) else { return .failure(Problem(path: path, reason: "unreadable body")) }
-                guard belongs(body), body.entries.allSatisfy(isSound) else {
+                guard case .success(let body) = CloudFileFormat.decodeBody(json, as: SnapshotBody.self) else {
+                    return .failure(Problem(path: path, reason: "unreadable body"))
+                }
+                guard belongs(body), body.entries.allSatisfy({ $0.seq <= origin.base && $0.isSound }) else {
                     return .failure(Problem(path: path, reason: "its contents do not match its place"))
                 }
                 return .success(body.entries)

@@ -17,3 +17,13 @@ func started<T: Sendable>(_ work: @escaping @Sendable () -> T) -> () -> T {
         return result.withLock { $0! }
     }
 }
+
+/// `work` for each of `0..<count`, run on every core at once; the results in order.
+func concurrently<T: Sendable>(_ count: Int, _ work: @Sendable (Int) -> T) -> [T] {
+    let results = Locked([T?](repeating: nil, count: count))
+    DispatchQueue.concurrentPerform(iterations: count) { index in
+        let result = work(index)
+        results.withLock { $0[index] = result }
+    }
+    return results.withLock { $0 }.map { $0! }
+}
