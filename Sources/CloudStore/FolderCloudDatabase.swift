@@ -298,7 +298,7 @@ public final class FolderCloudDatabase: CloudDatabase {
         private var part = -1
         private var entries: [RecordEntry] = []
         private var index = 0
-        private var upcoming: (() -> Result<[RecordEntry], SnapshotFiles.Problem>)?
+        private var upcoming: Background<Result<[RecordEntry], SnapshotFiles.Problem>, Never>?
 
         init(device: DeviceID, arrived: SnapshotFiles.Arrived) {
             self.device = device
@@ -308,7 +308,7 @@ public final class FolderCloudDatabase: CloudDatabase {
         var current: RecordEntry? { index < entries.count ? entries[index] : nil }
 
         mutating func start() -> Bool {
-            upcoming = started { [arrived] in arrived.decode(0) }
+            upcoming = Background { [arrived] in arrived.decode(0) }
             return nextPart()
         }
 
@@ -326,8 +326,8 @@ public final class FolderCloudDatabase: CloudDatabase {
         private mutating func nextPart() -> Bool {
             while let waiting = upcoming {
                 part += 1
-                upcoming = part + 1 < arrived.parts.count ? started { [arrived, part] in arrived.decode(part + 1) } : nil
-                guard case .success(let decoded) = waiting() else { return false }
+                upcoming = part + 1 < arrived.parts.count ? Background { [arrived, part] in arrived.decode(part + 1) } : nil
+                guard case .success(let decoded) = waiting.value() else { return false }
                 entries = decoded
                 index = 0
                 if !entries.isEmpty { return true }

@@ -36,17 +36,17 @@ enum SnapshotFiles {
     /// that finds the list finds parts already published).
     static func seal(_ body: SnapshotBody, partBytes: Int, write: (_ part: Data, _ number: Int) throws -> Void) throws -> Data {
         var listed: [SnapshotManifest.Part] = []
-        var pending: [(entries: Range<Int>, sealed: () -> (file: Data, checksum: UInt32, length: Int))] = []
+        var pending: [(entries: Range<Int>, sealed: Background<(file: Data, checksum: UInt32, length: Int), Never>)] = []
         func writeOldest() throws {
             let (entries, sealed) = pending.removeFirst()
-            let part = sealed()
+            let part = sealed.value()
             let live = body.entries[entries].count { !$0.deleted }
             listed.append(.init(bytes: part.length, crc32: String(format: "%08x", part.checksum), entries: entries.count, live: live))
             try write(part.file, listed.count)
         }
         var next = 0
         try BodyCodec.encodeParts(body, partBytes: partBytes) { json, count in
-            pending.append((next..<next + count, started { CloudFileFormat.sealed(json, kind: .part) }))
+            pending.append((next..<next + count, Background { CloudFileFormat.sealed(json, kind: .part) }))
             next += count
             if pending.count > 2 { try writeOldest() }
         }

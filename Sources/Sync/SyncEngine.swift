@@ -225,7 +225,7 @@ public struct SyncEngine: Sendable {
 
         /// Commits `batches`; before a conflict writes to the database, `background` (the
         /// database's thread, acknowledging what went before) is waited for.
-        mutating func commit(_ batches: [Batch], waitingFor background: Background<[Batch]>? = nil) throws {
+        mutating func commit(_ batches: [Batch], waitingFor background: Background<[Batch], any Error>? = nil) throws {
             var next = 0
             while next < batches.count {
                 // Consecutive batches of one zone and policy go to the store together.
@@ -642,25 +642,5 @@ final class Handoff: @unchecked Sendable {
         condition.broadcast()
         while ended == nil { condition.wait() }
         condition.unlock()
-    }
-}
-
-/// Work done on a thread of its own, its outcome waited for (as often as wanted) by `value`.
-final class Background<T: Sendable>: @unchecked Sendable {
-    private let finished = DispatchSemaphore(value: 0)
-    /// Written once by the thread, before `finished` is signalled; read only after.
-    private var outcome: Result<T, any Error>?
-
-    init(_ body: @escaping @Sendable () throws -> T) {
-        Thread { [self] in
-            outcome = Result { try body() }
-            finished.signal()
-        }.start()
-    }
-
-    func value() throws -> T {
-        finished.wait()
-        defer { finished.signal() }
-        return try outcome!.get()
     }
 }
