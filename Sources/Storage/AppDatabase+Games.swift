@@ -184,14 +184,15 @@ extension PlayerDatabase {
         }
     }
 
-    /// The player's most recently changed game in progress, if any.
+    /// The player's most recently changed game in progress, if any (of two changed in the same
+    /// millisecond, the first by id, so every machine resumes the same one).
     /// A game with a guess comes before one never played, whatever their times: a game opened
     /// here and left gives way to the one played on the other machine.
     public func latestGameInProgress() throws(StorageError) -> SavedGame? {
         try read { db in
             try GameRecord.fetchOne(db, sql: """
                 SELECT g.* FROM game g INDEXED BY game_player_status WHERE g.playerId = ? AND g.status = 'in-progress'
-                ORDER BY EXISTS (SELECT 1 FROM guess e WHERE e.gameId = g.id) DESC, g.updatedAt DESC LIMIT 1
+                ORDER BY EXISTS (SELECT 1 FROM guess e WHERE e.gameId = g.id) DESC, g.updatedAt DESC, g.id LIMIT 1
                 """, arguments: [profile.playerID])
                 .map { try AppDatabase.savedGame($0, db) }
         }
@@ -271,7 +272,7 @@ extension PlayerDatabase {
             try GameRecord.fetchAll(db, sql: """
                 SELECT g.* FROM game g WHERE g.playerId = ? AND g.status = 'in-progress'
                   AND EXISTS (SELECT 1 FROM guess e WHERE e.gameId = g.id)
-                ORDER BY g.updatedAt DESC
+                ORDER BY g.updatedAt DESC, g.id
                 """, arguments: [profile.playerID])
                 .map { try AppDatabase.savedGame($0, db) }
         }

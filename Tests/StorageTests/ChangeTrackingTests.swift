@@ -112,6 +112,29 @@ import Sync
         #expect(history.count == 6 && history.allSatisfy { $0.game.status == .won }, "\(history.map(\.game.status))")
     }
 
+    /// Games in progress changed in the same millisecond are listed, and resumed, in the same
+    /// order on every machine, whatever order they arrived in (a first sync stores them by name).
+    @Test func gamesChangedAtTheSameMomentAreInTheSameOrderEverywhere() throws {
+        let now = AppDatabase.stamp(Date())
+        let ids = ["9", "1", "5"].map { "00000000-0000-4000-8000-00000000000\($0)" }
+        var orders: [[String]] = [], resumed: [String?] = []
+        for arrival in [ids, ids.reversed()] {
+            let (db, profile) = try Fixtures.database()
+            var incoming = IncomingChanges()
+            for id in arrival {
+                incoming.games.append((SyncGame(id: id, packID: "stones", secret: "amber", fact: "Fact.", rules: .classic, maxGuesses: 15,
+                                                status: .inProgress, startedAt: now, updatedAt: now, finishedAt: nil, startedOn: "desk",
+                                                lastChangedOn: "desk"), fields))
+                incoming.guesses.append(SyncGuess(gameID: id, word: "flint", position: 1, feedback: .common(1), playedAt: now, playedOn: "desk"))
+            }
+            _ = try db.player(profile).applyIncoming(incoming, zone: .games, token: nil, naming: CloudSchema())
+            orders.append(try db.player(profile).gamesInProgress().map(\.game.id))
+            resumed.append(try db.player(profile).latestGameInProgress()?.game.id)
+        }
+        #expect(orders[0] == ids.sorted() && orders[1] == ids.sorted(), "\(orders)")
+        #expect(resumed[0] == ids.sorted().first && resumed[1] == resumed[0])
+    }
+
     /// Two players on one machine: a fetched game whose id is another player's game here is not
     /// this player's, and is neither taken over nor copied.
     @Test func aFetchedGameWithAnotherPlayersIDIsNotTaken() throws {
