@@ -97,7 +97,7 @@ enum BodyCodec {
 
     /// The body's one form (see above). Throws for a non-finite double, which JSON cannot hold.
     static func encode(_ body: SegmentBody) throws -> Data {
-        var writer = BodyWriter(capacity: estimatedSize(of: body.entries))
+        var writer = BodyWriter(capacity: estimatedSize(entries: body.entries.count))
         writer.raw("{\"device\":")
         writer.string(body.device.name)
         writer.raw(",\"entries\":")
@@ -126,33 +126,68 @@ enum BodyCodec {
     /// is at most one entry longer than that). Always at least one part. Each is handed to
     /// `each` with its count of entries as soon as it is written, so one part is held at a time.
     static func encodeParts(_ body: SnapshotBody, partBytes: Int, each: (_ json: Data, _ entries: Int) throws -> Void) throws {
-        var next = 0
-        repeat {
-            var writer = BodyWriter(capacity: min(partBytes, estimatedSize(of: body.entries)) + 4096)
-            writer.raw("{\"base\":")
-            writer.integer(Int64(body.base))
-            writer.raw(",\"device\":")
-            writer.string(body.device.name)
-            writer.raw(",\"entries\":")
-            writer.byte(Byte.openBracket)
-            let first = next
-            while next < body.entries.count && (next == first || writer.bytes.count < partBytes) {
-                if next > first { writer.byte(Byte.comma) }
-                try writer.entry(body.entries[next])
-                next += 1
-            }
-            writer.byte(Byte.closeBracket)
-            writer.raw(",\"generation\":")
-            writer.string(body.generation.name)
-            writer.raw(",\"zone\":")
-            writer.string(body.zone.name)
-            writer.raw("}")
-            try each(Data(writer.bytes), next - first)
-        } while next < body.entries.count
+        var encoder = PartEncoder(generation: body.generation, device: body.device, zone: body.zone, base: body.base,
+                                  partBytes: partBytes, expected: body.entries.count)
+        for entry in body.entries {
+            if let part = try encoder.add(entry) { try each(part.json, part.entries) }
+        }
+        let last = encoder.close()
+        try each(last.json, last.entries)
+    }
+
+    /// A snapshot's parts encoded as its entries come (see `encodeParts`): a first upload writes
+    /// a long history straight into parts without ever holding it whole.
+    struct PartEncoder {
+        let generation: CloudGeneration, device: DeviceID, zone: ZoneID, base: Int, partBytes: Int
+        private var writer: BodyWriter?
+        private var entries = 0, live = 0
+        /// Entries still to come, when known: sizes the first buffer.
+        private var expected: Int
+
+        init(generation: CloudGeneration, device: DeviceID, zone: ZoneID, base: Int, partBytes: Int, expected: Int = .max) {
+            (self.generation, self.device, self.zone, self.base, self.partBytes, self.expected) = (generation, device, zone, base, partBytes, expected)
+        }
+
+        /// Adds an entry; the part before it when that one was full (its JSON, entries and
+        /// live entries).
+        mutating func add(_ entry: RecordEntry) throws -> (json: Data, entries: Int, live: Int)? {
+            var closed: (json: Data, entries: Int, live: Int)?
+            if let writer, writer.bytes.count >= partBytes { closed = close() }
+            if writer == nil { open() } else { writer!.byte(Byte.comma) }
+            try writer!.entry(entry)
+            entries += 1
+            if !entry.deleted { live += 1 }
+            expected = max(0, expected - 1)
+            return closed
+        }
+
+        /// The open part closed (an empty one when no entry came since the last).
+        mutating func close() -> (json: Data, entries: Int, live: Int) {
+            if writer == nil { open() }
+            writer!.byte(Byte.closeBracket)
+            writer!.raw(",\"generation\":")
+            writer!.string(generation.name)
+            writer!.raw(",\"zone\":")
+            writer!.string(zone.name)
+            writer!.raw("}")
+            defer { (writer, entries, live) = (nil, 0, 0) }
+            return (Data(writer!.bytes), entries, live)
+        }
+
+        private mutating func open() {
+            var started = BodyWriter(capacity: min(partBytes, BodyCodec.estimatedSize(entries: expected)) + 4096)
+            started.raw("{\"base\":")
+            started.integer(Int64(base))
+            started.raw(",\"device\":")
+            started.string(device.name)
+            started.raw(",\"entries\":")
+            started.byte(Byte.openBracket)
+            writer = started
+        }
     }
 
     /// A game record takes 300 to 500 bytes; reserving about that avoids most regrowth.
-    private static func estimatedSize(of entries: [RecordEntry]) -> Int { 256 + entries.count * 448 }
+    fileprivate static func estimatedSize(entries count: Int) -> Int { 256 + min(count, 1 << 40) * 448 }
 }
 
 // MARK: - Reading

@@ -41,6 +41,21 @@ public protocol CloudDatabase: AnyObject, Sendable {
     /// that fails (its error in `failure`, and none after it is tried). A store may make them
     /// under one lock and one head (`FolderCloudDatabase` does); others make them one by one.
     func modifyRecords(in zone: ZoneID, commits: [CommitBatch], policy: SavePolicy) throws(CloudStoreError) -> CommitsMade
+    /// A long first upload into a zone no device has written to yet, written straight as this
+    /// device's snapshot: no segments to fold later, and only a page held at a time. The store
+    /// asks `next` for one page of commits at a time (nil: no more) and tells `made` what each
+    /// page saved (false: stop; what was made is still published). Records are stamped as one
+    /// commit. Before the first page is made, `starting` is called (false: nothing is written):
+    /// pages are told made before the snapshot is published, so a caller that acknowledges
+    /// them keeps a note to check with `hasPublished` if it stops half way. A page is left
+    /// unmade, and the upload ends before it, when its names do not all follow the names
+    /// before it, or it holds a deletion or a record that is not new. A store that cannot
+    /// declines (nothing asked, nothing written).
+    func uploadAsSnapshot(_ zone: ZoneID, starting: () -> Bool, next: () -> [CommitBatch]?,
+                          made: ([CommitResult]) -> Bool) throws(CloudStoreError) -> SnapshotUpload
+    /// Whether this device has published anything in its log of `zone`. Asked under this
+    /// device's lock, so an upload another process is making is waited for.
+    func hasPublished(in zone: ZoneID) throws(CloudStoreError) -> Bool
     /// Fold this device's old segments of `zone` into a snapshot; older tokens then expire.
     func compact(_ zone: ZoneID, keepingRecent: Int) throws(CloudStoreError) -> CompactionReport
     /// Compacts only when this device's log of `zone` has grown to outweigh its snapshot
@@ -81,6 +96,15 @@ extension CloudDatabase {
         }
         return made
     }
+
+    /// Stores that write only commits decline.
+    public func uploadAsSnapshot(_ zone: ZoneID, starting: () -> Bool, next: () -> [CommitBatch]?,
+                                 made: ([CommitResult]) -> Bool) throws(CloudStoreError) -> SnapshotUpload {
+        .declined
+    }
+
+    /// Stores that never upload as a snapshot never leave one half made.
+    public func hasPublished(in zone: ZoneID) throws(CloudStoreError) -> Bool { true }
 
     /// Stores that do not stream answer every full fetch through `fetchZoneChanges`.
     public func fetchAllRecords(_ zone: ZoneID, chunk: Int, deliver: ([CloudRecord]) -> Bool) throws(CloudStoreError) -> StreamedFetch {
@@ -128,6 +152,18 @@ public struct CommitResult: Sendable, Equatable {
     /// The saved records with their new system fields (keep them for the next save).
     public var savedRecords: [CloudRecord]
     public var deletedRecordNames: [String]
+}
+
+/// How an upload as a snapshot ended.
+public struct SnapshotUpload: Sendable, Equatable {
+    /// Records published (0: nothing was written, and `starting` was not called).
+    public var records: Int
+    /// Whether the last page handed over was left unmade: it, and every page after it, go as commits.
+    public var lastPageLeft: Bool
+    /// The zone's token just after the upload, for a caller that has none (nil when nothing was published).
+    public var token: ChangeToken?
+
+    public static let declined = SnapshotUpload(records: 0, lastPageLeft: false, token: nil)
 }
 
 public struct CompactionReport: Sendable, Equatable {

@@ -34,25 +34,53 @@ enum SnapshotFiles {
     /// soon as it is sealed, in order, a few held at a time (parts are compressed on other
     /// cores while the next is encoded); then its list, returned (written last, so a reader
     /// that finds the list finds parts already published).
-    static func seal(_ body: SnapshotBody, partBytes: Int, write: (_ part: Data, _ number: Int) throws -> Void) throws -> Data {
-        var listed: [SnapshotManifest.Part] = []
-        var pending: [(entries: Range<Int>, sealed: Background<(file: Data, checksum: UInt32, length: Int), Never>)] = []
-        func writeOldest() throws {
-            let (entries, sealed) = pending.removeFirst()
-            let part = sealed.value()
-            let live = body.entries[entries].count { !$0.deleted }
-            listed.append(.init(bytes: part.length, crc32: String(format: "%08x", part.checksum), entries: entries.count, live: live))
-            try write(part.file, listed.count)
+    static func seal(_ body: SnapshotBody, partBytes: Int, write: @escaping (_ part: Data, _ number: Int) throws -> Void) throws -> Data {
+        var sealer = Sealer(encoder: BodyCodec.PartEncoder(generation: body.generation, device: body.device, zone: body.zone, base: body.base,
+                                                           partBytes: partBytes, expected: body.entries.count), write: write)
+        for entry in body.entries { try sealer.add(entry) }
+        return try sealer.finish()
+    }
+
+    /// A snapshot sealed as its entries come, in name order: parts written as they fill, the
+    /// list made at the end (see `seal`). Holds a few parts at a time, however long the snapshot.
+    struct Sealer {
+        private var encoder: BodyCodec.PartEncoder
+        private let write: (_ part: Data, _ number: Int) throws -> Void
+        private var listed: [SnapshotManifest.Part] = []
+        private var pending: [(entries: Int, live: Int, sealed: Background<(file: Data, checksum: UInt32, length: Int), Never>)] = []
+        /// The bytes of the parts written so far.
+        private(set) var written = 0
+
+        init(encoder: BodyCodec.PartEncoder, write: @escaping (_ part: Data, _ number: Int) throws -> Void) {
+            self.encoder = encoder
+            self.write = write
         }
-        var next = 0
-        try BodyCodec.encodeParts(body, partBytes: partBytes) { json, count in
-            pending.append((next..<next + count, Background { CloudFileFormat.sealed(json, kind: .part) }))
-            next += count
+
+        mutating func add(_ entry: RecordEntry) throws {
+            if let part = try encoder.add(entry) { try seal(part) }
+        }
+
+        /// The last part sealed and every part written; the list naming them.
+        mutating func finish() throws -> Data {
+            try seal(encoder.close())
+            while !pending.isEmpty { try writeOldest() }
+            let list = SnapshotManifest(generation: encoder.generation, device: encoder.device, zone: encoder.zone, base: encoder.base, parts: listed)
+            return CloudFileFormat.encode(list, kind: .snapshot)
+        }
+
+        private mutating func seal(_ part: (json: Data, entries: Int, live: Int)) throws {
+            let json = part.json
+            pending.append((part.entries, part.live, Background { CloudFileFormat.sealed(json, kind: .part) }))
             if pending.count > 2 { try writeOldest() }
         }
-        while !pending.isEmpty { try writeOldest() }
-        let list = SnapshotManifest(generation: body.generation, device: body.device, zone: body.zone, base: body.base, parts: listed)
-        return CloudFileFormat.encode(list, kind: .snapshot)
+
+        private mutating func writeOldest() throws {
+            let (entries, live, sealed) = pending.removeFirst()
+            let part = sealed.value()
+            listed.append(.init(bytes: part.length, crc32: String(format: "%08x", part.checksum), entries: entries, live: live))
+            try write(part.file, listed.count)
+            written += part.file.count
+        }
     }
 
     /// Why a snapshot cannot be read yet: the file at fault and what is wrong with it.

@@ -220,7 +220,7 @@ extension PlayerDatabase {
     /// time with `outgoingChanges(ofGames:naming:)`, so it is never all in memory at once.
     public func queuedGameIDs() throws(StorageError) -> [String] {
         try read { db in
-            var query = RowInsert(try db.cachedStatement(sql: "SELECT g.id FROM game g WHERE g.id IN (\(Queue.queuedGameIDs)) ORDER BY g.startedAt, g.id"))
+            var query = RowInsert(try db.cachedStatement(sql: "SELECT g.id FROM game g WHERE g.id IN (\(Queue.queuedGameIDs)) ORDER BY g.id"))
             query.bind(profile.playerID)
             query.bind(profile.playerID)
             var ids: [String] = []
@@ -406,6 +406,21 @@ extension PlayerDatabase {
             state.generation = generation
             state.incompleteZones = incompleteZones.sorted().joined(separator: ",")
         }
+    }
+
+    /// The zone whose first upload was being written as a snapshot when a sync stopped: its
+    /// pages were acknowledged as they were written, before the snapshot was published, so
+    /// the next sync asks the cloud whether it was (nil: no upload was under way).
+    public func snapshotUploadZone() throws(StorageError) -> SyncZone? {
+        try read { db in
+            try String.fetchOne(db, sql: "SELECT snapshotUpload FROM syncState WHERE playerId = ?", arguments: [profile.playerID])
+                .flatMap(SyncZone.init(rawValue:))
+        }
+    }
+
+    /// Notes (or, with nil, clears) the zone whose first upload is being written as a snapshot.
+    public func noteSnapshotUpload(_ zone: SyncZone?) throws(StorageError) {
+        try updateSyncState { $0.snapshotUpload = zone?.rawValue }
     }
 
     /// Records how the last sync ended, for `status` and the header.

@@ -14,6 +14,7 @@ enum Migrations {
             ("v6: daily games", v6),
             ("v7: kept system fields name their game", v7),
             ("v8: times as integer milliseconds", v8),
+            ("v9: a first upload written as a snapshot, noted while it is made", v9),
         ]
         for (name, sql) in migrations {
             migrator.registerMigration(name) { db in try db.execute(sql: sql) }
@@ -237,5 +238,10 @@ enum Migrations {
         UPDATE mark SET markedAt = CAST(strftime('%s', markedAt) AS INTEGER) * 1000 + CAST(substr(markedAt, 21, 3) AS INTEGER) WHERE typeof(markedAt) = 'text';
         UPDATE bookmark SET addedAt = CAST(strftime('%s', addedAt) AS INTEGER) * 1000 + CAST(substr(addedAt, 21, 3) AS INTEGER) WHERE typeof(addedAt) = 'text';
         UPDATE syncState SET lastSyncAt = CAST(strftime('%s', lastSyncAt) AS INTEGER) * 1000 + CAST(substr(lastSyncAt, 21, 3) AS INTEGER) WHERE typeof(lastSyncAt) = 'text';
+        """
+
+    /// The zone whose first upload is being written as a snapshot (see `AppDatabase.snapshotUploadZone`).
+    static let v9 = """
+        ALTER TABLE syncState ADD COLUMN snapshotUpload TEXT;
         """
 }

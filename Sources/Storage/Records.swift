@@ -148,4 +148,6 @@ struct SyncStateRecord: Codable, FetchableRecord, PersistableRecord, StoredTimes
     var lastSyncAt: Date?
     var state: String
     var message: String?
+    /// The zone whose first upload was being written as a snapshot (nil: none).
+    var snapshotUpload: String? = nil
 }

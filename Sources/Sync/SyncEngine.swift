@@ -63,6 +63,7 @@ public struct SyncEngine: Sendable {
         var report = SyncReport()
         var written = Set<SyncZone>()
         do {
+            try recoverInterruptedUpload()
             try send(&report, written: &written)
             let mergedBefore = report.conflictsResolved
             try fetch(&report)
@@ -153,15 +154,53 @@ public struct SyncEngine: Sendable {
 
     /// Sends a long queue's games a page at a time. While the store commits one page, a thread of
     /// the database's acknowledges the page before and reads the next, so the two sides work at
-    /// once (a first upload is as much the database's work as the folder's).
+    /// once (a first upload is as much the database's work as the folder's). Into a zone nobody
+    /// has written to yet, the store writes the pages as this device's snapshot (no segments to
+    /// fold afterwards); whatever it leaves goes as commits.
     private func sendPages(of games: [String], _ upload: inout Upload) throws {
-        let pages = stride(from: 0, to: games.count, by: Self.gamesPerPage).map { Array(games[$0..<min($0 + Self.gamesPerPage, games.count)]) }
-        let player = self.player, device = profile.device.name
-        let read = { @Sendable (page: [String]) throws -> [Batch] in
-            Batch.split(try player.outgoingChanges(ofGames: page, naming: CloudSchema()), device: device)
+        var pager = Pager(games: games, engine: self)
+        do {
+            var left = try sendAsSnapshot(&pager, &upload)
+            while let batches = try left ?? pager.next(&upload) {
+                left = nil
+                try upload.commit(batches, waitingFor: pager.ahead)
+            }
+            try pager.finish()
+        } catch {
+            // The thread's work ends before the error goes up: nothing is written after the sync.
+            try? pager.finish()
+            throw error
         }
-        var ahead = Background { try read(pages[0]) }
-        for index in pages.indices {
+        // The last page too, before the rest of the queue is read.
+        try upload.acknowledge()
+        if upload.publishedSnapshot { try player.noteSnapshotUpload(nil) }
+    }
+
+    /// The pages of a long queue, each read (and the page before acknowledged) on a thread of
+    /// the database's while the one before it is sent.
+    private struct Pager {
+        let pages: [[String]]
+        let player: PlayerDatabase
+        let read: @Sendable ([String]) throws -> [Batch]
+        private var index = 0
+        /// The database's work under way: acknowledging the page before, reading the next.
+        private(set) var ahead: Background<[Batch], any Error>
+
+        init(games: [String], engine: SyncEngine) {
+            pages = stride(from: 0, to: games.count, by: SyncEngine.gamesPerPage).map { Array(games[$0..<min($0 + SyncEngine.gamesPerPage, games.count)]) }
+            let player = engine.player, device = engine.profile.device.name
+            let read = { @Sendable (page: [String]) throws -> [Batch] in
+                Batch.split(try player.outgoingChanges(ofGames: page, naming: CloudSchema()), device: device)
+            }
+            (self.player, self.read) = (player, read)
+            let first = pages.first ?? []
+            ahead = Background { try read(first) }
+        }
+
+        /// The next page's batches once read (nil after the last); the page after it is read
+        /// meanwhile, once what `upload` committed is acknowledged.
+        mutating func next(_ upload: inout Upload) throws -> [Batch]? {
+            guard index < pages.count else { return nil }
             let batches: [Batch]
             do {
                 batches = try ahead.value()
@@ -169,22 +208,87 @@ public struct SyncEngine: Sendable {
                 try? upload.acknowledge()
                 throw error
             }
-            let committed = upload.takeCommitted(), next = pages.indices.contains(index + 1) ? pages[index + 1] : nil
+            index += 1
+            let committed = upload.takeCommitted(), player = self.player, read = self.read
+            let next = index < pages.count ? pages[index] : nil
             ahead = Background {
                 try committed.acknowledge(player)
                 return try next.map(read) ?? []
             }
+            return batches
+        }
+
+        /// Waits for the database's work under way.
+        func finish() throws { _ = try ahead.value() }
+    }
+
+    /// A long first upload into a zone nobody has written to yet, made by the store as this
+    /// device's snapshot, page by page. Each page is acknowledged as the store takes it, before
+    /// the snapshot is published: the database notes the upload first, and a sync that finds the
+    /// note and no snapshot sends everything again (`recoverInterruptedUpload`). Returns the
+    /// page the store left, to go as commits with the rest.
+    private func sendAsSnapshot(_ pager: inout Pager, _ upload: inout Upload) throws -> [Batch]? {
+        let zone = SyncZone.games
+        try upload.prepare(zone, waitingFor: pager.ahead)
+        var current: [Batch]?, failure: (any Error)?
+        let player = self.player
+        func starting() -> Bool {
             do {
-                try upload.commit(batches, waitingFor: ahead)
+                try player.noteSnapshotUpload(zone)
+                return true
             } catch {
-                // The thread's work ends before the error goes up: nothing is written after the sync.
-                _ = try? ahead.value()
-                throw error
+                failure = error
+                return false
             }
         }
-        _ = try ahead.value()
-        // The last page too, before the rest of the queue is read.
-        try upload.acknowledge()
+        func next() -> [CommitBatch]? {
+            do {
+                current = try pager.next(&upload)
+            } catch {
+                (current, failure) = (nil, error)
+            }
+            // A page of another zone (none is) would go as commits.
+            guard let batches = current, batches.allSatisfy({ $0.zone == zone }) else { return nil }
+            return batches.map { CommitBatch(saving: $0.records, deleting: $0.deletions) }
+        }
+        func made(_ results: [CommitResult]) -> Bool {
+            do {
+                for (batch, result) in zip(current ?? [], results) { try upload.take(.saved(result), of: batch) }
+                return true
+            } catch {
+                failure = error
+                return false
+            }
+        }
+        // The store's errors come before it asks for a page (a missing zone, a busy folder), so trying again is safe.
+        let outcome = try withRetries {
+            do {
+                return try cloud.uploadAsSnapshot(zone.cloudZone, starting: starting, next: next, made: made)
+            } catch CloudStoreError.zoneNotFound {
+                try cloud.createZone(zone.cloudZone)
+                return try cloud.uploadAsSnapshot(zone.cloudZone, starting: starting, next: next, made: made)
+            }
+        }
+        if outcome.records > 0 {
+            upload.publishedSnapshot = true
+            if let token = outcome.token, try player.zoneToken(zone) == nil {
+                try pager.finish()
+                try player.applyIncoming(IncomingChanges(), zone: zone, token: token.serialized, naming: CloudSchema())
+            }
+        }
+        if let failure { throw failure }
+        return outcome.lastPageLeft || current.map({ !$0.allSatisfy { $0.zone == zone } }) == true ? current : nil
+    }
+
+    /// A sync that stopped while a first upload was written as a snapshot acknowledged pages
+    /// the cloud may never have published: when this device's log of the zone is still empty,
+    /// every game is queued again (the cloud's metadata forgotten, as after a reset) and sent.
+    private func recoverInterruptedUpload() throws {
+        guard let zone = try player.snapshotUploadZone() else { return }
+        if try !withRetries({ try cloud.hasPublished(in: zone.cloudZone) }) {
+            try player.forgetSyncMetadata()
+        }
+        try player.noteSnapshotUpload(nil)
     }
 
     /// Games read and sent at a time from a long queue (with their guesses and marks, about
@@ -207,6 +311,9 @@ public struct SyncEngine: Sendable {
         var done = 0
         /// Zones whose first fetch was looked at before the first commit into them.
         var prepared: Set<SyncZone> = []
+        /// Whether pages went as a snapshot the store published (the database's note of it is
+        /// cleared once every page is acknowledged).
+        var publishedSnapshot = false
         /// Committed, not yet acknowledged.
         var sent = OutgoingChanges()
         var saved: [String: Data] = [:]
@@ -232,10 +339,7 @@ public struct SyncEngine: Sendable {
                 var end = next + 1
                 while end < batches.count, end - next < SyncEngine.commitsPerGroup,
                       batches[end].zone == batches[next].zone, batches[end].policy == batches[next].policy { end += 1 }
-                if prepared.insert(batches[next].zone).inserted {
-                    _ = try background?.value()
-                    try engine.takeFirstToken(batches[next].zone)
-                }
+                try prepare(batches[next].zone, waitingFor: background)
                 let outcomes = try engine.commit(Array(batches[next..<end]))
                 guard !outcomes.isEmpty else { return }
                 for (batch, outcome) in zip(batches[next...], outcomes) {
@@ -246,7 +350,14 @@ public struct SyncEngine: Sendable {
             }
         }
 
-        private mutating func take(_ outcome: CommitOutcome, of batch: Batch) throws {
+        /// Before the first commit into a zone: its first token, if it is new (`takeFirstToken`).
+        mutating func prepare(_ zone: SyncZone, waitingFor background: Background<[Batch], any Error>?) throws {
+            guard prepared.insert(zone).inserted else { return }
+            _ = try background?.value()
+            try engine.takeFirstToken(zone)
+        }
+
+        mutating func take(_ outcome: CommitOutcome, of batch: Batch) throws {
             switch outcome {
             case .saved(let result):
                 sent.append(batch.changes)
