@@ -9,7 +9,11 @@ public protocol CloudFolder: Sendable {
     func list(_ directory: FolderPath) throws(CloudStoreError) -> [FolderEntry]
     /// A regular file's bytes; `.rejected` for symlinks, non-files and files over `limit`.
     func read(_ file: FolderPath, limit: Int) -> FileRead
+    /// Files of one directory, each as `read` reads it, in order.
+    func read(_ names: [String], in directory: FolderPath, limit: Int) -> [FileRead]
     func fileExists(_ file: FolderPath) -> Bool
+    /// How many of `names`, in order, are regular files of `directory` before the first that is not.
+    func leadingFiles(_ names: [String], in directory: FolderPath) -> Int
     /// Write through a temporary name, flush, then publish: `.createNew` never replaces an
     /// existing file (returns false instead), `.replace` swaps atomically.
     @discardableResult
@@ -19,6 +23,17 @@ public protocol CloudFolder: Sendable {
     /// Runs `body` holding an exclusive lock on `directory` (shared by threads and processes).
     func withExclusiveLock<T>(_ directory: FolderPath, _ body: () throws(CloudStoreError) -> T) throws(CloudStoreError) -> T
     var statistics: FolderStatistics { get }
+}
+
+extension CloudFolder {
+    /// Folders with no cheaper way read each file on its own.
+    public func read(_ names: [String], in directory: FolderPath, limit: Int) -> [FileRead] {
+        names.map { read(directory.appending($0), limit: limit) }
+    }
+
+    public func leadingFiles(_ names: [String], in directory: FolderPath) -> Int {
+        names.prefix { fileExists(directory.appending($0)) }.count
+    }
 }
 
 public typealias WriteStepHook = (WriteStep, StepTiming) throws(CloudStoreError) -> Void

@@ -33,8 +33,11 @@ struct CloudLayout: Sendable {
     }
 
     func segment(_ generation: CloudGeneration, _ device: DeviceID, _ zone: ZoneID, _ seq: Int) -> FolderPath {
-        zoneDirectory(generation, device, zone).appending(String(format: "%012d.seg", seq))
+        zoneDirectory(generation, device, zone).appending(Self.segmentName(seq))
     }
+
+    /// The name of segment `seq` in its zone's folder.
+    static func segmentName(_ seq: Int) -> String { String(format: "%012d.seg", seq) }
 
     func snapshot(_ generation: CloudGeneration, _ device: DeviceID, _ zone: ZoneID, _ base: Int) -> FolderPath {
         zoneDirectory(generation, device, zone).appending(String(format: "snapshot-%012d.snap", base))

@@ -115,7 +115,48 @@ public final class DiskFolder: CloudFolder {
         case .missing: return .missing
         case .notDirectories: return .rejected(reason: "a directory on its path is not a real directory")
         }
-        let descriptor = open(absolute(file), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        return readOpened(open(absolute(file), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK), limit: limit)
+    }
+
+    /// The files through one handle on their directory: the path to it is checked once, and
+    /// each file opened from the handle (as `read`, never through a symlink), so reading a
+    /// folder of many small files costs a few calls each, not a check of every folder above.
+    public func read(_ names: [String], in directory: FolderPath, limit: Int) -> [FileRead] {
+        count { $0.filesRead += names.count }
+        switch parents(of: directory.appending(".")) {
+        case .directories: break
+        case .missing: return names.map { _ in .missing }
+        case .notDirectories: return names.map { _ in .rejected(reason: "a directory on its path is not a real directory") }
+        }
+        let handle = open(absolute(directory), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard handle >= 0 else {
+            let failure = errno
+            let outcome: FileRead = failure == ENOENT ? .missing
+                : .rejected(reason: failure == ELOOP || failure == ENOTDIR ? "a directory on its path is not a real directory" : Self.errorText())
+            return names.map { _ in outcome }
+        }
+        defer { close(handle) }
+        return names.map { name in readOpened(openat(handle, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK), limit: limit) }
+    }
+
+    /// As `fileExists` for each name, through one handle on the folder (checked as `read` checks it).
+    public func leadingFiles(_ names: [String], in directory: FolderPath) -> Int {
+        guard !names.isEmpty, parents(of: directory.appending(".")) == .directories else { return 0 }
+        let handle = open(absolute(directory), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard handle >= 0 else { return 0 }
+        defer { close(handle) }
+        var found = 0
+        for name in names {
+            count { $0.existenceChecks += 1 }
+            var info = stat()
+            guard fstatat(handle, name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT == S_IFREG else { break }
+            found += 1
+        }
+        return found
+    }
+
+    /// A file just opened (a negative descriptor: `errno` says why not), read whole and closed.
+    private func readOpened(_ descriptor: Int32, limit: Int) -> FileRead {
         guard descriptor >= 0 else {
             switch errno {
             case ENOENT: return .missing

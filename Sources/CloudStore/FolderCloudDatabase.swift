@@ -154,7 +154,16 @@ public final class FolderCloudDatabase: CloudDatabase {
                         seq = log.snapshotBase
                     }
                     // Existence only (no record is read); a reader never counts past a missing file.
-                    while folder.fileExists(layout.segment(generation, other, zone, seq + 1)) { seq += 1 }
+                    // What the head announces is looked for a run at a time, through one handle on
+                    // the folder (a first sync of a log never compacted: 200,000 files); past it,
+                    // one at a time.
+                    let directory = layout.zoneDirectory(generation, other, zone)
+                    while true {
+                        let run = log.seq > seq ? min(Self.segmentsReadTogether, log.seq - seq) : 1
+                        let found = folder.leadingFiles((1...run).map { CloudLayout.segmentName(seq + $0) }, in: directory)
+                        seq += found
+                        if found < run { break }
+                    }
                     if old == nil || seq > old! { changed.insert(zone) }
                     // A file beyond what the head announces may exist yet be half-arrived, and this
                     // fetch cannot tell without reading it: the token keeps to what the head
@@ -672,29 +681,36 @@ public final class FolderCloudDatabase: CloudDatabase {
             // The segments the head announces are read and decoded a window at a time on every
             // core, then merged in order; past them, one at a time (a head can be behind). The
             // first segment missing or not valid stops the log: later ones wait for it.
+            // A view read from nothing (a first fetch of a log of many segments) is sized once
+            // from its first window, instead of growing a record at a time.
+            var sized = !view.winners.isEmpty
             reading: while true {
                 // Numbers from a head are not trusted: compared, never subtracted blindly.
                 let announced = log?.seq ?? 0
                 guard seq < Int.max - Self.segmentsReadTogether else { break reading }
                 let window = announced > seq ? min(Self.segmentsReadTogether, announced - seq) : 1
                 for loaded in loadSegments(generation, other, zone, after: seq, count: window) {
-                    let path = layout.segment(generation, other, zone, seq + 1)
                     switch loaded {
                     case nil: break reading
                     case .failure(let problem)?:
-                        warn(path, problem.reason, &state)
+                        warn(layout.segment(generation, other, zone, seq + 1), problem.reason, &state)
                         break reading
                     case .success(let segment)?:
                         guard segment.generation == generation, segment.device == other, segment.zone == zone, segment.seq == seq + 1,
                               segment.entries.count <= CloudLimits.maxRecordsPerCommit,
                               segment.entries.allSatisfy({ $0.seq == segment.seq && $0.hlc == segment.hlc && $0.isSound })
                         else {
-                            warn(path, "its contents do not match its place", &state)
+                            warn(layout.segment(generation, other, zone, seq + 1), "its contents do not match its place", &state)
                             break reading
                         }
                         for entry in segment.entries { view.merge(entry, from: other) }
                         seq += 1
                     }
+                }
+                if !sized, window == Self.segmentsReadTogether, announced > seq {
+                    sized = true
+                    let expected = view.winners.count / window * min(announced - seq + window, Self.largestSizing)
+                    view.winners.reserveCapacity(min(expected, Self.largestSizing))
                 }
             }
             view.positions[other] = seq
@@ -704,22 +720,36 @@ public final class FolderCloudDatabase: CloudDatabase {
 
     /// How many announced segments are read and decoded at once.
     static let segmentsReadTogether = 64
+    /// The most records a view is sized for ahead of reading them (a head's numbers are not
+    /// trusted: past this, the view grows as it reads).
+    static let largestSizing = 1 << 20
 
-    /// Segments `first + 1 …` of `owner`'s log, read and decoded together (each nil when missing).
+    /// Segments `first + 1 …` of `owner`'s log, read and decoded together (each nil when
+    /// missing): a run of them per core, each run read through one handle on the folder.
     private func loadSegments(_ generation: CloudGeneration, _ owner: DeviceID, _ zone: ZoneID, after first: Int,
                               count: Int) -> [Result<SegmentBody, FormatProblem>?] {
-        let paths = (1...count).map { layout.segment(generation, owner, zone, first + $0) }
-        let folder = self.folder
-        @Sendable func load(_ index: Int) -> Result<SegmentBody, FormatProblem>? {
-            Self.decoded(paths[index], kind: .segment, as: SegmentBody.self, limit: CloudLimits.maxSegmentBytes, in: folder)
+        let directory = layout.zoneDirectory(generation, owner, zone), folder = self.folder
+        let names = (1...count).map { CloudLayout.segmentName(first + $0) }
+        let runs = stride(from: 0, to: count, by: Self.segmentsPerRun).map { $0..<min($0 + Self.segmentsPerRun, count) }
+        @Sendable func load(_ run: Int) -> [Result<SegmentBody, FormatProblem>?] {
+            folder.read(Array(names[runs[run]]), in: directory, limit: CloudLimits.maxSegmentBytes).map {
+                Self.decoded($0, kind: .segment, as: SegmentBody.self)
+            }
         }
-        return count > 1 ? concurrently(count, load) : [load(0)]
+        return (runs.count > 1 ? concurrently(runs.count, load) : [load(0)]).flatMap { $0 }
     }
+
+    /// Segments read through one handle at a time.
+    static let segmentsPerRun = 16
 
     /// A file's body read and decoded, the reason it is not valid, or nil when it is missing.
     private static func decoded<Body: Decodable>(_ path: FolderPath, kind: CloudFileFormat.Kind, as type: Body.Type, limit: Int,
                                                  in folder: any CloudFolder) -> Result<Body, FormatProblem>? {
-        switch folder.read(path, limit: limit) {
+        decoded(folder.read(path, limit: limit), kind: kind, as: type)
+    }
+
+    private static func decoded<Body: Decodable>(_ read: FileRead, kind: CloudFileFormat.Kind, as type: Body.Type) -> Result<Body, FormatProblem>? {
+        switch read {
         case .missing: nil
         case .rejected(let reason): .failure(FormatProblem(reason))
         case .data(let data): CloudFileFormat.decode(data, kind: kind, as: type)

@@ -58,8 +58,9 @@ struct ZoneView {
     func changes(since positions: [DeviceID: Int]?, reader: DeviceID) -> (changed: [CloudRecord], deleted: [DeletedRecord]) {
         var changed: [CloudRecord] = []
         var deleted: [DeletedRecord] = []
-        for name in winners.keys.sorted() {
-            guard let winner = winners[name] else { continue }
+        // In name order, through the table's own positions: no name is hashed again.
+        for index in winners.indices.sorted(by: { winners[$0].key < winners[$1].key }) {
+            let (name, winner) = winners[index]
             guard let positions else {
                 if !winner.entry.deleted { changed.append(winner.entry.record(device: winner.device)) }
                 continue
