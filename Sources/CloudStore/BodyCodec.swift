@@ -141,6 +141,8 @@ enum BodyCodec {
         let generation: CloudGeneration, device: DeviceID, zone: ZoneID, base: Int, partBytes: Int
         private var writer: BodyWriter?
         private var entries = 0, live = 0
+        /// The first name of each part begun (the parts of a snapshot are in name order).
+        private(set) var firstNames: [String] = []
         /// Entries still to come, when known: sizes the first buffer.
         private var expected: Int
 
@@ -153,7 +155,12 @@ enum BodyCodec {
         mutating func add(_ entry: RecordEntry) throws -> (json: Data, entries: Int, live: Int)? {
             var closed: (json: Data, entries: Int, live: Int)?
             if let writer, writer.bytes.count >= partBytes { closed = close() }
-            if writer == nil { open() } else { writer!.byte(Byte.comma) }
+            if writer == nil {
+                open()
+                firstNames.append(entry.name)
+            } else {
+                writer!.byte(Byte.comma)
+            }
             try writer!.entry(entry)
             entries += 1
             if !entry.deleted { live += 1 }

@@ -189,7 +189,7 @@ public final class FolderCloudDatabase: CloudDatabase {
             if let token, let since, nothingNew(in: zone, generation, heads: heads, since: since) {
                 return ZoneChanges(changedRecords: [], deletedRecords: [], token: token, isComplete: true)
             }
-            let view = try refreshedView(zone, generation, heads: heads, &state)
+            let view = try refreshedView(zone, generation, heads: heads, whole: since == nil, &state)
             state.views[zone] = view
             let changes = view.changes(since: since, reader: device)
             return ZoneChanges(changedRecords: changes.changed, deletedRecords: changes.deleted,
@@ -372,7 +372,8 @@ public final class FolderCloudDatabase: CloudDatabase {
     public func fetchRecords(in zone: ZoneID, named names: [String]) throws(CloudStoreError) -> [String: CloudRecord] {
         try operation { (state: inout State) throws(CloudStoreError) in
             let generation = try requireGeneration(&state)
-            let view = try refreshedView(zone, generation, &state)
+            var view = try refreshedView(zone, generation, &state)
+            bringIn(names, to: &view, zone, generation, &state)
             state.views[zone] = view
             var found: [String: CloudRecord] = [:]
             for name in names { found[name] = view.liveRecord(named: name) }
@@ -486,14 +487,35 @@ public final class FolderCloudDatabase: CloudDatabase {
     /// The zone's view with every new segment read. It is moved out of the state, so updating
     /// it does not copy every record (copy-on-write): put it back when done; if the operation
     /// fails it is simply rebuilt next time.
-    private func refreshedView(_ zone: ZoneID, _ generation: CloudGeneration, heads known: [DeviceID: HeadBody?]? = nil, _ state: inout State) throws(CloudStoreError) -> ZoneView {
+    /// With `whole`, every record is in the view's winners (none left in an unread snapshot).
+    private func refreshedView(_ zone: ZoneID, _ generation: CloudGeneration, heads known: [DeviceID: HeadBody?]? = nil, whole: Bool = false,
+                               _ state: inout State) throws(CloudStoreError) -> ZoneView {
         let heads = known ?? readHeads(generation, &state)
         guard knownZones(heads).contains(zone) else { throw .zoneNotFound(zone) }
         var view = state.views.removeValue(forKey: zone) ?? ZoneView()
         // What a streamed fetch left is not every record: read them all.
-        if view.partial { view = ZoneView() }
+        if view.partial || (whole && view.unread != nil) { view = ZoneView() }
+        refresh(&view, zone: zone, generation: generation, heads: heads, state: &state)
+        if view.unreadFailed { view = readAgain(zone, generation, heads: heads, &state) }
+        return view
+    }
+
+    /// The view read from the folder alone, when its unread snapshot no longer reads.
+    private func readAgain(_ zone: ZoneID, _ generation: CloudGeneration, heads: [DeviceID: HeadBody?], _ state: inout State) -> ZoneView {
+        var view = ZoneView()
         refresh(&view, zone: zone, generation: generation, heads: heads, state: &state)
         return view
+    }
+
+    /// `view` with the versions of `names` an unread snapshot holds brought in (read again from
+    /// the folder if that snapshot no longer reads).
+    private func bringIn(_ names: some Sequence<String>, to view: inout ZoneView, _ zone: ZoneID, _ generation: CloudGeneration,
+                         _ state: inout State) {
+        guard view.unread != nil else { return }
+        for name in names where !view.fault(name) {
+            view = readAgain(zone, generation, heads: readHeads(generation, &state), &state)
+            return
+        }
     }
 
     private func conflict(saving record: CloudRecord, against winner: ZoneView.Winner?) -> CloudStoreError? {
@@ -837,6 +859,7 @@ extension FolderCloudDatabase {
             let generation = try requireGeneration(&state)
             return try folder.withExclusiveLock(layout.deviceDirectory(generation, device)) { () throws(CloudStoreError) in
                 var view = try refreshedView(zone, generation, &state)
+                bringIn(commits.lazy.flatMap { $0.saving.map(\.recordName) + $0.deleting }, to: &view, zone, generation, &state)
                 var head = ownHead(generation, &state)
                 var segments: [SegmentBody] = [], stopped: CloudStoreError?
                 for commit in commits {
@@ -979,7 +1002,7 @@ extension FolderCloudDatabase {
                 let base = 1
                 let stamp = state.clock.advanced(wall: options.now(), observed: max(view.latestHLC, head.clock))
                 var sealer = partSealer(generation, zone, base: base, partBytes: state.partBytes)
-                var records = 0, lastName: String?, left = false
+                var records = 0, lastName: String?, left = false, hashes: [Int] = []
                 pages: while let page = next() {
                     var entries: [RecordEntry] = [], results: [CommitResult] = []
                     for commit in page {
@@ -1010,6 +1033,7 @@ extension FolderCloudDatabase {
                     }
                     records += entries.count
                     lastName = entries.last?.name ?? lastName
+                    hashes += entries.lazy.map(\.name.hashValue)
                     guard made(results) else { break pages }
                 }
                 guard records > 0 else {
@@ -1022,11 +1046,16 @@ extension FolderCloudDatabase {
                 head.zones[zone.name] = HeadBody.ZoneLog(seq: base, snapshotBase: base, logBytes: 0, snapshotBytes: sealer.written + list.count)
                 try write(head, kind: .head, file: .head, to: layout.head(generation, device), mode: .replace)
                 state.clock = stamp
-                // What was sent is not kept: the view knows where every log stands, and is read
-                // again from the folder when a commit needs the records.
+                // What was sent is not kept: the view knows where every log stands, and looks a
+                // record up in the snapshot's parts when a commit or a read needs it (read again
+                // from the folder if the snapshot cannot be found whole).
                 view.positions[device] = base
                 view.latestHLC = max(view.latestHLC, stamp)
-                view.partial = true
+                if case .success(let arrived)? = SnapshotFiles.arrived(in: folder, layout: layout, generation, device, zone, base: base) {
+                    view.unread = UnreadSnapshot(device: device, arrived: arrived, firstNames: sealer.firstNames, hashes: hashes)
+                } else {
+                    view.partial = true
+                }
                 state.views[zone] = view
                 return SnapshotUpload(records: records, lastPageLeft: left, token: tokenAfter(view, generation, zone, since: nil))
             }

@@ -50,6 +50,8 @@ enum SnapshotFiles {
         private var pending: [(entries: Int, live: Int, sealed: Background<(file: Data, checksum: UInt32, length: Int), Never>)] = []
         /// The bytes of the parts written so far.
         private(set) var written = 0
+        /// The first name of each part (an empty last part has none).
+        var firstNames: [String] { encoder.firstNames }
 
         init(encoder: BodyCodec.PartEncoder, write: @escaping (_ part: Data, _ number: Int) throws -> Void) {
             self.encoder = encoder

@@ -36,8 +36,39 @@ struct ZoneView {
     /// not kept, so the view holds only what segments touched. Positions and clock are whole;
     /// anything needing every record reads the folder again.
     var partial = false
+    /// This device's snapshot written by a first upload and not read into `winners`: a record of
+    /// it is looked up by name when something needs it (`fault`), so a store that has just sent
+    /// a long history keeps almost nothing of it and still commits in milliseconds.
+    var unread: UnreadSnapshot?
+    /// A lookup in `unread` failed (a part of it no longer reads): the view must be read again
+    /// from the folder.
+    var unreadFailed = false
+
+    /// Brings the unread snapshot's version of `name` into `winners`, once; false when the
+    /// snapshot could not be read.
+    @discardableResult
+    mutating func fault(_ name: String) -> Bool {
+        guard unread != nil, !unreadFailed, unread!.looked.insert(name).inserted else { return !unreadFailed }
+        switch unread!.entry(named: name) {
+        case .failure:
+            unreadFailed = true
+            return false
+        case .success(nil):
+            return true
+        case .success(let entry?):
+            let owner = unread!.device
+            if var winner = winners[name] {
+                winner.absorb(entry, from: owner)
+                winners[name] = winner
+            } else {
+                winners[name] = Winner(entry: entry, device: owner, firstSeq: FirstSeen(owner, entry.seq))
+            }
+            return true
+        }
+    }
 
     mutating func merge(_ entry: RecordEntry, from device: DeviceID) {
+        fault(entry.name)
         latestHLC = max(latestHLC, entry.hlc)
         guard var winner = winners[entry.name] else {
             winners[entry.name] = Winner(entry: entry, device: device, firstSeq: FirstSeen(device, entry.seq))
@@ -100,5 +131,58 @@ struct FirstSeen {
 
     func contains(where predicate: (DeviceID, Int) -> Bool) -> Bool {
         predicate(device, seq) || (others?.contains { predicate($0.key, $0.value) } ?? false)
+    }
+}
+
+/// A snapshot this device wrote by a first upload, kept unread: the first name of each part (the
+/// parts are in name order) and the hash of every name in it, so a name it lacks costs a binary
+/// search and a name it holds costs decoding one part (kept until another is needed).
+struct UnreadSnapshot {
+    let device: DeviceID
+    let arrived: SnapshotFiles.Arrived
+    let firstNames: [String]
+    /// Every name's hash, sorted: 8 bytes a record.
+    let hashes: [Int]
+    /// Names already looked up (their version, if any, is in the view's winners).
+    var looked: Set<String> = []
+    private var cached: (part: Int, entries: [RecordEntry])?
+
+    init(device: DeviceID, arrived: SnapshotFiles.Arrived, firstNames: [String], hashes: [Int]) {
+        (self.device, self.arrived, self.firstNames, self.hashes) = (device, arrived, firstNames, hashes.sorted())
+    }
+
+    /// The snapshot's version of `name`; nil when it has none.
+    mutating func entry(named name: String) -> Result<RecordEntry?, SnapshotFiles.Problem> {
+        guard Self.contains(hashes, name.hashValue) else { return .success(nil) }
+        // The last part whose first name is not after `name`.
+        var low = 0, high = firstNames.count
+        while low < high {
+            let middle = (low + high) / 2
+            if firstNames[middle] <= name { low = middle + 1 } else { high = middle }
+        }
+        let part = low - 1
+        guard part >= 0, part < arrived.parts.count else { return .success(nil) }
+        if cached?.part != part {
+            switch arrived.decode(part) {
+            case .failure(let problem): return .failure(problem)
+            case .success(let entries): cached = (part, entries)
+            }
+        }
+        let entries = cached!.entries
+        var first = 0, last = entries.count
+        while first < last {
+            let middle = (first + last) / 2
+            if entries[middle].name < name { first = middle + 1 } else { last = middle }
+        }
+        return .success(first < entries.count && entries[first].name == name ? entries[first] : nil)
+    }
+
+    private static func contains(_ sorted: [Int], _ value: Int) -> Bool {
+        var low = 0, high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sorted[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low < sorted.count && sorted[low] == value
     }
 }

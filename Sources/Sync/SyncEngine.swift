@@ -260,7 +260,7 @@ public struct SyncEngine: Sendable {
                 return false
             }
         }
-        // The store's errors come before it asks for a page (a missing zone, a busy folder), so trying again is safe.
+        // The errors tried again here (a missing zone, a rate limit) come before the store asks for a page.
         let outcome = try withRetries {
             do {
                 return try cloud.uploadAsSnapshot(zone.cloudZone, starting: starting, next: next, made: made)

@@ -182,4 +182,57 @@ import Testing
         let parts = folder.allFiles.filter { $0.hasSuffix(".part") }
         #expect(parts.count == 1, "the first attempt's parts are gone: \(parts)")
     }
+
+    /// After the upload the store keeps none of the records it sent, yet every commit and read
+    /// sees them: a record is looked up in the snapshot's parts when it is needed.
+    @Test func theUploaderKeepsNothingAndStillSeesEveryRecord() throws {
+        let folder = MemoryFolder()
+        let a = try Self.store(folder, "A"), b = try Self.store(folder, "B")
+        a.limitSnapshots(partBytes: 800)
+        let (outcome, made, _) = try Self.upload(a, zone, Self.pages(1...120, perPage: 25))
+        let token = try #require(outcome.token)
+        #expect(a.keptRecords(in: zone) == 0)
+        #expect(folder.allFiles.filter { $0.hasSuffix(".part") }.count > 5)
+        let told = Dictionary(uniqueKeysWithValues: made.joined().flatMap(\.savedRecords).map { ($0.recordName, $0) })
+        // A changed-keys save merges onto the uploaded version; a stale tag is a conflict; a new record is none.
+        var changed = told["game-00077"]!
+        changed.fields = ["n": .int(-77)]
+        _ = try a.modifyRecords(in: zone, saving: [changed], deleting: [], policy: .changedKeys)
+        let read = try #require(try b.fetchRecords(in: zone, named: ["game-00077"])["game-00077"])
+        #expect(read.fields["n"] == .int(-77) && read.fields["note"] == .string(""), "\(read.fields)")
+        #expect(throws: CloudStoreError.self) {
+            _ = try a.modifyRecords(in: zone, saving: [told["game-00077"]!], deleting: [], policy: .ifServerRecordUnchanged)
+        }
+        _ = try a.modifyRecords(in: zone, saving: [Self.record(500)], deleting: [], policy: .ifServerRecordUnchanged)
+        #expect(a.keptRecords(in: zone)! <= 3, "only what was looked up")
+        // Another device deletes an uploaded record and changes another: the uploader's token sees both.
+        var third = told["game-00003"]!
+        third.fields["n"] = .int(-3)
+        _ = try b.modifyRecords(in: zone, saving: [third], deleting: ["game-00110"], policy: .overwrite)
+        let seen = try a.fetchZoneChanges(zone, since: token)
+        #expect(seen.changedRecords.map(\.recordName) == ["game-00003"])
+        #expect(seen.deletedRecords.map(\.recordName) == ["game-00110"])
+        // Its own full fetch has every record.
+        #expect(try a.fetchZoneChanges(zone, since: nil).changedRecords.count == 120)
+    }
+
+    /// The unread snapshot gone from under the view (a compaction folded it into a new one): a
+    /// lookup fails, and the store reads the folder again instead of taking a record for new.
+    @Test func anUnreadSnapshotThatIsGoneMakesTheStoreReadTheFolderAgain() throws {
+        let folder = MemoryFolder()
+        let a = try Self.store(folder, "A")
+        a.limitSnapshots(partBytes: 800)
+        let (_, made, _) = try Self.upload(a, zone, Self.pages(1...60, perPage: 20))
+        let told = Dictionary(uniqueKeysWithValues: made.joined().flatMap(\.savedRecords).map { ($0.recordName, $0) })
+        _ = try a.modifyRecords(in: zone, saving: [Self.record(500)], deleting: [], policy: .overwrite)
+        #expect(try a.compact(zone, keepingRecent: 0).snapshotBase == 2)
+        #expect(!folder.allFiles.contains { $0.contains("snapshot-000000000001") })
+        var stale = told["game-00030"]!
+        stale.systemFields = nil
+        #expect(throws: CloudStoreError.self, "a record of the old snapshot taken for new") {
+            _ = try a.modifyRecords(in: zone, saving: [stale], deleting: [], policy: .ifServerRecordUnchanged)
+        }
+        _ = try a.modifyRecords(in: zone, saving: [told["game-00031"]!], deleting: [], policy: .ifServerRecordUnchanged)
+        #expect(try Self.store(folder, "R").fetchZoneChanges(zone, since: nil).changedRecords.count == 61)
+    }
 }
