@@ -861,6 +861,12 @@ extension FolderCloudDatabase {
                 var view = try refreshedView(zone, generation, &state)
                 bringIn(commits.lazy.flatMap { $0.saving.map(\.recordName) + $0.deleting }, to: &view, zone, generation, &state)
                 var head = ownHead(generation, &state)
+                // This device's own snapshot not read (damaged, or replaced by an older copy): a
+                // commit would be numbered under its base, where every reader skips it. Nothing
+                // is written until it reads again.
+                if let base = head.zones[zone.name]?.snapshotBase, base > (view.positions[device] ?? 0) {
+                    throw .unavailable(reason: "this device's snapshot \(base) of \(zone) does not read; nothing is written until it does")
+                }
                 var segments: [SegmentBody] = [], stopped: CloudStoreError?
                 for commit in commits {
                     var failures = options.faults?.failures(among: commit.saving.map(\.recordName) + commit.deleting) ?? [:]

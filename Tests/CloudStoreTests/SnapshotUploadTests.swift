@@ -235,4 +235,25 @@ import Testing
         _ = try a.modifyRecords(in: zone, saving: [told["game-00031"]!], deleting: [], policy: .ifServerRecordUnchanged)
         #expect(try Self.store(folder, "R").fetchZoneChanges(zone, since: nil).changedRecords.count == 61)
     }
+
+    /// This device's own snapshot damaged under it (a replicator, a hand): nothing is written
+    /// until it reads again. Before, the next commit was numbered from nothing, under the
+    /// snapshot's base, where every reader skips it, and the head went back to it.
+    @Test func aCommitWaitsWhileThisDevicesOwnSnapshotDoesNotRead() throws {
+        let folder = MemoryFolder()
+        let a = try Self.store(folder, "A")
+        for n in 1...3 { _ = try a.modifyRecords(in: zone, saving: [Self.record(n)], deleting: [], policy: .overwrite) }
+        _ = try a.compact(zone, keepingRecent: 0)
+        let list = try #require(folder.allFiles.first { $0.hasSuffix(".snap") })
+        let whole = try #require(folder.contents(of: list))
+        folder.place(Data("damaged".utf8), at: list.split(separator: "/").map(String.init))
+        let later = try Self.store(folder, "A")
+        #expect(throws: CloudStoreError.self) {
+            _ = try later.modifyRecords(in: zone, saving: [Self.record(4)], deleting: [], policy: .overwrite)
+        }
+        #expect(!folder.allFiles.contains { $0.hasSuffix("000000000001.seg") }, "nothing written under the snapshot's base")
+        folder.place(whole, at: list.split(separator: "/").map(String.init))
+        _ = try later.modifyRecords(in: zone, saving: [Self.record(4)], deleting: [], policy: .overwrite)
+        #expect(try Self.store(folder, "R").fetchZoneChanges(zone, since: nil).changedRecords.count == 4)
+    }
 }
