@@ -153,14 +153,10 @@ struct UnreadSnapshot {
 
     /// The snapshot's version of `name`; nil when it has none.
     mutating func entry(named name: String) -> Result<RecordEntry?, SnapshotFiles.Problem> {
-        guard Self.contains(hashes, name.hashValue) else { return .success(nil) }
+        let hash = name.hashValue, candidate = hashes.partitionPoint { $0 < hash }
+        guard candidate < hashes.count, hashes[candidate] == hash else { return .success(nil) }
         // The last part whose first name is not after `name`.
-        var low = 0, high = firstNames.count
-        while low < high {
-            let middle = (low + high) / 2
-            if firstNames[middle] <= name { low = middle + 1 } else { high = middle }
-        }
-        let part = low - 1
+        let part = firstNames.partitionPoint { $0 <= name } - 1
         guard part >= 0, part < arrived.parts.count else { return .success(nil) }
         if cached?.part != part {
             switch arrived.decode(part) {
@@ -168,21 +164,20 @@ struct UnreadSnapshot {
             case .success(let entries): cached = (part, entries)
             }
         }
-        let entries = cached!.entries
-        var first = 0, last = entries.count
-        while first < last {
-            let middle = (first + last) / 2
-            if entries[middle].name < name { first = middle + 1 } else { last = middle }
-        }
-        return .success(first < entries.count && entries[first].name == name ? entries[first] : nil)
+        let entries = cached!.entries, index = entries.partitionPoint { $0.name < name }
+        return .success(index < entries.count && entries[index].name == name ? entries[index] : nil)
     }
+}
 
-    private static func contains(_ sorted: [Int], _ value: Int) -> Bool {
-        var low = 0, high = sorted.count
+extension RandomAccessCollection where Index == Int {
+    /// In a collection whose elements that satisfy `before` all come first: the index of the
+    /// first that does not (a binary search).
+    func partitionPoint(_ before: (Element) -> Bool) -> Int {
+        var low = startIndex, high = endIndex
         while low < high {
-            let middle = (low + high) / 2
-            if sorted[middle] < value { low = middle + 1 } else { high = middle }
+            let middle = low + (high - low) / 2
+            if before(self[middle]) { low = middle + 1 } else { high = middle }
         }
-        return low < sorted.count && sorted[low] == value
+        return low
     }
 }
