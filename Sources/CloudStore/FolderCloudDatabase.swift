@@ -1020,9 +1020,9 @@ extension FolderCloudDatabase {
                             left = true
                             break pages
                         }
-                        let made = commit.saving.map { entry(named: $0.recordName, type: $0.recordType, fields: $0.fields, seq: base, stamp: stamp, previous: nil) }
-                        results.append(CommitResult(savedRecords: made.map { $0.record(device: device) }, deletedRecordNames: []))
-                        entries += made
+                        let stamped = commit.saving.map { entry(named: $0.recordName, type: $0.recordType, fields: $0.fields, seq: base, stamp: stamp, previous: nil) }
+                        results.append(CommitResult(savedRecords: stamped.map { $0.record(device: device) }, deletedRecordNames: []))
+                        entries += stamped
                     }
                     entries.sort { $0.name < $1.name }
                     // Strictly after every name before it: so the parts are in name order, each record once.

@@ -230,7 +230,7 @@ public struct SyncEngine: Sendable {
     private func sendAsSnapshot(_ pager: inout Pager, _ upload: inout Upload) throws -> [Batch]? {
         let zone = SyncZone.games
         try upload.prepare(zone, waitingFor: pager.ahead)
-        var current: [Batch]?, failure: (any Error)?
+        var current: [Batch]?, foreign: [Batch]?, failure: (any Error)?
         let player = self.player
         func starting() -> Bool {
             do {
@@ -247,8 +247,12 @@ public struct SyncEngine: Sendable {
             } catch {
                 (current, failure) = (nil, error)
             }
+            guard let batches = current else { return nil }
             // A page of another zone (none is) would go as commits.
-            guard let batches = current, batches.allSatisfy({ $0.zone == zone }) else { return nil }
+            guard batches.allSatisfy({ $0.zone == zone }) else {
+                foreign = batches
+                return nil
+            }
             return batches.map { CommitBatch(saving: $0.records, deleting: $0.deletions) }
         }
         func made(_ results: [CommitResult]) -> Bool {
@@ -277,7 +281,7 @@ public struct SyncEngine: Sendable {
             }
         }
         if let failure { throw failure }
-        return outcome.lastPageLeft || current.map({ !$0.allSatisfy { $0.zone == zone } }) == true ? current : nil
+        return outcome.lastPageLeft ? current : foreign
     }
 
     /// A sync that stopped while a first upload was written as a snapshot acknowledged pages
