@@ -123,17 +123,10 @@ public final class DiskFolder: CloudFolder {
     /// folder of many small files costs a few calls each, not a check of every folder above.
     public func read(_ names: [String], in directory: FolderPath, limit: Int) -> [FileRead] {
         count { $0.filesRead += names.count }
-        switch parents(of: directory.appending(".")) {
-        case .directories: break
-        case .missing: return names.map { _ in .missing }
-        case .notDirectories: return names.map { _ in .rejected(reason: "a directory on its path is not a real directory") }
-        }
-        let handle = open(absolute(directory), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard handle >= 0 else {
-            let failure = errno
-            let outcome: FileRead = failure == ENOENT ? .missing
-                : .rejected(reason: failure == ELOOP || failure == ENOTDIR ? "a directory on its path is not a real directory" : Self.errorText())
-            return names.map { _ in outcome }
+        let handle: Int32
+        switch openDirectory(directory) {
+        case .failure(let outcome): return names.map { _ in outcome.read }
+        case .success(let opened): handle = opened
         }
         defer { close(handle) }
         return names.map { name in readOpened(openat(handle, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK), limit: limit) }
@@ -141,9 +134,7 @@ public final class DiskFolder: CloudFolder {
 
     /// As `fileExists` for each name, through one handle on the folder (checked as `read` checks it).
     public func leadingFiles(_ names: [String], in directory: FolderPath) -> Int {
-        guard !names.isEmpty, parents(of: directory.appending(".")) == .directories else { return 0 }
-        let handle = open(absolute(directory), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard handle >= 0 else { return 0 }
+        guard !names.isEmpty, case .success(let handle) = openDirectory(directory) else { return 0 }
         defer { close(handle) }
         var found = 0
         for name in names {
@@ -153,6 +144,27 @@ public final class DiskFolder: CloudFolder {
             found += 1
         }
         return found
+    }
+
+    /// Why a directory could not be opened, as a read of a file in it would say.
+    private struct DirectoryUnread: Error { let read: FileRead }
+
+    /// A handle on `directory`, every folder on its way checked to be a real one and the
+    /// directory itself opened without following a link; or what a read in it would get.
+    private func openDirectory(_ directory: FolderPath) -> Result<Int32, DirectoryUnread> {
+        let notReal = FileRead.rejected(reason: "a directory on its path is not a real directory")
+        switch parents(of: directory.appending(".")) {
+        case .directories: break
+        case .missing: return .failure(DirectoryUnread(read: .missing))
+        case .notDirectories: return .failure(DirectoryUnread(read: notReal))
+        }
+        let handle = open(absolute(directory), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard handle < 0 else { return .success(handle) }
+        switch errno {
+        case ENOENT: return .failure(DirectoryUnread(read: .missing))
+        case ELOOP, ENOTDIR: return .failure(DirectoryUnread(read: notReal))
+        default: return .failure(DirectoryUnread(read: .rejected(reason: Self.errorText())))
+        }
     }
 
     /// A file just opened (a negative descriptor: `errno` says why not), read whole and closed.
