@@ -90,8 +90,10 @@ struct ZoneView {
         var changed: [CloudRecord] = []
         var deleted: [DeletedRecord] = []
         // In name order, through the table's own positions: no name is hashed again.
-        for index in winners.indices.sorted(by: { winners[$0].key < winners[$1].key }) {
-            let (name, winner) = winners[index]
+        // (The keys alone are compared: the table's element would copy the winner each time.)
+        let names = winners.keys
+        for index in winners.indices.sorted(by: { names[$0] < names[$1] }) {
+            let (name, winner) = (names[index], winners.values[index])
             guard let positions else {
                 if !winner.entry.deleted { changed.append(winner.entry.record(device: winner.device)) }
                 continue
