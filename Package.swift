@@ -25,6 +25,9 @@ let package = Package(
         ),
         // Text made safe to print on one line: the messages that name what a file or folder holds.
         .target(name: "TextSafety"),
+        // How the C allocator keeps memory: two heaps, and freed pages given back between the
+        // batches of a long first sync.
+        .target(name: "ProcessMemory"),
         // SQLite through GRDB: schema, pack import, games, guesses, bookmarks.
         .target(
             name: "Storage",
@@ -46,7 +49,7 @@ let package = Package(
         // The CloudKit-like store kept in a shared folder. Knows nothing of the game.
         .target(name: "CloudStore", dependencies: ["CZlib", "TextSafety"]),
         // The sync engine: the game's data to and from the cloud store (SYNC.md's recipe).
-        .target(name: "Sync", dependencies: ["QiktionaryCore", "Storage", "CloudStore"]),
+        .target(name: "Sync", dependencies: ["QiktionaryCore", "Storage", "CloudStore", "ProcessMemory"]),
         // A child process for the cloud store's multi-process and crash tests.
         .executableTarget(name: "cloudstore-probe", dependencies: ["CloudStore"], path: "Sources/CloudStoreProbe"),
         // Timings of the cloud store at 10,000 records (a benchmark, not a test).
@@ -70,6 +73,7 @@ let package = Package(
             name: "qiktionary",
             dependencies: [
                 "QiktionaryCore", "Storage", "QiktionaryResources", "PlainMode", "GameUI", "TerminalUI", "Sync", "CloudStore",
+                "ProcessMemory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -79,6 +83,7 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage", "QiktionaryCore", "QiktionaryResources", "Sync"]),
         .testTarget(name: "PlainModeTests", dependencies: ["PlainMode", "Storage", "QiktionaryCore"]),
         .testTarget(name: "ScreenTests", dependencies: ["Screen"]),
+        .testTarget(name: "ProcessMemoryTests", dependencies: ["ProcessMemory"]),
         .testTarget(name: "GameUITests", dependencies: ["GameUI", "Screen", "QiktionaryCore"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "Storage", "CloudStore", "QiktionaryCore", "QiktionaryResources"]),
         // Seeded generated bad input against every way in: plain mode, arguments, pack and cloud files.

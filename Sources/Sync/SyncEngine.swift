@@ -1,5 +1,6 @@
 import CloudStore
 import Foundation
+import ProcessMemory
 import QiktionaryCore
 import Storage
 
@@ -565,6 +566,10 @@ public struct SyncEngine: Sendable {
                     progress?(stored, expected.get().map { max($0, stored) })
                     counts.skipped += mapped.skipped
                     counts.own += mapped.own
+                    // What a batch leaves free between objects still in use would stay the
+                    // process's, a little more with every batch: a first sync's peak would grow
+                    // with the history (docs/performance.md, *The first sync's peak memory*).
+                    Memory.returnFreed()
                 }
                 outcome = try handoff.result()
                 guard case .complete(let token, _) = outcome else { throw Handoff.Refused() }

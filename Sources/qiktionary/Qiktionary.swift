@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ProcessMemory
 import Storage
 import Sync
 
