@@ -568,7 +568,7 @@ public struct SyncEngine: Sendable {
                     counts.own += mapped.own
                     // What a batch leaves free between objects still in use would stay the
                     // process's, a little more with every batch: a first sync's peak would grow
-                    // with the history (docs/performance.md, *The first sync's peak memory*).
+                    // with the history (docs/performance.md, *A first sync's memory flat...*).
                     Memory.returnFreed()
                 }
                 outcome = try handoff.result()
