@@ -25,6 +25,8 @@ struct IncomingApplication {
     /// machine), and then no fetched mark or bookmark needs a look at the queue.
     private let marksPending: Bool
     private let bookmarksPending: Bool
+    /// What each inserted row reuses from the one before.
+    private let reuse = InsertReuse()
 
     /// A game's row as settling reads it.
     fileprivate struct Settling {
@@ -88,7 +90,7 @@ struct IncomingApplication {
         // A game new here is inserted at once (most of a first sync); otherwise it is merged,
         // unless another player has that id (then it is not ours).
         let row = GameRecord(remote, player: player, name: name)
-        if try row.insertByStatement(db, unlessPresent: true) {
+        if try row.insertByStatement(db, unlessPresent: true, reuse: reuse) {
             recent.insert(remote.id)
             known[remote.id] = Settling(row)
             return
@@ -147,7 +149,7 @@ struct IncomingApplication {
         touched.insert(remote.gameID)
         // The same guess made here already is the same record: it only learns its cloud name.
         _ = try GuessRecord(id: name, gameId: remote.gameID, position: remote.position, guess: Guess(word: remote.word, feedback: remote.feedback),
-                            playedAt: remote.playedAt, playedOn: remote.playedOn, remoteRecordName: name).insertByStatement(db)
+                            playedAt: remote.playedAt, playedOn: remote.playedOn, remoteRecordName: name).insertByStatement(db, reuse: reuse)
     }
 
     private mutating func apply(_ remote: SyncMark, _ fields: Data) throws {
@@ -331,22 +333,48 @@ struct IncomingApplication {
     }
 
     private func remember(_ name: String, _ zone: SyncZone, game: String?, _ fields: Data) throws {
-        try Self.remember(name, zone, game: game, fields, player: player, db)
+        try Self.remember(name, zone, game: game, fields, player: player, db, reuse: reuse)
     }
+
+    private static let rememberSQL = """
+        INSERT INTO remoteRecord (playerId, recordName, zone, systemFields, gameId) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT (playerId, recordName) DO UPDATE SET systemFields = excluded.systemFields
+        """
 
     /// Keeps the cloud's system fields of a record, as a fetch or an acknowledged save brings
     /// them, with the game it belongs to (so deleting the game can name it).
-    static func remember(_ name: String, _ zone: SyncZone, game: String?, _ fields: Data, player: String, _ db: Database) throws {
-        var insert = RowInsert(try db.cachedStatement(sql: """
-            INSERT INTO remoteRecord (playerId, recordName, zone, systemFields, gameId) VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT (playerId, recordName) DO UPDATE SET systemFields = excluded.systemFields
-            """))
+    static func remember(_ name: String, _ zone: SyncZone, game: String?, _ fields: Data, player: String, _ db: Database,
+                         reuse: InsertReuse? = nil) throws {
+        var insert = try InsertReuse.row(reuse, \.remember, db, sql: rememberSQL)
         insert.bind(player)
         insert.bind(name)
         insert.bind(zone.rawValue)
         insert.bind(fields)
         insert.bind(game)
         try insert.run(db)
+    }
+}
+
+/// What the inserts of one fetch reuse from row to row: each statement, looked up by its text
+/// once (hashing a statement's text for every row cost about a twentieth of a first sync's
+/// storing), and the room for each row's values (`RowInsert.Scratch`). One fetch, one thread.
+final class InsertReuse {
+    let scratch = RowInsert.Scratch()
+    fileprivate var guessHere: Statement?
+    fileprivate var guessFromCloud: Statement?
+    fileprivate var game: Statement?
+    fileprivate var gameUnlessPresent: Statement?
+    fileprivate var remember: Statement?
+
+    /// A row for the statement of `sql`: the one kept in `slot` when there is a reuse, else
+    /// the connection's cached one.
+    fileprivate static func row(_ reuse: InsertReuse?, _ slot: ReferenceWritableKeyPath<InsertReuse, Statement?>,
+                                _ db: Database, sql: String) throws -> RowInsert {
+        guard let reuse else { return RowInsert(try db.cachedStatement(sql: sql)) }
+        if let statement = reuse[keyPath: slot] { return RowInsert(statement, scratch: reuse.scratch) }
+        let statement = try db.cachedStatement(sql: sql)
+        reuse[keyPath: slot] = statement
+        return RowInsert(statement, scratch: reuse.scratch)
     }
 }
 
@@ -362,8 +390,10 @@ extension GuessRecord {
     /// Inserts the row through one cached statement; whether it was new. A guess from the cloud
     /// (with its `remoteRecordName`) that this machine made too only learns its cloud name; one
     /// made or imported here is kept as it is if the game has it already.
-    func insertByStatement(_ db: Database) throws -> Bool {
-        var insert = RowInsert(try db.cachedStatement(sql: remoteRecordName == nil ? Self.insertHere : Self.insertFromCloud))
+    func insertByStatement(_ db: Database, reuse: InsertReuse? = nil) throws -> Bool {
+        var insert = try remoteRecordName == nil
+            ? InsertReuse.row(reuse, \.guessHere, db, sql: Self.insertHere)
+            : InsertReuse.row(reuse, \.guessFromCloud, db, sql: Self.insertFromCloud)
         insert.bind(id)
         insert.bind(gameId)
         insert.bind(position)
@@ -380,17 +410,22 @@ extension GuessRecord {
 }
 
 extension GameRecord {
+    private static let insert = """
+        INSERT INTO game (id, playerId, packId, secret, fact, rules, maxGuesses, status, startedAt, updatedAt, finishedAt,
+                          startedOn, lastChangedOn, remoteRecordName, hard, hints, daily)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+    private static let insertUnlessPresent = insert + " ON CONFLICT (id) DO NOTHING"
+
     /// Inserts the row through one cached statement, bound by SQLite's own calls: a full fetch
     /// or an import inserts thousands, where a record insert each would cost several times more.
     /// With `unlessPresent`, a game whose id is already there is left as it is, and false
     /// returned; otherwise such a game is an error, as for any insert.
     @discardableResult
-    func insertByStatement(_ db: Database, unlessPresent: Bool = false) throws -> Bool {
-        var insert = RowInsert(try db.cachedStatement(sql: """
-            INSERT INTO game (id, playerId, packId, secret, fact, rules, maxGuesses, status, startedAt, updatedAt, finishedAt,
-                              startedOn, lastChangedOn, remoteRecordName, hard, hints, daily)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """ + (unlessPresent ? " ON CONFLICT (id) DO NOTHING" : "")))
+    func insertByStatement(_ db: Database, unlessPresent: Bool = false, reuse: InsertReuse? = nil) throws -> Bool {
+        var insert = try unlessPresent
+            ? InsertReuse.row(reuse, \.gameUnlessPresent, db, sql: Self.insertUnlessPresent)
+            : InsertReuse.row(reuse, \.game, db, sql: Self.insert)
         for text in [id, playerId, packId, secret, fact, rules.rawValue] { insert.bind(text) }
         insert.bind(maxGuesses)
         insert.bind(status.rawValue)

@@ -16,13 +16,50 @@ import GRDBSQLite
 public struct RowInsert {
     private let statement: Statement
     private var index: CInt = 0
+    private let scratch: Scratch?
+    /// Where this row's values begin in the scratch, and whether any value is bound from it.
+    private let scratchStart: Int
+    private var boundFromScratch = false
 
-    public init(_ statement: Statement) {
+    /// With a scratch, texts and blobs are bound from a copy in it (see `Scratch`).
+    public init(_ statement: Statement, scratch: Scratch? = nil) {
         self.statement = statement
+        self.scratch = scratch
+        scratchStart = scratch?.used ?? 0
+    }
+
+    /// Room for the texts and blobs of one row at a time, reused row after row. SQLite then
+    /// reads a value where it is, where a value it must copy costs it an allocation and a
+    /// free each (a first sync binds several hundred thousand: docs/performance.md). A value
+    /// that does not fit is copied by SQLite as usual. The statement's bindings are cleared
+    /// once the row is in, so SQLite never keeps a pointer into the scratch past the row.
+    /// One scratch serves one thread, and one row at a time.
+    public final class Scratch {
+        private let base: UnsafeMutableRawPointer
+        private let capacity: Int
+        fileprivate var used = 0
+
+        public init(capacity: Int = 16 * 1024) {
+            self.capacity = capacity
+            base = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        }
+
+        deinit { base.deallocate() }
+
+        /// A copy of the bytes kept until the row is in, or nil when they do not fit.
+        fileprivate func keep(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawPointer? {
+            guard bytes.count <= capacity - used else { return nil }
+            let start = base + used
+            if let source = bytes.baseAddress { start.copyMemory(from: source, byteCount: bytes.count) }
+            used += bytes.count
+            return UnsafeRawPointer(start)
+        }
     }
 
     /// SQLite copies the bytes before the call returns.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    /// SQLite reads the bytes where they are, until the statement is reset and its bindings cleared.
+    private static let kept: sqlite3_destructor_type? = nil
 
     /// Text as GRDB stores it: up to the first NUL byte, if any (GRDB binds C strings).
     public mutating func bind(_ text: String) {
@@ -33,6 +70,9 @@ public struct RowInsert {
                 // An empty string is text, not NULL: it still needs a pointer.
                 guard let start = chars.baseAddress else { return sqlite3_bind_text(statement.sqliteStatement, index, "", 0, Self.transient) }
                 let length = memchr(start, 0, chars.count).map { start.distance(to: $0.assumingMemoryBound(to: CChar.self)) } ?? chars.count
+                if let copy = keep(UnsafeRawBufferPointer(start: start, count: length)) {
+                    return sqlite3_bind_text(statement.sqliteStatement, index, copy.assumingMemoryBound(to: CChar.self), CInt(length), Self.kept)
+                }
                 return sqlite3_bind_text(statement.sqliteStatement, index, start, CInt(length), Self.transient)
             }
         }
@@ -63,8 +103,28 @@ public struct RowInsert {
     public mutating func bind(_ data: Data) {
         index += 1
         data.withUnsafeBytes { bytes in
+            if !bytes.isEmpty, let copy = keep(bytes) {
+                _ = sqlite3_bind_blob(statement.sqliteStatement, index, copy, CInt(bytes.count), Self.kept)
+                return
+            }
             _ = sqlite3_bind_blob(statement.sqliteStatement, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), CInt(bytes.count), Self.transient)
         }
+    }
+
+    /// The bytes copied into the scratch (if there is one and they fit), marked to be cleared.
+    private mutating func keep(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawPointer? {
+        guard let copy = scratch?.keep(bytes) else { return nil }
+        boundFromScratch = true
+        return copy
+    }
+
+    /// After a reset: bindings that point into the scratch are cleared, and its room is free again.
+    private mutating func release() {
+        index = 0
+        guard let scratch else { return }
+        if boundFromScratch { sqlite3_clear_bindings(statement.sqliteStatement) }
+        boundFromScratch = false
+        scratch.used = scratchStart
     }
 
     /// A value as GRDB read it from a row.
@@ -108,7 +168,7 @@ public struct RowInsert {
     /// Ends a query early, so the statement can be bound again.
     mutating func reset() {
         sqlite3_reset(statement.sqliteStatement)
-        index = 0
+        release()
     }
 
     /// Column `column` (from 0) of the current row, as an integer (0 for NULL).
@@ -141,9 +201,10 @@ public struct RowInsert {
             code = sqlite3_extended_errcode(connection)
             message = String(cString: sqlite3_errmsg(connection))
         }
-        // No need to clear the bindings: the next row binds every column again.
+        // No need to clear the bindings (the next row binds every column again), unless they
+        // point into the scratch.
         sqlite3_reset(handle)
-        index = 0
+        release()
         guard code == SQLITE_DONE else {
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
         }

@@ -37,15 +37,19 @@ public struct CloudSchema: RecordNaming {
     /// Whether `name` is `guess(gameID:word:)`, compared byte by byte without building it (a full
     /// fetch checks 75,000). For the ASCII ids and words it is given, the same as `==`.
     static func isGuess(_ name: String, gameID: String, word: String) -> Bool {
-        let name = name.utf8, game = gameID.utf8, word = word.utf8
-        guard name.count == game.count + 1 + word.count else { return false }
-        var index = name.startIndex
-        for byte in game {
-            guard name[index] == byte else { return false }
-            index = name.index(after: index)
+        // Compared as bytes in place (a first sync checks every guess's name: walking the
+        // strings' views cost several thousand instructions a name).
+        var name = name, game = gameID, word = word
+        return name.withUTF8 { name in
+            game.withUTF8 { game in
+                word.withUTF8 { word in
+                    name.count == game.count + 1 + word.count
+                        && name[game.count] == UInt8(ascii: "-")
+                        && name.prefix(game.count).elementsEqual(game)
+                        && name.suffix(word.count).elementsEqual(word)
+                }
+            }
         }
-        guard name[index] == UInt8(ascii: "-") else { return false }
-        return name[name.index(after: index)...].elementsEqual(word)
     }
 
     static let bookmarkPrefix = "bookmark-"
@@ -284,15 +288,17 @@ public struct CloudSchema: RecordNaming {
 enum UUIDLike {
     /// 8-4-4-4-12 lowercase hexadecimal digits: what `UUID(uuidString:)` reads, in lower case.
     static func isValid(_ s: String) -> Bool {
-        var count = 0
-        for byte in s.utf8 {
-            switch count {
-            case 8, 13, 18, 23: guard byte == UInt8(ascii: "-") else { return false }
-            default: guard (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) else { return false }
+        var s = s
+        // The bytes in place: every game and guess of a fetch is checked.
+        return s.withUTF8 { bytes in
+            guard bytes.count == 36 else { return false }
+            for (count, byte) in bytes.enumerated() {
+                switch count {
+                case 8, 13, 18, 23: guard byte == UInt8(ascii: "-") else { return false }
+                default: guard (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) else { return false }
+                }
             }
-            count += 1
-            if count > 36 { return false }
+            return true
         }
-        return count == 36
     }
 }

@@ -543,10 +543,9 @@ public struct SyncEngine: Sendable {
                 let reader = Thread {
                     let result = Result { () throws(CloudStoreError) -> StreamedFetch in
                         try cloud.fetchAllRecords(zone.cloudZone, chunk: chunk, expect: { expected.set($0) }) { records in
-                            // Checking and mapping the records is done by whichever side would
-                            // otherwise wait: here, when the storing side is behind.
-                            guard handoff.isBacklogged else { return handoff.put(.read(records)) }
-                            return handoff.put(.mapped(Self.mapped(records, device: device)))
+                            // Records are checked and mapped on this side: the storing side is
+                            // the slower one, and the whole fetch waits on it (docs/performance.md).
+                            handoff.put(Self.mapped(records, device: device))
                         }
                     }
                     handoff.finish(result.mapError { $0 as any Error })
@@ -555,11 +554,7 @@ public struct SyncEngine: Sendable {
                 reader.start()
                 // However this ends, the reader is stopped and waited for before the transaction ends.
                 defer { handoff.stopAndWait() }
-                while let batch = handoff.take() {
-                    let mapped = switch batch {
-                    case .read(let records): Self.mapped(records, device: device)
-                    case .mapped(let mapped): mapped
-                    }
+                while let mapped = handoff.take() {
                     try apply(mapped.changes)
                     stored += mapped.count
                     // The total is the store's estimate; it never reads below what is done.
@@ -628,7 +623,7 @@ public struct SyncEngine: Sendable {
                 for start in stride(from: 0, to: records.count, by: chunk) {
                     let last = start + chunk >= records.count
                     let batch = Array(records[start..<min(start + chunk, records.count)])
-                    guard handoff.put(.mapped(Self.mapped(batch, deletions: last ? deletions : [], device: device))) else { break }
+                    guard handoff.put(Self.mapped(batch, deletions: last ? deletions : [], device: device)) else { break }
                 }
                 handoff.finish(.success(.refused))
             }
@@ -636,8 +631,7 @@ public struct SyncEngine: Sendable {
             // However this ends, the mapping thread is stopped and waited for before the transaction ends.
             defer { handoff.stopAndWait() }
             var done = 0
-            while let batch = handoff.take() {
-                guard case .mapped(let mapped) = batch else { continue }
+            while let mapped = handoff.take() {
                 try apply(mapped.changes)
                 counts.skipped += mapped.skipped
                 counts.own += mapped.own
@@ -703,27 +697,16 @@ final class Handoff: @unchecked Sendable {
         /// The records read, valid or not.
         var count: Int
     }
-    enum Batch: Sendable {
-        case read([CloudRecord])
-        case mapped(Mapped)
-    }
     struct Refused: Error {}
 
     private let condition = NSCondition()
-    private var waiting: [Batch] = []
+    private var waiting: [Mapped] = []
     private var ended: Result<StreamedFetch, any Error>?
     private var stopped = false
     private let capacity = 3
 
-    /// Whether a batch already waits to be stored.
-    var isBacklogged: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return !waiting.isEmpty
-    }
-
     /// From the reader: false once the storing side has stopped, so the reader stops too.
-    func put(_ batch: Batch) -> Bool {
+    func put(_ batch: Mapped) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         while waiting.count >= capacity && !stopped { condition.wait() }
@@ -741,7 +724,7 @@ final class Handoff: @unchecked Sendable {
     }
 
     /// The next batch, or nil once the reader has finished and all were taken.
-    func take() -> Batch? {
+    func take() -> Mapped? {
         condition.lock()
         defer { condition.unlock() }
         while waiting.isEmpty && ended == nil { condition.wait() }

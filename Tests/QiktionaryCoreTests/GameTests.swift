@@ -26,6 +26,27 @@ import Testing
         #expect(!rejection.reason.isEmpty)
     }
 
+    @Test("Trimming keeps the middle as it is and drops spaces and line breaks at both ends", arguments: [
+        ("  crane \n", "crane"),
+        ("\tgood  word\r\n", "good  word"),
+        ("crane", "crane"),
+        ("   ", ""),
+        ("", ""),
+        ("\u{00A0}café\u{2003}", "café"),
+        (" a ", "a"),
+    ])
+    func trimming(text: String, trimmed: String) {
+        #expect(text.trimmingSpaces == trimmed)
+        #expect(text[...].trimmingSpaces == trimmed)
+    }
+
+    @Test func theWordListKeepsOnlyLowercaseWordsWhateverTheLineEndings() {
+        let list = Lexicon(text: "crane\r\nghost\n\nHoney\rslate\u{0B}least\u{0C}cr4ne\ncafé\nqueue\n")
+        #expect(list.count == 5)
+        for word in ["crane", "ghost", "slate", "least", "queue"] { #expect(list.contains(word)) }
+        for word in ["Honey", "honey", "cr4ne", "café", ""] { #expect(!list.contains(word)) }
+    }
+
     @Test func aRepeatedGuessIsRefused() throws {
         var game = classic()
         try game.submit("crane", lexicon: lexicon)

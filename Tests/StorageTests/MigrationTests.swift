@@ -70,4 +70,68 @@ import Testing
             #expect(try db.foreignKeyViolations().next() == nil)
         }
     }
+
+    /// v10 rebuilds the game table with its status checked value by value: every game, with
+    /// its guesses, marks and queued changes, is kept as it was, the same statuses are allowed
+    /// and no other, deleting a game still takes what belongs to it, and inserting a game no
+    /// longer builds a table of the statuses.
+    @Test func v10KeepsEveryGameAndChecksItsStatusWithoutATablePerInsert() throws {
+        let database = try DatabaseQueue()
+        try database.write { db in try db.execute(sql: "PRAGMA foreign_keys = ON") }
+        try Migrations.migrator.migrate(database, upTo: "v9: a first upload written as a snapshot, noted while it is made")
+        let statuses = ["in-progress", "won", "lost", "gave-up"]
+        try database.write { db in
+            try db.execute(sql: "INSERT INTO player (id, createdAt) VALUES ('player', 1)")
+            for n in 0..<40 {
+                let id = String(format: "00000000-0000-4000-8000-%012d", n), status = statuses[n % 4]
+                try db.execute(sql: """
+                    INSERT INTO game (id, playerId, packId, secret, fact, rules, maxGuesses, status, startedAt, updatedAt, finishedAt,
+                                      startedOn, lastChangedOn, remoteRecordName, hard, hints, daily)
+                    VALUES (?, 'player', 'animals', 'tiger', ?, ?, ?, ?, ?, ?, ?, 'laptop', 'desk', ?, ?, ?, ?)
+                    """, arguments: [id, "fact \(n)", n % 3 == 0 ? "mastermind" : "classic", 6 + n % 10, status, 1_000 * n, 2_000 * n,
+                                     status == "in-progress" ? nil : 3_000 * n, n % 2 == 0 ? id : nil, n % 5 == 0, n % 7 == 0 ? "0,2" : "",
+                                     n % 6 == 0 ? "2026-11-\(10 + n % 20)" : nil])
+                try db.execute(sql: """
+                    INSERT INTO guess (id, gameId, position, word, common, playedAt, playedOn, remoteRecordName)
+                    VALUES (?, ?, 1, 'crane', 1, ?, 'laptop', NULL)
+                    """, arguments: ["\(id)-crane", id, 1_000 * n])
+                try db.execute(sql: "INSERT INTO mark (gameId, letter, state, markedAt) VALUES (?, 'q', 'out', 1)", arguments: [id])
+                if n % 4 == 1 { try db.execute(sql: "INSERT INTO gameChange (gameId, changedFields) VALUES (?, 'status')", arguments: [id]) }
+            }
+        }
+        let games = "SELECT * FROM game ORDER BY id"
+        let before = try database.read { db in try Row.fetchAll(db, sql: games) }
+        try Migrations.migrator.migrate(database)
+        try database.write { db in
+            #expect(try Row.fetchAll(db, sql: games) == before)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM guess") == 40)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM mark") == 40)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM gameChange") == 10)
+            #expect(try db.foreignKeyViolations().next() == nil)
+            let indexes = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'game' AND sql IS NOT NULL ORDER BY name")
+            #expect(indexes == ["game_player_daily", "game_player_finished", "game_player_pack_secret", "game_player_started", "game_player_status", "game_unsynced"])
+            // The same statuses, and only they.
+            let insert = """
+                INSERT INTO game (id, playerId, packId, secret, fact, rules, maxGuesses, status, startedAt, updatedAt, finishedAt, startedOn, lastChangedOn)
+                VALUES (?, 'player', 'animals', 'tiger', 'fact', 'classic', 6, ?, 1, 1, ?, 'a', 'a')
+                """
+            for status in statuses {
+                try db.execute(sql: insert, arguments: ["new-\(status)", status, status == "in-progress" ? nil : 1])
+            }
+            for status in ["WON", "drawn", ""] {
+                #expect(throws: DatabaseError.self) { try db.execute(sql: insert, arguments: ["bad-\(status)", status, 1]) }
+            }
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "UPDATE game SET status = 'paused' WHERE id = 'new-won'") }
+            // Deleting a game still takes its guesses, marks and queued change.
+            let first = String(format: "00000000-0000-4000-8000-%012d", 1)
+            try db.execute(sql: "DELETE FROM game WHERE id = ?", arguments: [first])
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM guess WHERE gameId = ?", arguments: [first]) == 0)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM mark WHERE gameId = ?", arguments: [first]) == 0)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM gameChange WHERE gameId = ?", arguments: [first]) == 0)
+            // The insert's program compares the status; it opens no table of its own.
+            let program = try Row.fetchAll(db, sql: "EXPLAIN " + insert, arguments: ["x", "won", 1]).map { $0["opcode"] as String }
+            #expect(program.contains("Insert"))
+            #expect(!program.contains("OpenEphemeral"))
+        }
+    }
 }

@@ -1,18 +1,24 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import Storage
 import Testing
 
 /// Rows bound through SQLite's own calls read back as GRDB would have stored them, and a refused
 /// row fails as a GRDB execute fails, leaving the statement ready for the next row.
 @Suite struct RowInsertTests {
-    @Test func everyKindOfValueReadsBackAsBound() throws {
+    /// No scratch; one with room for every value; one too small for the long ones (those are
+    /// then copied by SQLite as without a scratch).
+    @Test(arguments: [nil, 16 * 1024, 40])
+    func everyKindOfValueReadsBackAsBound(scratchSize: Int?) throws {
         let database = try DatabaseQueue()
+        let scratch = scratchSize.map { RowInsert.Scratch(capacity: $0) }
         try database.write { db in
             try db.execute(sql: "CREATE TABLE t (n INTEGER PRIMARY KEY, text TEXT, maybe TEXT, number INTEGER, blob BLOB, real REAL)")
-            var insert = RowInsert(try db.makeStatement(sql: "INSERT INTO t (n, text, maybe, number, blob, real) VALUES (?, ?, ?, ?, ?, ?)"))
+            let statement = try db.makeStatement(sql: "INSERT INTO t (n, text, maybe, number, blob, real) VALUES (?, ?, ?, ?, ?, ?)")
             let texts = ["", "plain", "é😀 and \u{0} inside", String(repeating: "long ", count: 500)]
             for (n, text) in texts.enumerated() {
+                var insert = RowInsert(statement, scratch: scratch)
                 insert.bind(n)
                 insert.bind(text)
                 insert.bind(n % 2 == 0 ? nil : text as String?)
@@ -36,6 +42,29 @@ import Testing
             }
             // An empty blob and an empty text are values, not NULL.
             #expect(try String.fetchOne(db, sql: "SELECT typeof(blob) FROM t WHERE n = 0") == "blob")
+        }
+    }
+
+    /// Once a row bound from the scratch is in, the statement points into it no more: run
+    /// again as it is, it inserts NULLs, not whatever the scratch holds by then.
+    @Test func aRowFromTheScratchLeavesNoBindingBehind() throws {
+        let database = try DatabaseQueue()
+        let scratch = RowInsert.Scratch()
+        try database.write { db in
+            try db.execute(sql: "CREATE TABLE t (text TEXT, blob BLOB)")
+            let statement = try db.makeStatement(sql: "INSERT INTO t (text, blob) VALUES (?, ?)")
+            var insert = RowInsert(statement, scratch: scratch)
+            insert.bind("a text long enough to be kept apart from the string")
+            insert.bind(Data("some bytes".utf8))
+            try insert.run(db)
+            #expect(sqlite3_step(statement.sqliteStatement) == SQLITE_DONE)
+            sqlite3_reset(statement.sqliteStatement)
+            let rows = try Row.fetchAll(db, sql: "SELECT text, blob FROM t ORDER BY rowid")
+            #expect(rows.count == 2)
+            #expect(rows[0][0] as String? == "a text long enough to be kept apart from the string")
+            #expect(rows[0][1] as Data? == Data("some bytes".utf8))
+            #expect(rows[1][0] as String? == nil)
+            #expect(rows[1][1] as Data? == nil)
         }
     }
 
