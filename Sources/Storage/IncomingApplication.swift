@@ -27,6 +27,9 @@ struct IncomingApplication {
     private let bookmarksPending: Bool
     /// What each inserted row reuses from the one before.
     private let reuse = InsertReuse()
+    /// The game of the guess applied last in this batch: found, and touched. A game's guesses
+    /// come one after the other, so most guesses need neither a lookup nor a set insert.
+    private var lastGuessGame: String?
 
     /// A game's row as settling reads it.
     fileprivate struct Settling {
@@ -58,6 +61,7 @@ struct IncomingApplication {
         for (mark, fields) in changes.marks { try apply(mark, fields) }
         for (bookmark, fields) in changes.bookmarks { try apply(bookmark, fields) }
         for deletion in changes.deletions { try delete(deletion) }
+        lastGuessGame = nil
         // Every game of the batch but the last by name has all its records of this fetch's
         // order in: settle them now. A record that comes later (out of order, or waiting for
         // its game) touches its game again, and settling again only moves its status up.
@@ -142,11 +146,14 @@ struct IncomingApplication {
 
     private mutating func apply(_ remote: SyncGuess) throws {
         let name = naming.guess(gameID: remote.gameID, word: remote.word)
-        guard try gameExists(remote.gameID) else { return try stash(name, remote.gameID, Orphan(guess: remote, fields: Data())) }
+        if remote.gameID != lastGuessGame {
+            guard try gameExists(remote.gameID) else { return try stash(name, remote.gameID, Orphan(guess: remote, fields: Data())) }
+            touched.insert(remote.gameID)
+            lastGuessGame = remote.gameID
+        }
         // A guess never changes once played, so its system fields are never sent back: the
         // guess row's `remoteRecordName` is all this machine keeps of the cloud's copy.
         report.applied += 1
-        touched.insert(remote.gameID)
         // The same guess made here already is the same record: it only learns its cloud name.
         _ = try GuessRecord(id: name, gameId: remote.gameID, position: remote.position, guess: Guess(word: remote.word, feedback: remote.feedback),
                             playedAt: remote.playedAt, playedOn: remote.playedOn, remoteRecordName: name).insertByStatement(db, reuse: reuse)
