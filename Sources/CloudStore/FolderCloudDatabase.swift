@@ -703,9 +703,11 @@ public final class FolderCloudDatabase: CloudDatabase {
             // The segments the head announces are read and decoded a window at a time on every
             // core, then merged in order; past them, one at a time (a head can be behind). The
             // first segment missing or not valid stops the log: later ones wait for it.
-            // A view read from nothing (a first fetch of a log of many segments) is sized once
-            // from its first window, instead of growing a record at a time.
-            var sized = !view.winners.isEmpty
+            // A view read from nothing (a first fetch of a log of many segments) is sized from
+            // the records per segment read so far, instead of growing a record at a time: again
+            // whenever it is half full, since a log's first segments can hold fewer records
+            // than its later ones (each resize hashes every name again).
+            let fromNothing = view.winners.isEmpty, firstSeq = seq
             reading: while true {
                 // Numbers from a head are not trusted: compared, never subtracted blindly.
                 let announced = log?.seq ?? 0
@@ -729,10 +731,10 @@ public final class FolderCloudDatabase: CloudDatabase {
                         seq += 1
                     }
                 }
-                if !sized, window == Self.segmentsReadTogether, announced > seq {
-                    sized = true
-                    let expected = view.winners.count / window * min(announced - seq + window, Self.largestSizing)
-                    view.winners.reserveCapacity(min(expected, Self.largestSizing))
+                if fromNothing, window == Self.segmentsReadTogether, announced > seq, view.winners.count >= view.winners.capacity / 2 {
+                    let perSegment = Double(view.winners.count) / Double(seq - firstSeq)
+                    let expected = perSegment * Double(announced - firstSeq) * 1.1
+                    view.winners.reserveCapacity(Int(min(expected, Double(Self.largestSizing))))
                 }
             }
             view.positions[other] = seq
