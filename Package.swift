@@ -28,6 +28,9 @@ let package = Package(
         // How the C allocator keeps memory: two heaps, and freed pages given back between the
         // batches of a long first sync.
         .target(name: "ProcessMemory"),
+        // Starting a program with posix_spawn, for the benchmark and the tests that run the real
+        // binaries (Foundation's Process can crash on this toolchain).
+        .target(name: "Spawn"),
         // SQLite through GRDB: schema, pack import, games, guesses, bookmarks.
         .target(
             name: "Storage",
@@ -57,7 +60,7 @@ let package = Package(
         // Timings of sync at 1,000 to 100,000 finished games (a benchmark, not a test).
         .executableTarget(
             name: "qiktionary-bench",
-            dependencies: ["QiktionaryCore", "Storage", "Sync", "CloudStore", "QiktionaryResources",
+            dependencies: ["QiktionaryCore", "Storage", "Sync", "CloudStore", "QiktionaryResources", "Spawn",
                            .product(name: "GRDB", package: "GRDB.swift")],
             path: "Sources/QiktionaryBench"
         ),
@@ -78,7 +81,7 @@ let package = Package(
             ]
         ),
         // What the test targets that run the built programs share: one process runner.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Spawn"], path: "Tests/TestSupport"),
         .testTarget(name: "QiktionaryCoreTests", dependencies: ["QiktionaryCore"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "QiktionaryCore", "QiktionaryResources", "Sync"]),
         .testTarget(name: "PlainModeTests", dependencies: ["PlainMode", "Storage", "QiktionaryCore"]),

@@ -1,4 +1,5 @@
 import Foundation
+import Spawn
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -87,24 +88,16 @@ enum Child {
     }
 
     private static func spawn(_ path: String, _ arguments: [String], stdin: Int32, stdout: Int32, extra: Int32?, closing: [Int32]) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
-        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
-        posix_spawn_file_actions_adddup2(&actions, stdout, 2)
-        if let extra { posix_spawn_file_actions_adddup2(&actions, extra, 3) }
-        for fd in closing { posix_spawn_file_actions_addclose(&actions, fd) }
         var environment = ProcessInfo.processInfo.environment
         environment["TERM"] = "xterm-256color"
         environment["LANG"] = "C.UTF-8"
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)
-        guard spawned == 0 else { throw BenchFailure("could not start \(path): \(String(cString: strerror(spawned)))") }
-        return pid
+        var descriptors: [(from: Int32, to: Int32)] = [(stdin, 0), (stdout, 1), (stdout, 2)]
+        if let extra { descriptors.append((extra, 3)) }
+        do {
+            return try Spawn.start(path, arguments, environment: environment, descriptors: descriptors, closing: closing)
+        } catch {
+            throw BenchFailure("\(error)")
+        }
     }
 
     private static func drain(_ descriptor: Int32) -> [UInt8] {

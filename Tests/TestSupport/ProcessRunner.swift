@@ -1,4 +1,5 @@
 import Foundation
+import Spawn
 
 /// Runs a built program of this package the way a player or a script would, for the test
 /// targets that drive the real binaries (end-to-end and fuzz): one copy of how to find them, feed
@@ -27,18 +28,15 @@ public enum ProcessRunner {
 
     /// Runs `executable` to the end (killed after `timeout` seconds), with `input` on stdin.
     ///
-    /// Started with `posix_spawn`, not Foundation's `Process`: on this toolchain (Swift 6.3.1)
-    /// `Process.run()` now and then crashes in a copy past the end of a directory entry while it
-    /// lists /proc/self/fd, the more often the more descriptors are open. The soak test, which
-    /// runs several machines on threads at once, met it in CI (fixed upstream in
-    /// swift-corelibs-foundation, not yet in this toolchain).
+    /// Started through `Spawn`, not Foundation's `Process`, which can crash on this toolchain
+    /// (the soak test, running several machines on threads at once, met it in CI).
     public static func run(_ executable: URL, _ arguments: [String], input: String = "", environment: [String: String],
                            directory: URL? = nil, timeout: TimeInterval? = nil) throws -> Result {
-        let stdin = try pipe(), stdout = try pipe(), stderr = try pipe()
+        let stdin = try Spawn.pipe(), stdout = try Spawn.pipe(), stderr = try Spawn.pipe()
         let pid: pid_t
         do {
-            pid = try spawn(executable.path, arguments, environment: environment, directory: directory?.path,
-                            stdin: stdin.read, stdout: stdout.write, stderr: stderr.write)
+            pid = try Spawn.start(executable.path, arguments, environment: environment, directory: directory?.path,
+                                  descriptors: [(stdin.read, 0), (stdout.write, 1), (stderr.write, 2)])
         } catch {
             [stdin.read, stdin.write, stdout.read, stdout.write, stderr.read, stderr.write].forEach { _ = close($0) }
             throw error
@@ -68,49 +66,6 @@ public enum ProcessRunner {
         return Result(status: exit.status(), stdout: out.text(), stderr: err.text(), timedOut: timedOut)
     }
 
-    /// A pipe whose ends are closed in every child but the one they are handed to (dup2 clears
-    /// the flag on the copy), so a program started at the same moment on another thread never
-    /// holds this one's pipe open.
-    private static func pipe() throws -> (read: Int32, write: Int32) {
-        var ends: [Int32] = [0, 0]
-        guard let pipe2, pipe2(&ends, O_CLOEXEC) == 0 else { throw SpawnError("pipe: \(String(cString: strerror(errno)))") }
-        return (ends[0], ends[1])
-    }
-
-    private static func spawn(_ path: String, _ arguments: [String], environment: [String: String], directory: String?,
-                              stdin: Int32, stdout: Int32, stderr: Int32) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
-        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
-        posix_spawn_file_actions_adddup2(&actions, stderr, 2)
-        if let directory {
-            guard let chdir = addChdir else { throw SpawnError("this C library cannot start a program in another directory") }
-            _ = directory.withCString { chdir(&actions, $0) }
-        }
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)
-        guard spawned == 0 else { throw SpawnError("could not start \(path): \(String(cString: strerror(spawned)))") }
-        return pid
-    }
-
-    // `pipe2` and `posix_spawn_file_actions_addchdir_np` (glibc 2.29) are left out of Swift's
-    // Glibc module: found by name.
-    private typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
-    private typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
-    private static let pipe2: Pipe2? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pipe2").map { unsafeBitCast($0, to: Pipe2.self) }
-    private static let addChdir: AddChdir? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np")
-        .map { unsafeBitCast($0, to: AddChdir.self) }
-
-    public struct SpawnError: Error, CustomStringConvertible {
-        public let description: String
-        init(_ description: String) { self.description = description }
-    }
-
     /// Waits for a child on a thread of its own: its exit code, or the signal that ended it
     /// (as `Process.terminationStatus` gives them).
     private final class Exit: @unchecked Sendable {
@@ -121,7 +76,7 @@ public enum ProcessRunner {
             Thread.detachNewThread { [self] in
                 var status: Int32 = 0
                 while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-                code = status & 0x7f == 0 ? (status >> 8) & 0xff : status & 0x7f
+                code = Spawn.status(status)
                 done.signal()
             }
         }
