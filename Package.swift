@@ -13,7 +13,7 @@ let package = Package(
     ],
     targets: [
         // Rules, feedback, the game state machine, notepad, scoring, statistics. No I/O.
-        .target(name: "QiktionaryCore"),
+        .target(name: "QiktionaryCore", dependencies: ["TextSafety"]),
         // The dictionary and word packs, shipped as files inside the top-level Resources/.
         .target(
             name: "QiktionaryResources",
@@ -37,9 +37,9 @@ let package = Package(
             dependencies: ["QiktionaryCore", "TextSafety", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // Line mode for scripts and screen readers, and the JSON shapes every command prints.
-        .target(name: "PlainMode", dependencies: ["QiktionaryCore", "Storage"]),
+        .target(name: "PlainMode", dependencies: ["QiktionaryCore", "Storage", "TextSafety"]),
         // Cells, rectangles, a screen buffer, widgets, key events and the Terminal protocol.
-        .target(name: "Screen"),
+        .target(name: "Screen", dependencies: ["TextSafety"]),
         // The full-screen interface as pure functions: update(state, message) and view(state).
         .target(name: "GameUI", dependencies: ["QiktionaryCore", "Screen"]),
         // ncursesw, wide characters; only TerminalUI imports it.
@@ -76,19 +76,19 @@ let package = Package(
             name: "qiktionary",
             dependencies: [
                 "QiktionaryCore", "Storage", "QiktionaryResources", "PlainMode", "GameUI", "TerminalUI", "Sync", "CloudStore",
-                "ProcessMemory",
+                "ProcessMemory", "TextSafety",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // What the test targets that run the built programs share: one process runner.
         .target(name: "TestSupport", dependencies: ["Spawn"], path: "Tests/TestSupport"),
-        .testTarget(name: "QiktionaryCoreTests", dependencies: ["QiktionaryCore"]),
+        .testTarget(name: "QiktionaryCoreTests", dependencies: ["QiktionaryCore", "TextSafety"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "QiktionaryCore", "QiktionaryResources", "Sync"]),
         .testTarget(name: "PlainModeTests", dependencies: ["PlainMode", "Storage", "QiktionaryCore"]),
         .testTarget(name: "ScreenTests", dependencies: ["Screen"]),
         .testTarget(name: "ProcessMemoryTests", dependencies: ["ProcessMemory"]),
         .testTarget(name: "GameUITests", dependencies: ["GameUI", "Screen", "QiktionaryCore"]),
-        .testTarget(name: "SyncTests", dependencies: ["Sync", "Storage", "CloudStore", "QiktionaryCore", "QiktionaryResources"]),
+        .testTarget(name: "SyncTests", dependencies: ["Sync", "Storage", "CloudStore", "QiktionaryCore", "QiktionaryResources", "TextSafety"]),
         // Seeded generated bad input against every way in: plain mode, arguments, pack and cloud files.
         .testTarget(name: "FuzzTests", dependencies: [
             "qiktionary", "PlainMode", "Storage", "QiktionaryCore", "QiktionaryResources", "CloudStore", "Sync", "TestSupport",

@@ -7,8 +7,13 @@ public struct CloudWarning: Sendable, Hashable, CustomStringConvertible {
     public var path: String
     public var reason: String
 
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
     /// One line, whatever the folder holds: a name with a line break or another control
-    /// character (a hostile or damaged entry) shows it as '?'.
+    /// character (a hostile or damaged entry) shows it as a visible escape (`\x1b`).
     public var description: String {
         oneLine("cloud folder: skipped \(path): \(reason)")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TextSafety
 import QiktionaryCore
 import Storage
 
@@ -224,7 +225,8 @@ extension Review.Step: Encodable {
 }
 
 public enum JSONLine {
-    /// One compact JSON object with ISO 8601 UTC dates and keys in a stable order.
+    /// One compact JSON object with ISO 8601 UTC dates and keys in a stable order, with every
+    /// character a terminal would obey escaped (`TerminalText.jsonSafe`): the same JSON value.
     public static func encode<T: Encodable>(_ value: T) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -232,6 +234,6 @@ public enum JSONLine {
         guard let data = try? encoder.encode(value), let text = String(data: data, encoding: .utf8) else {
             return #"{"event":"error","message":"could not encode output"}"#
         }
-        return text
+        return TerminalText.jsonSafe(text)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TextSafety
 import QiktionaryCore
 import Storage
 
@@ -185,6 +186,6 @@ public final class PlainSession {
     }
 
     private func emit(_ event: PlainEvent) {
-        write(json ? JSONLine.encode(event) : PlainText.render(event))
+        write(json ? JSONLine.encode(event) : visible(PlainText.render(event)))
     }
 }

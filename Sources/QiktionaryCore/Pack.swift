@@ -1,3 +1,5 @@
+import TextSafety
+
 /// A word pack as shipped in a pack file: a theme, a length and secret words with their facts.
 public struct Pack: Sendable, Equatable, Codable {
     public struct Entry: Sendable, Equatable, Codable {
@@ -49,7 +51,10 @@ public struct Pack: Sendable, Equatable, Codable {
         if id == Pack.practiceID { problems.append("id '\(id)' is kept for practice games") }
         if version < 1 { problems.append("version must be 1 or more") }
         if title.trimmingSpaces.isEmpty { problems.append("title is empty") }
+        // Text a terminal would obey (escape sequences, bidirectional overrides) is refused.
+        if let problem = TerminalText.problem(title, field: "title") { problems.append(problem) }
         if description.contains(where: \.isNewline) { problems.append("description must be one line") }
+        else if let problem = TerminalText.problem(description, field: "description") { problems.append(problem) }
         if !Pack.lengths.contains(length) { problems.append("length must be 4 to 7") }
         if let limit = maxGuesses, !Pack.guessLimits.contains(limit) {
             problems.append("maxGuesses must be 1 to 30")
@@ -67,6 +72,7 @@ public struct Pack: Sendable, Equatable, Codable {
                 problems.append("'\(word)' repeats a letter in a classic pack")
             }
             if entry.fact.trimmingSpaces.isEmpty { problems.append("'\(word)' has no fact") }
+            if let problem = TerminalText.problem(entry.fact, field: "the fact of '\(oneLine(word))'") { problems.append(problem) }
         }
         return problems
     }

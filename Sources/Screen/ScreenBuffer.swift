@@ -1,3 +1,5 @@
+import TextSafety
+
 /// An in-memory grid of cells that a view draws into. The terminal adapter copies it to the
 /// screen; tests compare its `text` with string literals.
 public struct ScreenBuffer: Sendable, Equatable {
@@ -22,13 +24,14 @@ public struct ScreenBuffer: Sendable, Equatable {
 
     /// Writes `text` from column `x` of row `y`, clipped to the buffer and to `limit` columns
     /// (the rest of the row when nil). A wide character that does not fit is left out.
-    /// Returns the column after the last one written.
+    /// Characters a terminal would obey (an escape sequence in a fact from a file) are drawn as
+    /// visible escapes (`\x1b`), never sent. Returns the column after the last one written.
     @discardableResult
     public mutating func write(_ text: some StringProtocol, x: Int, y: Int, style: Style = .plain, limit: Int? = nil) -> Int {
         guard y >= 0 && y < size.height else { return x }
         let end = min(size.width, limit.map { x + max(0, $0) } ?? size.width)
         var column = x
-        for character in text {
+        for character in oneLine(String(text)) {
             let width = character.columns
             if width == 0 { continue }
             if column + width > end { break }

@@ -1,7 +1,11 @@
+import TextSafety
+
 /// Fitting text to columns.
 public enum Text {
     /// The text cut to `width` columns, ending in `ellipsis` when it was cut.
+    /// Characters a terminal would obey are counted as the visible escapes drawn for them.
     public static func truncate(_ text: String, to width: Int, ellipsis: String = "…") -> String {
+        let text = oneLine(text)
         guard text.columns > width else { return text }
         guard width > ellipsis.columns else { return String(prefix(text, columns: width)) }
         return prefix(text, columns: width - ellipsis.columns) + ellipsis
@@ -9,6 +13,7 @@ public enum Text {
 
     /// The longest start of `text` that fits in `columns`.
     public static func prefix(_ text: String, columns: Int) -> String {
+        let text = oneLine(text)
         var used = 0
         var result = ""
         for character in text {
@@ -23,7 +28,9 @@ public enum Text {
     public static func wrap(_ text: String, width: Int) -> [String] {
         guard width > 0 else { return [] }
         var lines: [String] = []
-        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // Line breaks make lines; any other character a terminal would obey is laid out as the
+        // visible escape drawn for it.
+        for paragraph in visible(text).split(separator: "\n", omittingEmptySubsequences: false) {
             var line = ""
             for word in paragraph.split(separator: " ") {
                 var word = String(word)

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TextSafety
 import QiktionaryCore
 
 /// A player's games, guesses, notepad marks, reading list and the settings that matter, as one
@@ -90,8 +91,11 @@ public struct ExportDocument: Codable, Sendable, Equatable {
     public func encoded() -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        // Every value is a string, a number, a bool or a list of them: encoding cannot fail.
-        return (try? encoder.encode(self)) ?? Data()
+        // Every value is a string, a number, a bool or a list of them: encoding cannot fail. The
+        // file may be printed (to standard output, or later with cat): no character in it is one
+        // a terminal would obey (`TerminalText.jsonSafe`), and it reads back the same.
+        let data = (try? encoder.encode(self)) ?? Data()
+        return Data(TerminalText.jsonSafe(String(decoding: data, as: UTF8.self)).utf8)
     }
 }
 
@@ -256,6 +260,7 @@ extension ExportDocument {
         guard player == current else { throw .exportOfAnotherPlayer(player, current: current) }
         guard ExportDate.time(exportedAt) != nil else { throw .badExport("exportedAt \(Text.quoted(exportedAt)) is not a time") }
         if let reason, reason.count > 200 { throw .badExport("reason is longer than 200 characters") }
+        if let reason, let problem = TerminalText.problem(reason, field: "reason") { throw .badExport(problem) }
         if let device = settings.device, !AppDatabase.isValidDeviceName(device) {
             throw .badExport("settings.device \(Text.quoted(device)) is not a device name")
         }
@@ -295,7 +300,7 @@ extension ExportDocument {
 
     static func isFolderPath(_ path: String) -> Bool {
         path.hasPrefix("/") && path.utf8.count <= ExportLimits.pathLength
-            && !path.unicodeScalars.contains { $0.properties.generalCategory == .control }
+            && TerminalText.isSafe(path)
     }
 }
 
@@ -405,9 +410,7 @@ enum ExportCheck {
         if required && text.isEmpty { throw ExportProblem("\(name) is empty") }
         guard text.count <= ExportLimits.factLength else { throw ExportProblem("\(name) is longer than \(ExportLimits.factLength) characters") }
         // A fact is shown on the terminal: no escape sequences or other control characters.
-        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw ExportProblem("\(name) contains control characters")
-        }
+        if let problem = TerminalText.problem(text, field: name) { throw ExportProblem(problem) }
     }
 
     static func device(_ name: String, _ field: String) throws(ExportProblem) {
@@ -498,18 +501,17 @@ enum UUIDText {
     }
 }
 
-/// Text from a file, made safe to put in a one-line message.
+/// Text from a file, made safe to put in a one-line message: control characters shown as
+/// visible escapes (`TextSafety.oneLine`), cut at a length.
 enum Text {
     static func quoted(_ text: String, limit: Int = 40, quotes: Bool = true) -> String {
-        var cleaned = String(String.UnicodeScalarView(text.unicodeScalars.map {
-            $0.properties.generalCategory == .control || $0.properties.generalCategory == .format ? "?" : $0
-        }))
+        var cleaned = TextSafety.oneLine(text)
         if cleaned.count > limit { cleaned = String(cleaned.prefix(limit)) + "…" }
         return quotes ? "'\(cleaned)'" : cleaned
     }
 
     static func oneLine(_ text: String) -> String {
-        quoted(text.split(whereSeparator: \.isNewline).joined(separator: " "), limit: 200, quotes: false)
+        quoted(text, limit: 200, quotes: false)
     }
 }
 

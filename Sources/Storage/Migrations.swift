@@ -1,4 +1,5 @@
 import GRDB
+import TextSafety
 
 /// The schema, one migration per shipped change. A shipped migration is never edited: its SQL is
 /// frozen text, so a database made by any released version upgrades the same way.
@@ -20,7 +21,36 @@ enum Migrations {
         for (name, sql) in migrations {
             migrator.registerMigration(name) { db in try db.execute(sql: sql) }
         }
+        migrator.registerMigration("v11: stored texts a terminal would obey shown as visible escapes", migrate: v11)
         return migrator
+    }
+
+    /// Texts stored before every gate refused control characters (a pack file's fact, title or
+    /// description, a game's or a bookmark's copy of a fact, a device's name) hold them written
+    /// as visible escapes instead (`\x1b`, `\u202e`): nothing is lost, what the player saw
+    /// stays readable, and the rows pass today's checks when exported or synced. Each text is
+    /// kept within its column's limit (a fact 2,000 characters, a device's name 64). Code, not
+    /// SQL, as SQLite cannot tell a control character; `MigrationTests` holds what it does.
+    static func v11(_ db: Database) throws {
+        let unsafe = DatabaseFunction("qiktionaryUnsafeText", argumentCount: 1, pure: true) { values in
+            String.fromDatabaseValue(values[0]).map { !TerminalText.isSafe($0) } ?? false
+        }
+        let escaped = DatabaseFunction("qiktionaryEscapedText", argumentCount: 2, pure: true) { values in
+            guard let text = String.fromDatabaseValue(values[0]), let limit = Int.fromDatabaseValue(values[1]) else { return nil }
+            return String(oneLine(text).prefix(limit))
+        }
+        db.add(function: unsafe)
+        db.add(function: escaped)
+        defer {
+            db.remove(function: unsafe)
+            db.remove(function: escaped)
+        }
+        for (table, column, limit) in [("pack", "title", 2_000), ("pack", "description", 2_000), ("packWord", "fact", 2_000),
+                                       ("game", "fact", 2_000), ("bookmark", "fact", 2_000), ("device", "name", 64)] {
+            try db.execute(sql: """
+                UPDATE \(table) SET \(column) = qiktionaryEscapedText(\(column), \(limit)) WHERE qiktionaryUnsafeText(\(column))
+                """)
+        }
     }
 
     static let v1 = """

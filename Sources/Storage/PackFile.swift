@@ -11,7 +11,7 @@ public enum PackFile {
         public var file: String
         public var reason: String
         /// One line whatever the file's name or content: control characters and line breaks
-        /// (a hostile file name, a word with a form feed) are shown as '?'.
+        /// (a hostile file name, a fact with an escape sequence) are shown as visible escapes (`\x1b`).
         public var description: String {
             oneLine("pack file \(file) is unusable: \(reason)")
         }

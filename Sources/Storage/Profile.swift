@@ -1,4 +1,5 @@
 import Foundation
+import TextSafety
 import GRDB
 
 /// Who is playing, on which machine: every game and bookmark belongs to one player, and every
@@ -72,12 +73,12 @@ extension AppDatabase {
         if utf8.allSatisfy({ (0x20...0x7e).contains($0) }) {
             return (1...64).contains(utf8.count) && utf8.contains { $0 != 0x20 }
         }
-        return (1...64).contains(name.count) && !name.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        return (1...64).contains(name.count) && TerminalText.isSafe(name)
             && !name.trimmingCharacters(in: .whitespaces).isEmpty
     }
 
     static func sanitizedDeviceName(_ host: String) -> String {
-        let cleaned = String(host.unicodeScalars.filter { $0.properties.generalCategory != .control }.prefix(64))
+        let cleaned = String(host.unicodeScalars.filter { !TerminalText.isUnsafe($0) }.prefix(64))
         return isValidDeviceName(cleaned) ? cleaned : "this machine"
     }
 }

@@ -1,3 +1,4 @@
+import TextSafety
 import Foundation
 import GRDB
 import QiktionaryCore
@@ -48,8 +49,9 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notBookmarked(let word): "'\(word)' is not on the reading list"
         case .noFact(let word): "no fact known for '\(word)': it is not a word of any pack or game"
         case .badPlayerName(let name):
-            "player name '\(name)' must be 1 to 32 of letters, digits, '_' and '-', starting with a letter or digit"
-        case .badDeviceName(let name): "device name '\(name)' must be 1 to 64 printable characters"
+            "player name '\(oneLine(name))' must be 1 to 32 of letters, digits, '_' and '-', starting with a letter or digit"
+        case .badDeviceName(let name):
+            TerminalText.problem(name, field: "device name") ?? "device name '\(name)' must be 1 to 64 printable characters"
         case .rejected(let rejection): rejection.reason
         case .noHint: "no hint: no word of the answer set fits every guess so far"
         case .challenge(let error): error.description

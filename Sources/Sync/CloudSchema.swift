@@ -1,5 +1,6 @@
 import CloudStore
 import Foundation
+import TextSafety
 import QiktionaryCore
 import Storage
 
@@ -154,11 +155,18 @@ public struct CloudSchema: RecordNaming {
 
     /// Sorts fetched records into the game's kinds. Returns how many were skipped as invalid,
     /// and how many were this device's own (a full fetch returns those too).
+    /// A record with a text a terminal would obey, in any field, is refused whole and told to
+    /// `refused` (one line, the text shown escaped): the shared folder may hold other people's files.
     static func incoming(_ records: [CloudRecord], deletions: [DeletedRecord], device: DeviceID,
-                         into changes: inout IncomingChanges) -> (skipped: Int, own: Int) {
+                         into changes: inout IncomingChanges, refused: (CloudWarning) -> Void = { _ in }) -> (skipped: Int, own: Int) {
         var skipped = 0, own = 0
         for record in records {
             guard let system = record.systemFields else { skipped += 1; continue }
+            if let problem = unsafeText(in: record) {
+                refused(CloudWarning(path: "\(record.recordType) record \(record.recordName)", reason: problem))
+                skipped += 1
+                continue
+            }
             if system.modifiedBy == device { own += 1 }
             if case .string(let name)? = record[Self.device], !name.isEmpty, name.count <= 64 {
                 changes.devices[system.modifiedBy.name] = name
@@ -253,6 +261,23 @@ public struct CloudSchema: RecordNaming {
         let pack = string(r, K.pack) ?? "", fact = string(r, K.fact) ?? ""
         if on && (pack.isEmpty || pack.count > 40 || fact.isEmpty || fact.count > 2_000) { return nil }
         return SyncBookmark(word: word, packID: pack, fact: fact, addedAt: addedAt, isBookmarked: on)
+    }
+
+    /// The first text field, in name order, that holds a character a terminal would obey.
+    static func unsafeText(in record: CloudRecord) -> String? {
+        var problem: (field: String, text: String)?
+        for (key, value) in record.fields {
+            let texts: [String] = switch value {
+            case .string(let text): [text]
+            case .strings(let list): list
+            default: []
+            }
+            for text in texts where !TerminalText.isSafe(text) && (problem == nil || key < problem!.field) {
+                problem = (key, text)
+            }
+        }
+        if problem == nil, !TerminalText.isSafe(record.recordName) { problem = ("its name", record.recordName) }
+        return problem.flatMap { TerminalText.problem($0.text, field: $0.field) }
     }
 
     // MARK: Field readers

@@ -33,6 +33,9 @@ public struct SyncEngine: Sendable {
     /// fetch's batch of records: a history played before sync was turned on) is sent.
     public var sendProgress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
 
+    /// Told of each fetched record refused for a text a terminal would obey (one line each).
+    public var warnings: CloudWarningSink?
+
     public init(player: PlayerDatabase, cloud: any CloudDatabase,
                 now: @escaping @Sendable () -> Date = { Date() },
                 pause: @escaping @Sendable (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) }) {
@@ -533,7 +536,7 @@ public struct SyncEngine: Sendable {
     /// anything went wrong: nothing is then kept, and the usual fetch does it all again.
     private func streamedFullFetch(_ zone: SyncZone, report: inout SyncReport) -> Bool? {
         let handoff = Handoff()
-        let cloud = self.cloud, device = cloud.device, chunk = streamChunk
+        let cloud = self.cloud, device = cloud.device, chunk = streamChunk, warnings = self.warnings
         var counts = (skipped: 0, own: 0)
         var stored = 0
         let progress = self.progress, expected = Expected()
@@ -545,7 +548,7 @@ public struct SyncEngine: Sendable {
                         try cloud.fetchAllRecords(zone.cloudZone, chunk: chunk, expect: { expected.set($0) }) { records in
                             // Records are checked and mapped on this side: the storing side is
                             // the slower one, and the whole fetch waits on it (docs/performance.md).
-                            handoff.put(Self.mapped(records, device: device))
+                            handoff.put(Self.mapped(records, device: device, warnings: warnings))
                         }
                     }
                     handoff.finish(result.mapError { $0 as any Error })
@@ -589,9 +592,10 @@ public struct SyncEngine: Sendable {
     /// Records handed from the store to the database at a time.
     static let defaultStreamChunk = 2_000
 
-    static func mapped(_ records: [CloudRecord], deletions: [DeletedRecord] = [], device: DeviceID) -> Handoff.Mapped {
+    static func mapped(_ records: [CloudRecord], deletions: [DeletedRecord] = [], device: DeviceID,
+                       warnings: CloudWarningSink?) -> Handoff.Mapped {
         var changes = IncomingChanges()
-        let sorted = CloudSchema.incoming(records, deletions: deletions, device: device, into: &changes)
+        let sorted = CloudSchema.incoming(records, deletions: deletions, device: device, into: &changes) { warnings?($0) }
         return Handoff.Mapped(changes: changes, skipped: sorted.skipped, own: sorted.own, count: records.count)
     }
 
@@ -607,7 +611,7 @@ public struct SyncEngine: Sendable {
     private func apply(_ records: [CloudRecord], deletions: [DeletedRecord], zone: SyncZone, token: Data?, report: inout SyncReport) throws {
         let chunk = streamChunk
         guard records.count > chunk else {
-            let mapped = Self.mapped(records, deletions: deletions, device: cloud.device)
+            let mapped = Self.mapped(records, deletions: deletions, device: cloud.device, warnings: warnings)
             let applied = try player.applyIncoming(mapped.changes, zone: zone, token: token, naming: CloudSchema())
             return Self.count(applied, skipped: mapped.skipped, own: mapped.own, into: &report)
         }
@@ -616,14 +620,14 @@ public struct SyncEngine: Sendable {
         // (a first sync from a folder with no snapshot to stream fetches everything at once).
         // The store gives records by name, so a game comes before its guesses and marks.
         var counts = (skipped: 0, own: 0)
-        let device = cloud.device, total = records.count + deletions.count, progress = self.progress
+        let device = cloud.device, total = records.count + deletions.count, progress = self.progress, warnings = self.warnings
         let handoff = Handoff()
         let applied = try player.applyIncoming(zone: zone, naming: CloudSchema()) { apply in
             let mapper = Thread {
                 for start in stride(from: 0, to: records.count, by: chunk) {
                     let last = start + chunk >= records.count
                     let batch = Array(records[start..<min(start + chunk, records.count)])
-                    guard handoff.put(Self.mapped(batch, deletions: last ? deletions : [], device: device)) else { break }
+                    guard handoff.put(Self.mapped(batch, deletions: last ? deletions : [], device: device, warnings: warnings)) else { break }
                 }
                 handoff.finish(.success(.refused))
             }

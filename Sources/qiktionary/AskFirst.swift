@@ -1,4 +1,5 @@
 import Foundation
+import TextSafety
 
 /// Asks before a destructive step. Without a terminal and without --yes it refuses, so a
 /// script never deletes something by accident.
@@ -8,7 +9,7 @@ enum AskFirst {
         guard isatty(STDIN_FILENO) != 0 else {
             throw Failure("\(refusal): add --yes to confirm (no terminal to ask on)")
         }
-        FileHandle.standardError.write(Data("\(question) [y/N] ".utf8))
+        FileHandle.standardError.write(Data("\(oneLine(question)) [y/N] ".utf8))
         let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
         guard answer == "y" || answer == "yes" else { throw Failure("\(refusal): not confirmed") }
     }

@@ -45,6 +45,6 @@ struct ChallengeCommand: ParsableCommand {
         let setup = try Setup.open(shared)
         let code = try setup.database.newChallenge(packID: pack, word: word, rules: rules, hard: hard, lexicon: setup.lexicon(), seed: seed)
         if json { return printJSON(["code": code]) }
-        print(code)
+        say(code)
     }
 }

@@ -37,7 +37,7 @@ struct ExportCommand: ParsableCommand {
         do { try data.write(to: url, options: .atomic) } catch {
             throw Failure("cannot write \(url.path): \(DataSafety.describe(error)); nothing was exported", code: DataSafety.ioError)
         }
-        print("Exported \(DataSafety.count(document.games.count, "game")) and \(DataSafety.count(document.readingList.count, "bookmark")) "
+        say("Exported \(DataSafety.count(document.games.count, "game")) and \(DataSafety.count(document.readingList.count, "bookmark")) "
               + "of player '\(document.player)' to \(url.path).")
     }
 }
@@ -73,10 +73,10 @@ struct ImportCommand: ParsableCommand {
             throw Self.failure(error, file: name)
         }
         if json { return printJSON(report) }
-        print(Self.sentence(report, from: name))
-        if report.changedAnything && setup.syncEnabled { print("They go to the cloud folder at the next sync.") }
+        say(Self.sentence(report, from: name))
+        if report.changedAnything && setup.syncEnabled { say("They go to the cloud folder at the next sync.") }
         if let dir = document.settings.cloudDir, dir != setup.cloudDir?.path {
-            print("The export names the cloud folder \(dir); to sync with it, run 'qiktionary --cloud-dir \(DataSafety.shellQuoted(dir)) sync'.")
+            say("The export names the cloud folder \(dir); to sync with it, run 'qiktionary --cloud-dir \(DataSafety.shellQuoted(dir)) sync'.")
         }
     }
 

@@ -1,5 +1,6 @@
 import CloudStore
 import Foundation
+import TextSafety
 import GameUI
 import QiktionaryCore
 import Screen
@@ -43,10 +44,10 @@ enum FullScreen {
     /// through OSC 52 where stdout is a terminal that may understand it (terminals that do not
     /// ignore the sequence).
     static func printShare(_ text: String) {
-        print(text)
+        say(text)
         let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
         guard isatty(STDOUT_FILENO) == 1, !term.isEmpty, term != "dumb" else { return }
-        let encoded = Data(text.utf8).base64EncodedString()
+        let encoded = Data(visible(text).utf8).base64EncodedString()
         let inTmux = ProcessInfo.processInfo.environment["TMUX"] != nil
         // tmux passes the sequence on to the outer terminal only when wrapped for it.
         let sequence = inTmux ? "\u{1B}Ptmux;\u{1B}\u{1B}]52;c;\(encoded)\u{07}\u{1B}\\" : "\u{1B}]52;c;\(encoded)\u{07}"

@@ -53,7 +53,7 @@ struct History: ParsableCommand {
             var review = ReviewJSON(saved, review: coach.review(of: saved.game))
             review.challenge = try setup.database.challengeCode(for: saved.game, lexicon: setup.lexicon())
             if json { return printJSON(review) }
-            print(ReviewText.render(review))
+            say(ReviewText.render(review))
         }
     }
 
@@ -67,7 +67,7 @@ struct History: ParsableCommand {
             try AskFirst.require("Delete the game on \(game.game.secret.uppercased()) (\(game.game.status.rawValue))?",
                                      yes: yes, refusal: "game \(finished.gameID) not deleted")
             try setup.player.deleteGame(id: finished.gameID)
-            print("Deleted game \(finished.gameID) (\(game.game.secret)).")
+            say("Deleted game \(finished.gameID) (\(game.game.secret)).")
         }
     }
 
@@ -107,7 +107,7 @@ struct ReadingList: ParsableCommand {
                 let setup = try Setup.open(list.shared)
                 let facts = try setup.player.readingList()
                 let titles = Dictionary(try setup.player.packs().map { ($0.id, $0.title) }, uniquingKeysWith: { a, _ in a })
-                return print(ReadingListMarkdown.render(facts, packTitles: titles))
+                return say(ReadingListMarkdown.render(facts, packTitles: titles))
             }
             try list.print({ try $0.player.readingList() }, as: BookmarkJSON.init,
                            empty: "Your reading list is empty. Bookmark a fact when a game ends.") {
@@ -123,7 +123,7 @@ struct ReadingList: ParsableCommand {
 
         func run() throws {
             let bookmark = try Setup.open(shared).player.addBookmark(word: word)
-            print("\(bookmark.word.uppercased()) is on your reading list.")
+            say("\(bookmark.word.uppercased()) is on your reading list.")
         }
     }
 
@@ -134,7 +134,7 @@ struct ReadingList: ParsableCommand {
 
         func run() throws {
             try Setup.open(shared).player.removeBookmark(word: word)
-            print("\(word.lowercased().uppercased()) is off your reading list.")
+            say("\(word.lowercased().uppercased()) is off your reading list.")
         }
     }
 }
@@ -163,22 +163,22 @@ struct Stats: ParsableCommand {
         let achievements = try setup.player.achievements()
         let daily = Achievements.dailyStreaks(games: try setup.player.playedGames())
         if json { return printJSON(StatsJSON(stats, achievements: achievements, dailyStreak: daily)) }
-        print("Played \(stats.played), won \(stats.won) (\(Int((stats.winRate * 100).rounded()))%), "
+        say("Played \(stats.played), won \(stats.won) (\(Int((stats.winRate * 100).rounded()))%), "
               + "streak \(stats.currentStreak), best streak \(stats.maxStreak)")
-        if stats.hardPlayed > 0 { print("Hard mode: played \(stats.hardPlayed), won \(stats.hardWon)") }
-        if stats.hintsTaken > 0 { print("Hints taken: \(stats.hintsTaken), in \(stats.gamesWithHints) \(stats.gamesWithHints == 1 ? "game" : "games")") }
-        if daily.best > 0 { print("Daily word: streak \(daily.current), best streak \(daily.best)") }
+        if stats.hardPlayed > 0 { say("Hard mode: played \(stats.hardPlayed), won \(stats.hardWon)") }
+        if stats.hintsTaken > 0 { say("Hints taken: \(stats.hintsTaken), in \(stats.gamesWithHints) \(stats.gamesWithHints == 1 ? "game" : "games")") }
+        if daily.best > 0 { say("Daily word: streak \(daily.current), best streak \(daily.best)") }
         let earned = achievements.filter { $0.earnedAt != nil }
-        print("Achievements: \(earned.count) of \(achievements.count)")
+        say("Achievements: \(earned.count) of \(achievements.count)")
         for achievement in achievements {
             let when = achievement.earnedAt.map { "earned \(shortDate($0))" } ?? "not yet"
-            print("  \(achievement.earnedAt == nil ? " " : "★") \(achievement.title): \(achievement.detail) (\(when))")
+            say("  \(achievement.earnedAt == nil ? " " : "★") \(achievement.title): \(achievement.detail) (\(when))")
         }
         let top = stats.distribution.values.max() ?? 0
         for guesses in (stats.distribution.keys.sorted()) {
             let count = stats.distribution[guesses] ?? 0
             let bar = String(repeating: "█", count: top == 0 ? 0 : max(1, count * 30 / top))
-            print(String(format: "%3d  %@ %d", guesses, bar, count))
+            say(String(format: "%3d  %@ %d", guesses, bar, count))
         }
     }
 }

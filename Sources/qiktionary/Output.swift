@@ -2,10 +2,18 @@ import ArgumentParser
 import Foundation
 import PlainMode
 import QiktionaryCore
+import TextSafety
 
-/// Prints a value as pretty JSON for the `--json` of list commands.
+/// Prints text for a person. Every line a command prints goes through here or `printJSON`:
+/// whatever it quotes from data (a fact, a pack's title, a device name) has each character a
+/// terminal would obey shown as a visible escape (`visible`), so no file commands the terminal.
+func say(_ text: String) {
+    Swift.print(visible(text))
+}
+
+/// Prints a value as JSON for the `--json` of commands (`JSONLine` escapes what a terminal would obey).
 func printJSON<T: Encodable>(_ value: T) {
-    print(JSONLine.encode(value))
+    Swift.print(JSONLine.encode(value))
 }
 
 /// Left-aligned columns separated by two spaces; the last column is not padded.
@@ -33,7 +41,7 @@ struct ListOptions: ParsableArguments {
                                       text: ([Item]) -> String) throws {
         let items = try read(Setup.open(shared))
         if json { return printJSON(items.map(view)) }
-        if items.isEmpty, let empty { return Swift.print(empty) }
-        Swift.print(text(items))
+        if items.isEmpty, let empty { return say(empty) }
+        say(text(items))
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TextSafety
 import ProcessMemory
 import Storage
 import Sync
@@ -48,13 +49,13 @@ struct Qiktionary: ParsableCommand {
         default:
             let code = exitCode(for: error)
             if code == .success {
-                print(fullMessage(for: error))
+                say(fullMessage(for: error))
                 Foundation.exit(0)
             }
             let message = self.message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")
             failure = Failure("\(message) (see 'qiktionary --help')", code: code.rawValue)
         }
-        FileHandle.standardError.write(Data("qiktionary: \(failure.message)\n".utf8))
+        FileHandle.standardError.write(Data("qiktionary: \(oneLine(failure.message))\n".utf8))
         Foundation.exit(failure.code)
     }
 }
@@ -86,5 +87,5 @@ struct Failure: Error, CustomStringConvertible {
 
 /// Writes a line to stderr, for warnings that do not stop the command.
 func warn(_ message: String) {
-    FileHandle.standardError.write(Data("qiktionary: warning: \(message)\n".utf8))
+    FileHandle.standardError.write(Data("qiktionary: warning: \(oneLine(message))\n".utf8))
 }

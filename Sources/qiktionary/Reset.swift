@@ -50,17 +50,17 @@ struct Reset: ParsableCommand {
         let player = setup.profile.playerID
         if resets.sync {
             try setup.player.forgetSyncMetadata()
-            print("Forgot sync tokens and cloud metadata for player '\(player)'; local data kept.")
-            print("The next 'qiktionary sync' compares everything with the cloud; nothing is duplicated or lost.")
+            say("Forgot sync tokens and cloud metadata for player '\(player)'; local data kept.")
+            say("The next 'qiktionary sync' compares everything with the cloud; nothing is duplicated or lost.")
         } else if resets.cloud {
             let engine = try setup.syncEngine()
             try AskFirst.require("Erase player '\(player)''s data in the cloud folder and start it afresh from this machine?",
                                      yes: yes, refusal: "nothing reset")
             let backup = try DataSafety.writeBackup(setup, before: "--reset-cloud")
-            print("Saved player '\(player)''s games and reading list to \(backup.path) first.")
+            say("Saved player '\(player)''s games and reading list to \(backup.path) first.")
             let report = try engine.resetCloud()
-            print("Started a new cloud for player '\(player)' and uploaded this machine's data (\(report.uploaded) records).")
-            print("Other machines will be asked to upload their games into it or erase them at their next sync.")
+            say("Started a new cloud for player '\(player)' and uploaded this machine's data (\(report.uploaded) records).")
+            say("Other machines will be asked to upload their games into it or erase them at their next sync.")
         }
     }
 
@@ -82,9 +82,9 @@ struct Reset: ParsableCommand {
             try setup.player.eraseLocalData()
             try setup.database.forgetPacks()
             _ = try setup.database.importPacks(from: Setup.packFiles(dataDir: setup.dataDir), lexicon: setup.lexicon)
-            print("Saved player '\(player)''s games and reading list to \(backup.path) first.")
-            print("Erased player '\(player)''s games, guesses, reading list and sync state on this machine; packs reloaded.")
-            print(setup.cloudDir == nil ? "Nothing can come back from a cloud folder: sync was off. 'qiktionary import \(DataSafety.shellQuoted(backup.path))' brings it all back."
+            say("Saved player '\(player)''s games and reading list to \(backup.path) first.")
+            say("Erased player '\(player)''s games, guesses, reading list and sync state on this machine; packs reloaded.")
+            say(setup.cloudDir == nil ? "Nothing can come back from a cloud folder: sync was off. 'qiktionary import \(DataSafety.shellQuoted(backup.path))' brings it all back."
                                         : "Run 'qiktionary sync' to bring everything back from the cloud.")
         } catch let error as StorageError where error.isDamage {
             // The connections must be closed before the files move: SQLite removes its -wal by name.
@@ -121,7 +121,7 @@ struct Recovery {
                 throw Failure("cannot set the damaged database aside as \(aside.path)\(suffix): \(DataSafety.describe(error))", code: DataSafety.ioError)
             }
         }
-        print("Set the damaged database aside as \(aside.path); it is kept, never deleted.")
+        say("Set the damaged database aside as \(aside.path); it is kept, never deleted.")
 
         let lexicon: Lexicon
         do { lexicon = try BundledContent.lexicon() } catch {
@@ -148,35 +148,35 @@ struct Recovery {
         }
         try fresh.close()
         let setup = try Setup.open(shared)
-        print("Started a fresh database: \(database.path).")
+        say("Started a fresh database: \(database.path).")
 
         for (url, document) in saved {
             let what = "\(DataSafety.count(document.games.count, salvage.knewWhatWasSynced ? "unsynced game" : "game")) and "
                 + "\(DataSafety.count(document.readingList.count, "bookmark"))"
             let command = "qiktionary" + (shared.dataDir != nil ? " --data-dir \(DataSafety.shellQuoted(dataDir.path))" : "")
                 + (document.player == setup.profile.playerID ? "" : " --player \(document.player)") + " import \(DataSafety.shellQuoted(url.path))"
-            print("\(what) of player '\(document.player)' saved to \(url.path): run '\(command)' to add them back.")
+            say("\(what) of player '\(document.player)' saved to \(url.path): run '\(command)' to add them back.")
         }
-        if saved.isEmpty { print(salvage.knewWhatWasSynced ? "Nothing unsynced could be found in it." : "Nothing of it could be read.") }
+        if saved.isEmpty { say(salvage.knewWhatWasSynced ? "Nothing unsynced could be found in it." : "Nothing of it could be read.") }
         if !salvage.knewWhatWasSynced, !saved.isEmpty {
-            print("It did not say which games the cloud has, so every game that could be read was saved; importing one the cloud has duplicates nothing.")
+            say("It did not say which games the cloud has, so every game that could be read was saved; importing one the cloud has duplicates nothing.")
         }
         if salvage.unreadable > 0 {
-            print("\(DataSafety.count(salvage.unreadable, "part")) of it could not be read or failed the export's checks.")
+            say("\(DataSafety.count(salvage.unreadable, "part")) of it could not be read or failed the export's checks.")
         }
 
         if setup.syncEnabled {
             do {
                 let report = try setup.syncEngine().sync()
-                print("Synced with the cloud folder: \(report.downloaded) records brought back.")
+                say("Synced with the cloud folder: \(report.downloaded) records brought back.")
             } catch {
                 warn("sync: \(error)")
-                print("Run 'qiktionary sync' when the cloud folder is back to bring your synced games back.")
+                say("Run 'qiktionary sync' when the cloud folder is back to bring your synced games back.")
             }
         } else if setup.cloudDir != nil {
-            print("Run 'qiktionary sync' to bring your synced games back from the cloud folder.")
+            say("Run 'qiktionary sync' to bring your synced games back from the cloud folder.")
         } else {
-            print("Sync was off, so nothing comes back from a cloud folder; set up sync with 'qiktionary --cloud-dir DIR sync'.")
+            say("Sync was off, so nothing comes back from a cloud folder; set up sync with 'qiktionary --cloud-dir DIR sync'.")
         }
     }
 }

@@ -1,5 +1,6 @@
 import CloudStore
 import Foundation
+import TextSafety
 import QiktionaryCore
 import QiktionaryResources
 import Storage
@@ -71,7 +72,9 @@ struct Setup {
         let clock = self.clock
         let cloud = try SyncEngine.openCloud(folder: cloudDir, player: player,
                                              options: CloudStoreOptions(now: clock, warnings: warnings))
-        return SyncEngine(player: player, cloud: cloud, now: clock)
+        var engine = SyncEngine(player: player, cloud: cloud, now: clock)
+        engine.warnings = warnings
+        return engine
     }
 
     /// Syncs quietly when sync is on; a failure is a warning, never the end of the command.
@@ -111,7 +114,7 @@ struct Setup {
               manager.fileExists(atPath: folder.deletingLastPathComponent().path, isDirectory: &isDirectory), isDirectory.boolValue else { return }
         do {
             try manager.createDirectory(at: folder, withIntermediateDirectories: false)
-            FileHandle.standardError.write(Data("qiktionary: made the cloud folder \(folder.path); share it with your other machine\n".utf8))
+            FileHandle.standardError.write(Data("qiktionary: made the cloud folder \(oneLine(folder.path)); share it with your other machine\n".utf8))
         } catch {
             warn("could not make the cloud folder \(folder.path): \(error.localizedDescription)")
         }

@@ -39,7 +39,7 @@ struct Status: ParsableCommand {
             devices: try setup.database.devicesSeen().map(\.name)
         )
         if json { return printJSON(report) }
-        print(columns([
+        say(columns([
             ["Player", report.player],
             ["Device", "\(report.device.name) (\(report.device.id))"],
             ["Data dir", report.dataDir],

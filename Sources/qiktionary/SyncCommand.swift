@@ -48,7 +48,7 @@ struct SyncCommand: ParsableCommand {
         defer { line?.clear() }
         let report = try adoptReset.map { try engine.adoptReset($0) } ?? engine.sync()
         line?.clear()
-        print(json ? JSONLine.encode(report) : Self.sentence(report))
+        say(json ? JSONLine.encode(report) : Self.sentence(report))
     }
 
     static func sentence(_ report: SyncReport) -> String {
@@ -95,8 +95,8 @@ struct Watch {
                 line?.draw(.sending, done: done, total: total)
             case .synced(let report, _, _):
                 line?.clear()
-                if json { print(JSONLine.encode(report)) } else if report.uploaded + report.downloaded + report.deleted > 0 {
-                    print(SyncCommand.sentence(report))
+                if json { say(JSONLine.encode(report)) } else if report.uploaded + report.downloaded + report.deleted > 0 {
+                    say(SyncCommand.sentence(report))
                 }
             case .cloudReset:
                 line?.clear()

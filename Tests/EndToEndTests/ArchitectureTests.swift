@@ -107,6 +107,34 @@ import Testing
         }
     }
 
+    /// Text from data never commands the terminal: the executable and plain mode write to
+    /// standard output only through `say`, `printJSON` and plain mode's `writeLine` (each line of
+    /// which `PlainSession.emit` has passed through `visible` or `JSONLine`), and to standard error
+    /// through `oneLine`. No other file calls `print` or writes a standard stream.
+    @Test func everyPrintedLinePassesTheTerminalEscaping() throws {
+        let allowed: [String: [String]] = [
+            "Sources/qiktionary/Output.swift": ["Swift.print("],
+            "Sources/qiktionary/Play.swift": ["FileHandle.standardOutput.write(Data((line"],
+            // The export is JSON already made safe by `ExportDocument.encoded`.
+            "Sources/qiktionary/ExportImport.swift": ["FileHandle.standardOutput.write(data)"],
+            // The share text on the clipboard (OSC 52, its text escaped and base64-encoded).
+            "Sources/qiktionary/FullScreen.swift": ["FileHandle.standardOutput.write(Data(sequence.utf8))"],
+        ]
+        let writes = [#"(?<![\w.])print\("#, #"Swift\.print\("#, #"FileHandle\.standardOutput\.write\("#, #"fputs\("#, #"putchar\("#]
+        for (path, text) in try Self.sources() where path.hasPrefix("Sources/qiktionary/") || path.hasPrefix("Sources/PlainMode/") {
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = line.trimmingCharacters(in: .whitespaces)
+                guard !code.hasPrefix("//") else { continue }
+                for pattern in writes where code.range(of: pattern, options: .regularExpression) != nil {
+                    #expect(allowed[path]?.contains { code.contains($0) } == true, "\(path):\(number + 1) writes output around the escaping: \(code)")
+                }
+                if code.contains("FileHandle.standardError.write(") {
+                    #expect(code.contains("oneLine(") || code.contains("Data(\"\\r\\u{1B}[K") || code.contains("(copied to the clipboard"), "\(path):\(number + 1) writes stderr around oneLine: \(code)")
+                }
+            }
+        }
+    }
+
     /// The cloud's record types, zones, record names and field names are spelled in one file,
     /// the cloud schema: no other file of the targets that handle records spells a record type
     /// or a record name's form, and no other file of Sync spells a field.

@@ -219,7 +219,7 @@ import Testing
             ("absurd value", try spoiled(data) { object in firstGame(&object) { $0["maxGuesses"] = 1_000_000_000 } }, "maxGuesses 1000000000 is not 1 to 30"),
             ("a word that is not a word", try spoiled(data) { object in firstGame(&object) { $0["word"] = "t1ger" } }, "'t1ger' is not a word"),
             ("an id that is not an id", try spoiled(data) { object in firstGame(&object) { $0["id"] = "../../etc/passwd" } }, "is not a game id"),
-            ("escape codes", try spoiled(data) { object in firstGame(&object) { $0["fact"] = "\u{1b}]52;c;aGk=\u{7}" } }, "control characters"),
+            ("escape codes", try spoiled(data) { object in firstGame(&object) { $0["fact"] = "\u{1b}]52;c;aGk=\u{7}" } }, #"fact holds a control character: '\x1b]52;c;aGk=\x07'"#),
             ("another player's daily game", try spoiled(data) { object in
                 firstGame(&object, where: { $0["daily"] != nil }) { $0["daily"] = "2001-01-01" }
             }, "daily game"),

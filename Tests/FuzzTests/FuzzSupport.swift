@@ -57,6 +57,25 @@ enum Fuzz {
     /// True when the text would print on more than one line.
     static func spansLines(_ text: String) -> Bool { text.contains(where: \.isNewline) }
 
+    /// Whether text holds a character a terminal could obey: C0 controls but the line break and
+    /// tab, DEL, C1 controls, the bidirectional embeddings, overrides and isolates.
+    static func commandsTheTerminal(_ text: String) -> Bool {
+        text.unicodeScalars.contains { scalar in
+            switch scalar.value {
+            case 0x0A, 0x09: false
+            case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
+            default: false
+            }
+        }
+    }
+
+    /// Whole sequences a terminal obeys: colour, the window title, the clipboard, clearing the
+    /// screen, a C1 introducer, a bidirectional override and isolate.
+    static let terminalSequences = [
+        "\u{1B}[31mRED\u{1B}[0m", "\u{1B}]0;TITLE\u{07}", "\u{1B}]52;c;aGk=\u{07}", "\u{1B}[2J\u{1B}[H", "\u{9B}31m",
+        "\u{202E}desrever\u{202C}", "\u{2066}iso\u{2069}", "\u{1B}P+q\u{1B}\\",
+    ]
+
     /// A fresh folder under the system temp dir; the caller removes it.
     static func temporaryDirectory(_ prefix: String) -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("qk-fuzz-\(prefix)-\(UUID().uuidString)")
@@ -102,7 +121,8 @@ extension SeededGenerator {
     /// Scalars that tend to break parsers and terminals.
     static let nastyScalars: [Unicode.Scalar] = [
         "\u{0}", "\u{1}", "\u{7}", "\u{8}", "\t", "\u{B}", "\u{C}", "\r", "\u{1B}", "\u{7F}", "\u{85}", "\u{A0}",
-        "\u{200B}", "\u{200D}", "\u{200E}", "\u{202E}", "\u{2028}", "\u{2029}", "\u{3000}", "\u{FEFF}", "\u{FFFD}",
+        "\u{200B}", "\u{200D}", "\u{200E}", "\u{202E}", "\u{2028}", "\u{2029}", "\u{9B}", "\u{9D}", "\u{90}", "\u{202A}",
+        "\u{202B}", "\u{202C}", "\u{202D}", "\u{2066}", "\u{2067}", "\u{2068}", "\u{2069}", "\u{3000}", "\u{FEFF}", "\u{FFFD}",
         "\u{FFFF}", "\u{10FFFF}", "\u{301}", "\u{308}", "é", "ï", "ß", "ñ", "Å", "ø", "œ", "ﬁ", "İ", "ı", "Σ",
         "字", "😀", "👩", "🏽", "\u{1F1FA}", "/", "\\", "\"", "'", "`", "$", "%", "{", "}", "[", "]", ":", ",", "-", ".",
         "0", "9", "a", "z", "A", "Z", " ",

@@ -63,6 +63,7 @@ import Testing
 
     static func expectOneLine(_ text: String, _ label: String) {
         #expect(!text.isEmpty && !Fuzz.spansLines(text), "\(label) not one line: \(text.debugDescription.prefix(300))")
+        #expect(!Fuzz.commandsTheTerminal(text), "\(label) a character a terminal would obey: \(text.debugDescription.prefix(300))")
     }
 }
 
@@ -186,6 +187,15 @@ enum PackMutations {
                 case 0: words[i]["word"] = rng.pick(["eerie", "llama", "geese", "sheep", "apple", "hello"].filter { $0.count == length } + ["mammal"])
                 case 1: words.append(words[i])
                 default: words[i]["fact"] = rng.pick(["", " ", "\n", "\u{3000}"])
+                }
+            }
+            // Text a terminal would obey, in a fact, the title or the description.
+            if rng.chance(0.5) {
+                let sequence = rng.pick(Fuzz.terminalSequences) + rng.unicodeString(rng.int(0...3))
+                if rng.chance(0.5), !words.isEmpty {
+                    words[rng.int(0...words.count - 1)]["fact"] = "Facts " + sequence + " end."
+                } else {
+                    object[rng.pick(["title", "description"])] = "Text " + sequence
                 }
             }
         case 8: words = []

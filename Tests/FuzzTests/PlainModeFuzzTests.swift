@@ -234,6 +234,7 @@ enum PlainLines {
         if isBlank { #expect(output.isEmpty, "\(label) a blank line answered \(output)") }
         var events: [[String: Any]] = []
         for text in output {
+            #expect(!Fuzz.commandsTheTerminal(text), "\(label) a character a terminal would obey: \(text.debugDescription.prefix(300))")
             guard !text.contains("\n"), !text.contains("\r"),
                   let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
                   let event = object["event"] as? String, !event.isEmpty else {

@@ -210,7 +210,7 @@ import Sync
             ("unknown status", try spoiled { game(&$0) { $0["status"] = "winning" } }, "not a game status"),
             ("a finished game with no finish", try spoiled { game(&$0) { $0["finishedAt"] = nil } }, "finishedAt is missing"),
             ("absurd hints", try spoiled { game(&$0) { $0["hintsAt"] = [5_000_000] } }, "hintsAt"),
-            ("escape codes in a fact", try spoiled { game(&$0) { $0["fact"] = "Flint \u{1b}[2J sparks." } }, "control characters"),
+            ("escape codes in a fact", try spoiled { game(&$0) { $0["fact"] = "Flint \u{1b}[2J sparks." } }, #"fact holds a control character: 'Flint \x1b[2J sparks.'"#),
             ("a huge fact", try spoiled { game(&$0) { $0["fact"] = String(repeating: "Flint. ", count: 2_000) } }, "longer than 2000"),
             ("a wrong score", try spoiled { guess(&$0) { $0["common"] = 5 } }, "but scores 0 common against the word"),
             ("a negative position", try spoiled { guess(&$0) { $0["position"] = -1 } }, "position -1"),
