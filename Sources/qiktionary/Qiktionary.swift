@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TextSafety
 import ProcessMemory
+import QiktionaryResources
 import Storage
 import Sync
 
@@ -30,6 +31,8 @@ struct Qiktionary: ParsableCommand {
             let arguments = Array(CommandLine.arguments.dropFirst())
             // A reset flag makes the whole command line a reset: do it and exit.
             var command: any ParsableCommand = Reset.wanted(arguments) ? try Reset.parse(arguments) : try parseAsRoot(arguments)
+            // Every command reads the packs; --help, --version and the completion scripts do not.
+            do { _ = try BundledContent.require() } catch { throw Failure(error.description, code: Failure.unavailable) }
             try command.run()
         } catch {
             exit(reporting: error)
@@ -64,6 +67,8 @@ struct Qiktionary: ParsableCommand {
 struct Failure: Error, CustomStringConvertible {
     static let usage: Int32 = 64
     static let unexpected: Int32 = 1
+    /// Something the game needs is not there: its own packs and dictionary (sysexits' EX_UNAVAILABLE).
+    static let unavailable: Int32 = 69
 
     var message: String
     var code: Int32
