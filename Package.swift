@@ -19,9 +19,9 @@ let package = Package(
             name: "QiktionaryResources",
             dependencies: ["QiktionaryCore"],
             path: "Resources",
-            exclude: ["dictionary/SCOWL-NOTICE.txt"],
+            exclude: ["dictionary/SCOWL-NOTICE.txt", "dictionary/README.md"],
             sources: ["QiktionaryResources.swift"],
-            resources: [.copy("dictionary/words.txt"), .copy("packs")]
+            resources: [.copy("dictionary/words.txt"), .copy("dictionary/common.txt"), .copy("packs")]
         ),
         // Text made safe to print on one line: the messages that name what a file or folder holds.
         .target(name: "TextSafety"),

@@ -41,6 +41,9 @@ public enum BundledContent {
 
     public static var dictionaryURL: URL { folder.appendingPathComponent("words.txt") }
     public static var packsFolder: URL { folder.appendingPathComponent("packs") }
+    /// The common tier: the words of the dictionary that are also in SCOWL's size-50 list
+    /// (see `dictionary/README.md`). Every secret word of a pack is one of them.
+    public static var commonWordsURL: URL { folder.appendingPathComponent("common.txt") }
 
     /// The allowed guesses, read from the dictionary file.
     public static func lexicon() throws -> Lexicon {
@@ -77,5 +80,11 @@ public enum BundledContent {
         let manager = FileManager.default
         return manager.fileExists(atPath: folder.appendingPathComponent("words.txt").path, isDirectory: &isFolder) && !isFolder.boolValue
             && manager.fileExists(atPath: folder.appendingPathComponent("packs").path, isDirectory: &isFolder) && isFolder.boolValue
+    }
+
+    /// The common words, read from the common tier's file: words a player knows, for secret
+    /// words and hints.
+    public static func commonWords() throws -> Lexicon {
+        Lexicon(text: try String(contentsOf: commonWordsURL, encoding: .utf8))
     }
 }

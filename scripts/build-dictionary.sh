@@ -18,3 +18,14 @@ mkdir -p "$out"
 LC_ALL=C grep -E '^[a-z]{4,7}$' "$source_list" | LC_ALL=C sort -u > "$out/words.txt"
 cp /usr/share/doc/wamerican-large/copyright "$out/SCOWL-NOTICE.txt"
 echo "wrote $(wc -l < "$out/words.txt") words to $out/words.txt" >&2
+
+# The common tier: the words of words.txt that are also in SCOWL's size-50 list
+# (Debian's wamerican, the same SCOWL source and licence). Every secret word of a
+# pack is in it (BundledContentTests), and hint words can be drawn from it.
+common_list=/usr/share/dict/american-english
+if [ ! -f "$common_list" ]; then
+  echo "installing wamerican (SCOWL size 50)…" >&2
+  apt-get install -y wamerican >/dev/null
+fi
+LC_ALL=C grep -E '^[a-z]{4,7}$' "$common_list" | LC_ALL=C sort -u | LC_ALL=C comm -12 - "$out/words.txt" > "$out/common.txt"
+echo "wrote $(wc -l < "$out/common.txt") words to $out/common.txt" >&2
