@@ -14,14 +14,14 @@ let package = Package(
     targets: [
         // Rules, feedback, the game state machine, notepad, scoring, statistics. No I/O.
         .target(name: "QiktionaryCore"),
-        // The dictionary and word packs, shipped as files inside the top-level Resources/.
+        // The dictionary, the word packs and the daily schedule, shipped as files inside the top-level Resources/.
         .target(
             name: "QiktionaryResources",
             dependencies: ["QiktionaryCore"],
             path: "Resources",
             exclude: ["dictionary/SCOWL-NOTICE.txt"],
             sources: ["QiktionaryResources.swift"],
-            resources: [.copy("dictionary/words.txt"), .copy("packs")]
+            resources: [.copy("dictionary/words.txt"), .copy("packs"), .copy("daily")]
         ),
         // Text made safe to print on one line: the messages that name what a file or folder holds.
         .target(name: "TextSafety"),

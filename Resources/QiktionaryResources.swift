@@ -1,7 +1,8 @@
 import Foundation
 import QiktionaryCore
 
-/// The content shipped with the game: the dictionary of allowed guesses and the word packs.
+/// The content shipped with the game: the dictionary of allowed guesses, the word packs and the
+/// daily schedule.
 public enum BundledContent {
     /// Where the files are: `QIKTIONARY_RESOURCES` when set (an installed copy), else the
     /// resource bundle SwiftPM builds beside the executable.
@@ -14,9 +15,18 @@ public enum BundledContent {
 
     public static var dictionaryURL: URL { folder.appendingPathComponent("words.txt") }
     public static var packsFolder: URL { folder.appendingPathComponent("packs") }
+    /// The daily schedule: the word of each date (`DailySchedule`).
+    public static var scheduleURL: URL { folder.appendingPathComponent("daily/schedule.txt") }
 
     /// The allowed guesses, read from the dictionary file.
     public static func lexicon() throws -> Lexicon {
         Lexicon(text: try String(contentsOf: dictionaryURL, encoding: .utf8))
+    }
+}
+
+extension BundledContent {
+    /// The daily schedule, read from its file.
+    public static func schedule() throws -> DailySchedule {
+        try DailySchedule(text: try String(contentsOf: scheduleURL, encoding: .utf8))
     }
 }

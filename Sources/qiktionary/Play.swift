@@ -66,7 +66,8 @@ struct Play: ParsableCommand {
         }
         let session = PlainSession(
             player: setup.player, lexicon: setup.lexicon,
-            rules: rules, seed: seed, hard: hard, json: json, daily: setup.dailyRequest, write: writeLine
+            rules: rules, seed: seed, hard: hard, json: json, daily: setup.dailyRequest,
+            dailyClock: { setup.dailyClock }, write: writeLine
         )
         // Sync before (to resume a game from the other machine) and after (to hand this one over).
         setup.syncInPassing()
