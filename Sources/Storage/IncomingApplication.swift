@@ -167,9 +167,9 @@ struct IncomingApplication {
             guard try gameExists(remote.gameID) else { return try stash(name, remote.gameID, Orphan(guess: remote, fields: Data())) }
             touched.insert(remote.gameID)
             lastGuessGame = remote.gameID
-            lastGuessSecret = try known[remote.gameID]?.secret ?? storedGame(remote.gameID)?.secret
+            lastGuessSecret = try Self.mayBeDaily(remote.gameID) ? dailySecret(remote.gameID) : nil
         }
-        // A guess scored against another word than this game's (a daily game whose other copy
+        // A guess of a daily game scored against another word than the game's (its other copy
         // lost to this one, `takeTheCloudsWord`) is not this game's guess.
         if let secret = lastGuessSecret, remote.feedback != Self.score(remote.word, against: secret, like: remote.feedback) { return }
         // A guess never changes once played, so its system fields are never sent back: the
@@ -315,6 +315,18 @@ struct IncomingApplication {
     }
 
     // MARK: Helpers
+
+    /// Whether an id can be a daily game's: `DailyWord.gameID` makes version-8 UUIDs, other
+    /// games have random (version 4) ones, so most games need no look.
+    static func mayBeDaily(_ id: String) -> Bool {
+        let utf8 = id.utf8
+        return utf8.count == 36 && utf8[utf8.index(utf8.startIndex, offsetBy: 14)] == UInt8(ascii: "8")
+    }
+
+    /// The secret of a daily game here; nil for any other game.
+    private func dailySecret(_ id: String) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT secret FROM game WHERE id = ? AND daily IS NOT NULL", arguments: [id])
+    }
 
     /// A word's feedback against a secret under the rules a feedback of that kind is given by.
     static func score(_ word: String, against secret: String, like feedback: Feedback) -> Feedback {
