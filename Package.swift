@@ -14,14 +14,14 @@ let package = Package(
     targets: [
         // Rules, feedback, the game state machine, notepad, scoring, statistics. No I/O.
         .target(name: "QiktionaryCore", dependencies: ["TextSafety"]),
-        // The dictionary and word packs, shipped as files inside the top-level Resources/.
+        // The dictionary, the word packs and the daily schedule, shipped as files inside the top-level Resources/.
         .target(
             name: "QiktionaryResources",
             dependencies: ["QiktionaryCore"],
             path: "Resources",
             exclude: ["dictionary/SCOWL-NOTICE.txt", "dictionary/README.md"],
             sources: ["QiktionaryResources.swift"],
-            resources: [.copy("dictionary/words.txt"), .copy("dictionary/common.txt"), .copy("packs")]
+            resources: [.copy("dictionary/words.txt"), .copy("dictionary/common.txt"), .copy("packs"), .copy("daily")]
         ),
         // Text made safe to print on one line: the messages that name what a file or folder holds.
         .target(name: "TextSafety"),
@@ -83,7 +83,8 @@ let package = Package(
         // What the test targets that run the built programs share: one process runner.
         .target(name: "TestSupport", dependencies: ["Spawn"], path: "Tests/TestSupport"),
         .testTarget(name: "QiktionaryCoreTests", dependencies: ["QiktionaryCore", "TextSafety"]),
-        .testTarget(name: "StorageTests", dependencies: ["Storage", "QiktionaryCore", "QiktionaryResources", "Sync"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "QiktionaryCore", "QiktionaryResources", "Sync"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "PlainModeTests", dependencies: ["PlainMode", "Storage", "QiktionaryCore"]),
         .testTarget(name: "ScreenTests", dependencies: ["Screen"]),
         .testTarget(name: "ProcessMemoryTests", dependencies: ["ProcessMemory"]),

@@ -1,7 +1,8 @@
 import Foundation
 import QiktionaryCore
 
-/// The content shipped with the game: the dictionary of allowed guesses and the word packs.
+/// The content shipped with the game: the dictionary of allowed guesses, the word packs and the
+/// daily schedule.
 public enum BundledContent {
     /// The folder SwiftPM builds beside the executable in the build folder (`Bundle.module`'s
     /// own name for it). `Bundle.module` itself is never used: when neither of the places it knows
@@ -44,6 +45,8 @@ public enum BundledContent {
     /// The common tier: the words of the dictionary that are also in SCOWL's size-50 list
     /// (see `dictionary/README.md`). Every secret word of a pack is one of them.
     public static var commonWordsURL: URL { folder.appendingPathComponent("common.txt") }
+    /// The daily schedule: the word of each date (`DailySchedule`).
+    public static var scheduleURL: URL { folder.appendingPathComponent("daily/schedule.txt") }
 
     /// The allowed guesses, read from the dictionary file.
     public static func lexicon() throws -> Lexicon {
@@ -86,5 +89,12 @@ public enum BundledContent {
     /// words and hints.
     public static func commonWords() throws -> Lexicon {
         Lexicon(text: try String(contentsOf: commonWordsURL, encoding: .utf8))
+    }
+}
+
+extension BundledContent {
+    /// The daily schedule, read from its file.
+    public static func schedule() throws -> DailySchedule {
+        try DailySchedule(text: try String(contentsOf: scheduleURL, encoding: .utf8))
     }
 }

@@ -89,7 +89,7 @@ public struct ShownReview: Sendable, Equatable {
     }
 }
 
-/// Runs of consecutive UTC days with the daily word won.
+/// Runs of consecutive days with the daily word won.
 public struct DailyStreak: Sendable, Equatable {
     public var current: Int
     public var best: Int
@@ -106,6 +106,11 @@ public struct AppState: Sendable, Equatable {
     public var sync: SyncState = .off
     /// The wall clock as last told (by `.tick`), so the header can say how long ago sync ran.
     public var now: Date?
+    /// The zone the daily word is reckoned in (the system's, `TZ` honoured), for the time to
+    /// the next daily and today's number.
+    public var timeZone: TimeZone = .current
+    /// The daily word's clock, once the wall clock has been told.
+    public var dailyClock: DailyClock? { now.map { DailyClock(now: $0, timeZone: timeZone) } }
     public var pane: Pane = .guess
     public var helpOpen = false
     public var helpScroll = 0

@@ -177,6 +177,8 @@ extension Canvas {
         let width = rect.width - 4
         guard width > 4, rect.height >= 6 else { return rect }
         var lines = [endLine(saved), ""] + Text.wrap(saved.fact.isEmpty ? Practice.noFact : saved.fact, width: width)
+        // After a daily game: the time to the next one, at local midnight.
+        if saved.daily != nil, let clock = state.dailyClock { lines += ["", "Next daily word in \(clock.untilNextDayText)"] }
         var firstAction = Int.max
         if actions {
             if let code = state.challengeCodes[saved.id] { lines += ["", "Challenge a friend: \(code)"] }

@@ -41,6 +41,10 @@ extension Canvas {
             coach.append("Hints: \(stats.hintsTaken) in \(stats.gamesWithHints) \(stats.gamesWithHints == 1 ? "game" : "games")")
         }
         if state.dailyStreak.best > 0 { coach.append("Daily streak: \(state.dailyStreak.current) (best \(state.dailyStreak.best))") }
+        if let clock = state.dailyClock {
+            let number = DailyWord.number(day: clock.day).map { "#\($0)" } ?? clock.date
+            coach.append("Daily word \(number) today, the next in \(clock.untilNextDayText)")
+        }
         if !coach.isEmpty, y + 1 < inner.maxY {
             buffer.write(coach.joined(separator: glyphs.separator), x: inner.x + 1, y: y, style: .plain, limit: inner.width - 1)
             y += 2

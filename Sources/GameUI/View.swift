@@ -71,7 +71,7 @@ struct Canvas {
         var right: [(String, Int)] = [(state.syncText, 0)]
         if let saved = state.game {
             let game = saved.game
-            let pack = saved.daily.map { "daily word \($0) (UTC)" } ?? state.currentPack.map { "\($0.title) \($0.solved)/\($0.words) solved" }
+            let pack = saved.daily.map { date in DailyWord.number(date: date).map { "daily word #\($0) \(date)" } ?? "daily word \(date)" } ?? state.currentPack.map { "\($0.title) \($0.solved)/\($0.words) solved" }
                 ?? (saved.isPractice ? "practice" : game.packID)
             left += [(pack, 1), ("\(game.rules.rawValue), \(game.length) letters\(game.hard ? ", hard" : "")", 2)]
             right.append(("last change: \(saved.lastChangedOn)", 2))

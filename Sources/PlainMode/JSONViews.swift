@@ -35,8 +35,10 @@ public struct GameJSON: Encodable, Equatable {
     public var hard: Bool
     /// Hints taken so far.
     public var hints: Int
-    /// The UTC date of a daily game.
+    /// The date of a daily game (the player's local date when it started).
     public var daily: String?
+    /// A daily game's number: days since the first daily (2026-11-22 is #1).
+    public var dailyNumber: Int?
     public var guesses: [GuessJSON]
     /// Letters the player marked, e.g. {"e": "in", "x": "out"}.
     public var marks: [String: LetterMark]
@@ -61,6 +63,7 @@ public struct GameJSON: Encodable, Equatable {
         hard = game.hard
         hints = saved.hints.count
         daily = saved.daily
+        dailyNumber = saved.daily.flatMap(DailyWord.number(date:))
         let devices = saved.playedOnSeveralDevices ? saved.guessDevices : []
         guesses = game.guesses.enumerated().map { GuessJSON($1, device: devices.indices.contains($0) ? devices[$0] : nil) }
         marks = Dictionary(uniqueKeysWithValues: game.marks.map { (String($0.key), $0.value) })
@@ -85,6 +88,8 @@ public struct HistoryEntryJSON: Encodable, Equatable {
     /// Hints taken during the game.
     public var hints: Int
     public var daily: String?
+    /// A daily game's number (#1 is 2026-11-22).
+    public var dailyNumber: Int?
     public var result: GameStatus
     /// Guesses that count: up to the winning one (a guess played after the win on another
     /// machine at the same time is listed in `guessed` but not counted).
@@ -107,6 +112,7 @@ public struct HistoryEntryJSON: Encodable, Equatable {
         hard = saved.game.hard
         hints = saved.hints.count
         daily = saved.daily
+        dailyNumber = saved.daily.flatMap(DailyWord.number(date:))
         result = saved.game.status
         guesses = saved.game.guessesUsed
         guessed = saved.game.guesses.map(\.word)
@@ -147,8 +153,13 @@ public struct StatsJSON: Encodable, Equatable {
     public var hard: HardStatsJSON
     public var hintsTaken: Int
     public var gamesWithHints: Int
-    /// Runs of consecutive UTC days with the daily game won.
+    /// Runs of consecutive days with the daily game won.
     public var dailyStreak: DailyStreakJSON
+    /// Today's daily: its number, its date (the player's local date) and the seconds to the
+    /// next one (local midnight).
+    public var dailyNumber: Int?
+    public var dailyDate: String?
+    public var nextDailyInSeconds: Int?
     /// The achievements earned, in the order earned.
     public var achievements: [AchievementJSON]
 
@@ -169,8 +180,14 @@ public struct StatsJSON: Encodable, Equatable {
         public var winRate: Double
     }
 
-    public init(_ stats: Statistics, achievements: [Achievement] = [], dailyStreak: (current: Int, best: Int) = (0, 0)) {
+    public init(_ stats: Statistics, achievements: [Achievement] = [], dailyStreak: (current: Int, best: Int) = (0, 0),
+                today: DailyClock? = nil) {
         self.dailyStreak = DailyStreakJSON(current: dailyStreak.current, best: dailyStreak.best)
+        if let today {
+            dailyNumber = DailyWord.number(day: today.day)
+            dailyDate = today.date
+            nextDailyInSeconds = today.secondsToNextDay
+        }
         // In the order earned; the achievements' own order settles a tie.
         self.achievements = achievements.enumerated()
             .compactMap { index, a in a.earnedAt.map { (index, AchievementJSON(id: a.id, title: a.title, earnedAt: $0)) } }

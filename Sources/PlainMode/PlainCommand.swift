@@ -95,7 +95,7 @@ public enum PlainCommand: Equatable, Sendable {
     public static let helpLines: [String] = [
         "WORD or guess WORD   play a guess",
         "new [--hard] [PACK_ID]   start a new game (hard: every guess must fit the feedback so far)",
-        "new --daily          the day's word (UTC), the same for everyone",
+        "new --daily          the day's word (your local date), the same for everyone",
         "new --challenge CODE play a friend's challenge",
         "hint                 the guess that leaves the fewest words possible on average",
         "resume GAME_ID       go back to a game in progress",

@@ -8,7 +8,8 @@ public enum PlainEvent: Encodable, Equatable {
     case feedback(gameID: String, n: Int, guess: GuessJSON, guessesLeft: Int, candidates: Int)
     case hint(gameID: String, word: String, candidates: Int, expectedLeft: Double, reason: String)
     case rejected(input: String, reason: String, code: String)
-    case ended(GameJSON, result: GameStatus, word: String, fact: String, score: Int, challenge: String?)
+    /// `nextDailyInSeconds`: after a daily game, the time to the next daily (local midnight).
+    case ended(GameJSON, result: GameStatus, word: String, fact: String, score: Int, challenge: String?, nextDailyInSeconds: Int? = nil)
     case share(gameID: String, text: String)
     case bookmarked(word: String, fact: String)
     case unbookmarked(word: String)
@@ -20,7 +21,7 @@ public enum PlainEvent: Encodable, Equatable {
 
     private enum Key: String, CodingKey {
         case event, game, resumed, gameId, n, guess, common, inPlace, inWord, guessesLeft, candidates, expectedLeft
-        case input, reason, code, result, word, fact, score, letter, mark, games, notepad, commands, message, challenge, text
+        case input, reason, code, result, word, fact, score, letter, mark, games, notepad, commands, message, challenge, text, nextDailyInSeconds
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -43,8 +44,9 @@ public enum PlainEvent: Encodable, Equatable {
                       (.expectedLeft, (expectedLeft * 100).rounded() / 100), (.reason, reason)])
         case .rejected(let input, let reason, let code):
             ("rejected", [(.input, input), (.reason, reason), (.code, code)])
-        case .ended(let game, let result, let word, let fact, let score, let challenge):
-            ("ended", [(.game, game), (.result, result), (.word, word), (.fact, fact), (.score, score), (.challenge, challenge)])
+        case .ended(let game, let result, let word, let fact, let score, let challenge, let next):
+            ("ended", [(.game, game), (.result, result), (.word, word), (.fact, fact), (.score, score), (.challenge, challenge),
+                       (.nextDailyInSeconds, next)])
         case .share(let gameID, let text):
             ("share", [(.gameId, gameID), (.text, text)])
         case .bookmarked(let word, let fact):

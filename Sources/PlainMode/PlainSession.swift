@@ -17,6 +17,8 @@ public final class PlainSession {
     private let write: (String) -> Void
     /// The request for today's daily game (the clock and the shipped packs are the caller's).
     private let daily: () throws(StorageError) -> GameRequest
+    /// The daily word's clock, for the time to the next daily.
+    private let dailyClock: () -> DailyClock
     private var seed: UInt64?
     /// The game commands act on: the one started or resumed last (still set after it ends,
     /// so its fact can be bookmarked).
@@ -26,9 +28,11 @@ public final class PlainSession {
         player: PlayerDatabase, lexicon: @escaping () -> Lexicon,
         rules: Rules?, seed: UInt64?, hard: Bool = false, json: Bool,
         daily: @escaping () throws(StorageError) -> GameRequest = { () throws(StorageError) -> GameRequest in throw .packEmpty("(no daily word here)") },
+        dailyClock: @escaping () -> DailyClock = { DailyClock.system() },
         write: @escaping (String) -> Void
     ) {
         self.daily = daily
+        self.dailyClock = dailyClock
         self.player = player
         self.lexicon = lexicon
         self.rules = rules
@@ -170,7 +174,7 @@ public final class PlainSession {
     private func emitEnded(_ game: SavedGame) {
         let code = try? database.challengeCode(for: game.game, lexicon: lexicon())
         emit(.ended(GameJSON(game), result: game.game.status, word: game.game.secret, fact: game.fact, score: game.game.score,
-                    challenge: code ?? nil))
+                    challenge: code ?? nil, nextDailyInSeconds: game.daily != nil ? dailyClock().secondsToNextDay : nil))
     }
 
     static func notepad(_ notepad: Notepad) -> [String: String] {

@@ -7,7 +7,8 @@ enum PlainText {
         switch event {
         case .started(let game, let resumed):
             let verb = resumed ? "Resumed" : "New game"
-            let source = game.daily.map { "the daily word of \($0) (UTC), pack \(game.pack)" } ?? "pack \(game.pack)"
+            let number = game.dailyNumber.map { "#\($0) " } ?? ""
+            let source = game.daily.map { "the daily word \(number)of \($0), pack \(game.pack)" } ?? "pack \(game.pack)"
             return "\(verb): \(source), \(game.length) letters, \(game.rules.rawValue) rules\(game.hard ? ", hard mode" : ""), "
                 + "\(game.guessesLeft) of \(game.maxGuesses) guesses left. Game \(game.id)."
                 + (game.guesses.isEmpty ? "" : "\n" + guessLines(game.guesses))
@@ -17,7 +18,7 @@ enum PlainText {
             return "Hint: \(word.uppercased()). It \(reason)."
         case .rejected(let input, let reason, _):
             return "'\(input)' refused: \(reason)."
-        case .ended(_, let result, let word, let fact, let score, let challenge):
+        case .ended(let game, let result, let word, let fact, let score, let challenge, let nextDaily):
             let headline = switch result {
             case .won: "You won! The word was \(word.uppercased()). Score \(score)."
             case .lost: "Out of guesses. The word was \(word.uppercased())."
@@ -26,7 +27,8 @@ enum PlainText {
             let story = fact.isEmpty ? Practice.noFact : fact
             let pass = challenge.map { "\nChallenge a friend with code \($0)." } ?? ""
             let next = fact.isEmpty ? "Type 'new' for another game." : "Type 'bookmark' to keep this fact, or 'new' for another game."
-            return "\(headline)\n\(story)\(pass)\n\(next)"
+            let daily = game.daily != nil ? nextDaily.map { "\nThe next daily word comes in \(DailyClock.duration(seconds: $0)) (at midnight)." } ?? "" : ""
+            return "\(headline)\n\(story)\(pass)\(daily)\n\(next)"
         case .share(_, let text):
             return text
         case .bookmarked(let word, _):

@@ -16,7 +16,7 @@ public struct PlayedGame: Sendable, Equatable {
     public var guessesUsed: Int
     public var maxGuesses: Int
     public var finishedAt: Date
-    /// The UTC date ("2026-11-22") of a daily game, nil for any other game.
+    /// The date ("2026-11-22", the local date it was started on) of a daily game, nil for any other game.
     public var daily: String?
 
     public init(
@@ -109,7 +109,7 @@ public enum Achievements {
             .map(\.2)
     }
 
-    /// Runs of consecutive UTC days with a won daily game.
+    /// Runs of consecutive days (daily dates) with a won daily game.
     ///
     /// Only finished games whose `daily` is a valid "yyyy-MM-dd" date count (any other value is
     /// ignored, as are games in progress). A day is *won* when at least one daily game of that

@@ -1,9 +1,10 @@
-/// The daily word: one word a day for every player on every machine, by the UTC calendar.
+/// The daily word: one word a day for every player on every machine, by the player's local
+/// calendar date (`DailyClock`), from the shipped schedule (`DailySchedule`).
 ///
-/// Days are counted from 1970-01-01 (day 0), so the caller turns its clock into a day with
-/// `day(secondsSince1970:)` and nothing here depends on a time zone.
+/// Days are counted from 1970-01-01 (day 0); a date is written "yyyy-mm-dd". Daily games are
+/// numbered from the first daily, 2026-11-22 (#1), the day daily games first shipped.
 public enum DailyWord {
-    /// The UTC day a moment falls in.
+    /// The UTC day a moment falls in (the daily word takes the local one, `DailyClock.day`).
     public static func day(secondsSince1970 seconds: Double) -> Int {
         Int((seconds / 86_400).rounded(.down))
     }
@@ -29,17 +30,15 @@ public enum DailyWord {
 
     public static func isDate(_ date: String) -> Bool { day(of: date) != nil }
 
-    /// The day's word among the packs' words. The words are put in one fixed order (shuffled
-    /// once by a fixed seed, so neighbouring days come from different packs) and day n takes the
-    /// nth, round and round: the same on every machine that has the same packs.
-    public static func choose(day: Int, from entries: [(pack: String, word: String)]) -> (pack: String, word: String)? {
-        guard !entries.isEmpty else { return nil }
-        var order = entries.sorted { ($0.pack, $0.word) < ($1.pack, $1.word) }
-        var random = SeededGenerator(seed: 0x0DA1_1A0D)
-        order.shuffle(using: &random)
-        let count = order.count
-        return order[((day % count) + count) % count]
-    }
+    /// The date of daily #1: the day daily games first shipped (2026-11-22), so the games
+    /// played from then on keep their place in the count. The schedule file starts here.
+    public static let firstDate = "2026-11-22"
+    public static let firstDay = 20_779
+
+    /// A daily game's number: days since the first daily, #1 for the first date; nil before it
+    /// or for what is not a date.
+    public static func number(day: Int) -> Int? { day >= firstDay ? day - firstDay + 1 : nil }
+    public static func number(date: String) -> Int? { day(of: date).flatMap { number(day: $0) } }
 
     /// The id of a player's daily game of a date: a lowercase UUID made from the two, the same
     /// on every machine, so that a daily game played on two machines is one game.

@@ -17,7 +17,7 @@ public struct SavedGame: Sendable, Equatable {
     public var bookmarked: Bool
     /// The guess counts at which the player took a hint (0: before the first guess), sorted.
     public var hints: [Int] = []
-    /// The UTC date of a daily game ("2026-11-22"); nil for any other game.
+    /// The date of a daily game ("2026-11-22", the local date it was started on); nil for any other game.
     public var daily: String? = nil
     /// The device each guess was played on, in the order of `game.guesses`.
     public var guessDevices: [String] = []

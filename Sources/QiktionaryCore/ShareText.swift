@@ -10,7 +10,10 @@ public enum ShareText {
         // A pack whose title holds the word or a guess would give it away: it goes unnamed.
         let words = [game.secret] + game.guesses.map(\.word)
         let title = words.contains { packTitle.lowercased().contains($0) } ? "a pack" : packTitle
-        var header = ["Qiktionary", date.map { "daily \($0)" } ?? title, game.rules.rawValue]
+        // A daily game by its number ("Qiktionary daily #412"); one before the first daily by its date.
+        var header = date.map { date in DailyWord.number(date: date).map { ["Qiktionary daily #\($0)"] } ?? ["Qiktionary", "daily \(date)"] }
+            ?? ["Qiktionary", title]
+        header.append(game.rules.rawValue)
         if game.hard { header.append("hard") }
         header.append(used)
         if hints > 0 { header.append(hints == 1 ? "1 hint" : "\(hints) hints") }

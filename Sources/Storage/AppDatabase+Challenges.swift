@@ -4,13 +4,13 @@ import QiktionaryCore
 
 /// The day's word and challenge codes, as requests for `startGame`.
 extension AppDatabase {
-    /// The daily game of a UTC day: the word the day draws from `packIDs` (the shipped packs, so
-    /// every machine draws from the same words), under its pack's rules.
-    public func dailyRequest(day: Int, packIDs: [String]) throws(StorageError) -> GameRequest {
-        guard let drawn = DailyWord.choose(day: day, from: try packWords(packIDs: packIDs)) else {
-            throw .packEmpty("(no pack installed for the daily word)")
-        }
-        return GameRequest(packID: drawn.pack, word: drawn.word, daily: DailyWord.date(day: day))
+    /// The daily game of a date (a day since 1970-01-01, the player's local date): the word the
+    /// shipped schedule names for it, under its pack's rules. A daily game of that date already
+    /// here (played on this machine, or synced from another whose schedule may differ) is
+    /// resumed with its own word by `startGame`, whatever this schedule says.
+    public func dailyRequest(day: Int, schedule: DailySchedule) throws(StorageError) -> GameRequest {
+        guard let entry = schedule.entry(day: day) else { throw .packEmpty("(the daily schedule is empty)") }
+        return GameRequest(packID: entry.pack, word: entry.word, daily: DailyWord.date(day: day))
     }
 
     /// The game a challenge code names: its pack's word when this machine has that pack and

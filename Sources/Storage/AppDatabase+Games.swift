@@ -5,16 +5,6 @@ import QiktionaryCore
 extension AppDatabase {
     // MARK: Starting and resuming
 
-    /// The secret words of the given packs, for the daily word's draw.
-    public func packWords(packIDs: [String]) throws(StorageError) -> [(pack: String, word: String)] {
-        try read { db in
-            try Row.fetchAll(db, sql: "SELECT packId, word FROM packWord ORDER BY packId, word").compactMap { row in
-                let pack: String = row["packId"]
-                return packIDs.contains(pack) ? (pack, row["word"]) : nil
-            }
-        }
-    }
-
     // MARK: Playing
 
     /// The secret words of the game's pack allowed under its rules: the answers it can have.

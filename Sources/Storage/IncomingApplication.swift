@@ -30,6 +30,8 @@ struct IncomingApplication {
     /// The game of the guess applied last in this batch: found, and touched. A game's guesses
     /// come one after the other, so most guesses need neither a lookup nor a set insert.
     private var lastGuessGame: String?
+    /// That game's secret.
+    private var lastGuessSecret: String?
 
     /// A game's row as settling reads it.
     fileprivate struct Settling {
@@ -100,6 +102,7 @@ struct IncomingApplication {
             return
         }
         guard var local = try GameRecord.fetchOne(db, key: remote.id), local.playerId == player else { return }
+        if local.secret != remote.secret { return try takeTheCloudsWord(row) }
         recent.insert(remote.id)
         // Dates as the database gives them back, so the merge compares like with like.
         var remote = remote
@@ -126,6 +129,20 @@ struct IncomingApplication {
         }
     }
 
+    /// One game id with two words: a daily game started on two machines whose schedules named
+    /// different words for its date, before either had synced. The copy in the cloud (the one
+    /// sent first) is the game on every machine: this machine's copy goes with its guesses and
+    /// marks, which were scored against the other word and are never merged into this one.
+    private mutating func takeTheCloudsWord(_ row: GameRecord) throws {
+        // The guesses, marks and queued changes go with the game row (ON DELETE CASCADE).
+        try db.execute(sql: "DELETE FROM game WHERE id = ? AND playerId = ?", arguments: [row.id, player])
+        try row.insert(db)
+        recent.insert(row.id)
+        known[row.id] = Settling(row)
+        if lastGuessGame == row.id { lastGuessGame = nil }
+        report.merged += 1
+    }
+
     /// The game's rules for two versions of one game (`GameMerge`, in Core), on the cloud's form.
     static func merge(_ a: SyncGame, _ b: SyncGame) -> SyncGame {
         func copy(_ game: SyncGame) -> GameMerge.Copy {
@@ -150,7 +167,11 @@ struct IncomingApplication {
             guard try gameExists(remote.gameID) else { return try stash(name, remote.gameID, Orphan(guess: remote, fields: Data())) }
             touched.insert(remote.gameID)
             lastGuessGame = remote.gameID
+            lastGuessSecret = try Self.mayBeDaily(remote.gameID) ? dailySecret(remote.gameID) : nil
         }
+        // A guess of a daily game scored against another word than the game's (its other copy
+        // lost to this one, `takeTheCloudsWord`) is not this game's guess.
+        if let secret = lastGuessSecret, remote.feedback != Self.score(remote.word, against: secret, like: remote.feedback) { return }
         // A guess never changes once played, so its system fields are never sent back: the
         // guess row's `remoteRecordName` is all this machine keeps of the cloud's copy.
         report.applied += 1
@@ -294,6 +315,24 @@ struct IncomingApplication {
     }
 
     // MARK: Helpers
+
+    /// Whether an id can be a daily game's: `DailyWord.gameID` makes version-8 UUIDs, other
+    /// games have random (version 4) ones, so most games need no look.
+    static func mayBeDaily(_ id: String) -> Bool {
+        let utf8 = id.utf8
+        return utf8.count == 36 && utf8[utf8.index(utf8.startIndex, offsetBy: 14)] == UInt8(ascii: "8")
+    }
+
+    /// The secret of a daily game here; nil for any other game.
+    private func dailySecret(_ id: String) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT secret FROM game WHERE id = ? AND daily IS NOT NULL", arguments: [id])
+    }
+
+    /// A word's feedback against a secret under the rules a feedback of that kind is given by.
+    static func score(_ word: String, against secret: String, like feedback: Feedback) -> Feedback {
+        let rules: Rules = if case .common = feedback { .classic } else { .mastermind }
+        return rules.feedback(for: word, against: secret)
+    }
 
     private mutating func gameExists(_ id: String) throws -> Bool {
         if recent.contains(id) { return true }

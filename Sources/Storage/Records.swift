@@ -74,7 +74,7 @@ struct GameRecord: Codable, FetchableRecord, PersistableRecord, StoredTimes {
     var hard: Bool = false
     /// The guess counts at which hints were taken, sorted, comma-separated (`HintLog`).
     var hints: String = ""
-    /// The UTC date ("2026-11-22") of a daily game; nil for any other game.
+    /// The date ("2026-11-22", the local date it was started on) of a daily game; nil for any other game.
     var daily: String?
 }
 

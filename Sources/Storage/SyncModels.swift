@@ -19,7 +19,7 @@ public struct SyncGame: Sendable, Equatable, Codable {
     public var hard: Bool
     /// Hints taken (`HintLog`'s text): merged as a union.
     public var hints: String
-    /// The UTC date of a daily game.
+    /// The date of a daily game (the local date it was started on).
     public var daily: String?
 
     public init(id: String, packID: String, secret: String, fact: String, rules: Rules, maxGuesses: Int, status: GameStatus,

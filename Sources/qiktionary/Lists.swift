@@ -31,9 +31,9 @@ struct History: ParsableCommand {
 
         func run() throws {
             try list.print({ try $0.player.history() }, as: HistoryEntryJSON.init, empty: "No finished games yet.") {
-                columns([["WORD", "RESULT", "GUESSES", "HARD", "HINTS", "FINISHED", "ON", "PACK", "GAME"]] + $0.map {
+                columns([["WORD", "RESULT", "GUESSES", "HARD", "HINTS", "DAILY", "FINISHED", "ON", "PACK", "GAME"]] + $0.map {
                     [($0.bookmarked ? "★ " : "  ") + $0.game.secret, $0.game.status.rawValue, "\($0.game.guesses.count)",
-                     $0.game.hard ? "hard" : "", $0.hints.isEmpty ? "" : "\($0.hints.count)",
+                     $0.game.hard ? "hard" : "", $0.hints.isEmpty ? "" : "\($0.hints.count)", dailyLabel($0.daily),
                      shortDate($0.finishedAt), $0.lastChangedOn, $0.game.packID, $0.id]
                 })
             }
@@ -162,12 +162,15 @@ struct Stats: ParsableCommand {
         let stats = try setup.player.statistics()
         let achievements = try setup.player.achievements()
         let daily = Achievements.dailyStreaks(games: try setup.player.playedGames())
-        if json { return printJSON(StatsJSON(stats, achievements: achievements, dailyStreak: daily)) }
+        let today = setup.dailyClock
+        if json { return printJSON(StatsJSON(stats, achievements: achievements, dailyStreak: daily, today: today)) }
         say("Played \(stats.played), won \(stats.won) (\(Int((stats.winRate * 100).rounded()))%), "
               + "streak \(stats.currentStreak), best streak \(stats.maxStreak)")
         if stats.hardPlayed > 0 { say("Hard mode: played \(stats.hardPlayed), won \(stats.hardWon)") }
         if stats.hintsTaken > 0 { say("Hints taken: \(stats.hintsTaken), in \(stats.gamesWithHints) \(stats.gamesWithHints == 1 ? "game" : "games")") }
-        if daily.best > 0 { say("Daily word: streak \(daily.current), best streak \(daily.best)") }
+        let number = DailyWord.number(day: today.day).map { "#\($0) " } ?? ""
+        say("Daily word: today's is \(number)(\(today.date)), the next in \(today.untilNextDayText)"
+              + (daily.best > 0 ? "; streak \(daily.current), best streak \(daily.best)" : ""))
         let earned = achievements.filter { $0.earnedAt != nil }
         say("Achievements: \(earned.count) of \(achievements.count)")
         for achievement in achievements {
@@ -181,4 +184,10 @@ struct Stats: ParsableCommand {
             say(String(format: "%3d  %@ %d", guesses, bar, count))
         }
     }
+}
+
+/// A daily game's number and date for a list, "#4 2026-11-25"; empty for any other game.
+func dailyLabel(_ date: String?) -> String {
+    guard let date else { return "" }
+    return DailyWord.number(date: date).map { "#\($0) \(date)" } ?? date
 }

@@ -33,7 +33,7 @@ struct Play: ParsableCommand {
     @Flag(help: "Start a new hard game: every guess must fit all the feedback so far.")
     var hard = false
 
-    @Flag(help: "Play the day's word (by the UTC date): the same word for everyone, one game per day on all your machines.")
+    @Flag(help: "Play the day's word (by your local date; TZ honoured), numbered from the first daily: the same word for everyone on that date, one game per day on all your machines.")
     var daily = false
 
     @Option(help: ArgumentHelp("Play the game a friend's challenge code names (see 'qiktionary challenge').", valueName: "code"))
@@ -66,7 +66,8 @@ struct Play: ParsableCommand {
         }
         let session = PlainSession(
             player: setup.player, lexicon: setup.lexicon,
-            rules: rules, seed: seed, hard: hard, json: json, daily: setup.dailyRequest, write: writeLine
+            rules: rules, seed: seed, hard: hard, json: json, daily: setup.dailyRequest,
+            dailyClock: { setup.dailyClock }, write: writeLine
         )
         // Sync before (to resume a game from the other machine) and after (to hand this one over).
         setup.syncInPassing()

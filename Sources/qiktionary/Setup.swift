@@ -52,11 +52,16 @@ struct Setup {
         return { Date().addingTimeInterval(offset) }
     }
 
-    /// Today's daily game (by the UTC date of this machine's clock), drawn from the shipped
-    /// packs only, so every machine and player gets the same word whatever packs they added.
+    /// The daily word's clock: this machine's clock and time zone (`TZ` honoured).
+    var dailyClock: DailyClock { DailyClock(now: clock(), timeZone: .current) }
+
+    /// Today's daily game (by the local date of this machine's clock and zone), the word the
+    /// shipped schedule names for it, so every player on that date gets the same word whatever
+    /// packs they added.
     @Sendable func dailyRequest() throws(StorageError) -> GameRequest {
-        let shipped = PackFile.files(in: BundledContent.packsFolder).map { $0.deletingPathExtension().lastPathComponent }
-        return try database.dailyRequest(day: DailyWord.day(secondsSince1970: clock().timeIntervalSince1970), packIDs: shipped)
+        let schedule: DailySchedule
+        do { schedule = try BundledContent.schedule() } catch { throw .packEmpty("(the daily schedule cannot be read: \(error))") }
+        return try database.dailyRequest(day: dailyClock.day, schedule: schedule)
     }
 
     /// Whether this run may touch the cloud folder.

@@ -95,14 +95,34 @@ private let lexicon = Lexicon(["tiger", "crane", "plumb", "queue", "geese", "sla
         }
     }
 
-    @Test func theDaysWordIsFixedByTheDateAndGoesRoundEveryWord() {
-        let entries = [("a", "tiger"), ("a", "zebra"), ("b", "crane"), ("b", "slate"), ("c", "plumb")].map { (pack: $0.0, word: $0.1) }
-        let today = DailyWord.choose(day: 20_775, from: entries)
-        #expect(today?.word == DailyWord.choose(day: 20_775, from: entries.reversed())?.word, "the order given does not matter")
-        let week = (20_775..<20_780).compactMap { DailyWord.choose(day: $0, from: entries)?.word }
-        #expect(Set(week).count == 5, "five days, five different words")
-        #expect(DailyWord.choose(day: 20_780, from: entries)?.word == today?.word, "then round again")
-        #expect(DailyWord.choose(day: 1, from: []) == nil)
+    @Test func theDaysWordComesFromTheScheduleAndGoesRoundPastItsEnd() throws {
+        let schedule = try DailySchedule(text: """
+            # a comment
+            first 2026-11-22
+            a tiger
+            b crane
+
+            a zebra
+            """)
+        #expect(schedule.firstDay == DailyWord.firstDay && schedule.firstDate == "2026-11-22")
+        let first = DailyWord.firstDay
+        #expect(schedule.entry(day: first) == .init(pack: "a", word: "tiger"))
+        #expect(schedule.entry(day: first + 2)?.word == "zebra")
+        #expect(schedule.entry(day: first + 3)?.word == "tiger", "past the end, round again from the first line")
+        #expect(schedule.entry(day: first + 7)?.word == "crane")
+        #expect(schedule.entry(day: first - 1)?.word == "zebra", "before the first date, round backwards")
+        #expect(schedule.lists(day: first + 2) && !schedule.lists(day: first + 3) && !schedule.lists(day: first - 1))
+        #expect(DailySchedule(firstDay: first, entries: []).entry(day: first) == nil)
+        for bad in ["a tiger\n", "first 2026-02-30\na tiger", "first 2026-11-22\na Tiger", "first 2026-11-22\na b c", ""] {
+            #expect(throws: DailySchedule.Problem.self, "\(bad)") { try DailySchedule(text: bad) }
+        }
+    }
+
+    @Test func dailiesAreNumberedFromTheFirst() {
+        #expect(DailyWord.day(of: DailyWord.firstDate) == DailyWord.firstDay)
+        #expect(DailyWord.number(date: "2026-11-22") == 1 && DailyWord.number(date: "2026-11-25") == 4)
+        #expect(DailyWord.number(date: "2027-12-31") == 405)
+        #expect(DailyWord.number(date: "2026-11-21") == nil && DailyWord.number(date: "soon") == nil)
     }
 
     @Test func aPlayersDailyGameHasOneIDEverywhere() {
@@ -131,7 +151,10 @@ private let lexicon = Lexicon(["tiger", "crane", "plumb", "queue", "geese", "sla
         let words = Lexicon(["louse", "purse", "queue"])
         var lost = Game(id: "g", packID: "body", secret: "purse", rules: .mastermind, maxGuesses: 1)
         try lost.submit("louse", lexicon: words)
-        #expect(ShareText.summary(game: lost, packTitle: "Body", date: "2026-11-22") == "Qiktionary · daily 2026-11-22 · mastermind · X/1\n●●○··")
+        #expect(ShareText.summary(game: lost, packTitle: "Body", date: "2026-11-22") == "Qiktionary daily #1 · mastermind · X/1\n●●○··")
+        #expect(ShareText.summary(game: lost, packTitle: "Body", date: "2027-12-31").hasPrefix("Qiktionary daily #405 · mastermind"))
+        #expect(ShareText.summary(game: lost, packTitle: "Body", date: "2026-03-14") == "Qiktionary · daily 2026-03-14 · mastermind · X/1\n●●○··",
+                "a date before the first daily has no number")
         var given = Game(id: "g", packID: "body", secret: "purse", rules: .mastermind)
         try given.giveUp()
         #expect(ShareText.summary(game: given, packTitle: "Body").hasSuffix("X/15\n(given up)"))
