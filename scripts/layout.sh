@@ -77,14 +77,16 @@ EOF
 # Writes the installed tree, relative to a prefix, into an empty folder.
 layout_stage() { # checkout build folder
   local bin="$2/release/qiktionary" out="$3" date
-  install -d "$out/bin" "$out/share/qiktionary/packs" "$out/share/man/man1" \
+  install -d "$out/bin" "$out/share/qiktionary/packs" "$out/share/qiktionary/daily" "$out/share/man/man1" \
     "$out/share/bash-completion/completions" "$out/share/zsh/site-functions" \
     "$out/share/fish/vendor_completions.d" "$out/share/doc/qiktionary"
   # Symbols stripped as Debian's packages have them; the Swift metadata is kept.
   install -m 0755 "$bin" "$out/bin/qiktionary"
   strip --strip-unneeded --remove-section=.comment --remove-section=.note "$out/bin/qiktionary"
   install -m 0644 "$1/Resources/dictionary/words.txt" "$out/share/qiktionary/words.txt"
+  install -m 0644 "$1/Resources/dictionary/common.txt" "$out/share/qiktionary/common.txt"
   install -m 0644 "$1"/Resources/packs/*.json "$out/share/qiktionary/packs/"
+  install -m 0644 "$1/Resources/daily/schedule.txt" "$out/share/qiktionary/daily/schedule.txt"
   # The manual page, from the command definitions (`qiktionary --experimental-dump-help`), dated
   # by the last commit so the same tree makes the same page.
   date=$(git -C "$1" log -1 --format=%cs 2>/dev/null || date -u +%F)

@@ -66,7 +66,7 @@ import TestSupport
         let installed = try Self.install(["--prefix", prefix.path])
         try #require(installed.status == 0, "scripts/install failed: \(installed.stderr)")
         let layout = Self.files(under: prefix)
-        for path in ["bin/qiktionary", "share/qiktionary/words.txt", "share/qiktionary/packs/animals.json",
+        for path in ["bin/qiktionary", "share/qiktionary/words.txt", "share/qiktionary/common.txt", "share/qiktionary/daily/schedule.txt", "share/qiktionary/packs/animals.json",
                      "share/man/man1/qiktionary.1", "share/bash-completion/completions/qiktionary",
                      "share/zsh/site-functions/_qiktionary", "share/fish/vendor_completions.d/qiktionary.fish",
                      "share/doc/qiktionary/copyright", "share/qiktionary/installed-files"] {
