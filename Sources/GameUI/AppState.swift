@@ -141,8 +141,10 @@ public struct AppState: Sendable, Equatable {
     public var confirmation: Confirmation?
     public var quitting = false
 
-    /// The answers still possible in the game on the board, once counted.
+    /// The words the notepad of the game on the board deduces from, once worked out.
     public var candidates: Candidates?
+    /// The player's help level, the one the next game takes (shown and changed on Packs).
+    public var assist: Assist = .standard
     /// The last hint shown, for the game and the point it was asked at.
     public var hint: ShownHint?
     /// The coach is working (a hint or a review): said on the status line until it answers.

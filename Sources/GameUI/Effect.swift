@@ -34,6 +34,8 @@ public enum Effect: Sendable, Equatable {
     case removeBookmark(word: String)
     case deleteGame(id: String)
     case load(ListKind)
+    /// Make this help level the player's, for their next games (the Packs screen's `a`).
+    case chooseAssist(Assist)
     /// One sync round now (F5), in the background; answered by `.syncUpdate`.
     case syncNow
     /// Answers a reset made on another machine: keep this machine's games (upload) or not.
@@ -78,7 +80,8 @@ public enum Message: Sendable, Equatable {
     case gameLoaded(SavedGame)
     case guessPlayed(PlayedGuess)
     case guessRefused(input: String, reason: String)
-    /// The answers still possible in a game with this many guesses.
+    /// The words the notepad deduces from (`GameData.notepadWords`) in a game with this many
+    /// guesses: under the coach, the answers still possible, whose count the board shows.
     case candidatesLoaded(gameID: String, guesses: Int, candidates: [String])
     /// The coach's hint, and the game as saved with the hint counted.
     case hintReady(SavedGame, Hint)
@@ -89,6 +92,8 @@ public enum Message: Sendable, Equatable {
     /// A newer game from another machine took the place of an unplayed one.
     case switchedTo(SavedGame)
     case packsLoaded([PackProgress])
+    /// The player's help level, as loaded with the packs or just chosen.
+    case assistLoaded(Assist)
     case inProgressLoaded([SavedGame])
     case readingListLoaded([Bookmark])
     case historyLoaded([SavedGame])

@@ -23,7 +23,7 @@ public struct EffectInterpreter: Sendable {
     public static func changesData(_ effect: Effect) -> Bool {
         switch effect {
         case .guess, .mark, .giveUp, .bookmark, .removeBookmark, .deleteGame, .begin, .newGame, .daily, .challenge: true
-        case .resume, .hint, .review, .switchToNewer, .share, .load, .syncNow, .adoptReset, .quit: false
+        case .resume, .hint, .review, .switchToNewer, .share, .load, .chooseAssist, .syncNow, .adoptReset, .quit: false
         }
     }
 
@@ -31,8 +31,8 @@ public struct EffectInterpreter: Sendable {
         var messages = outcome(of: effect)
         // Every change made here goes to the other machine at once, in the background.
         if Self.changesData(effect) { background?.request(manual: false) }
-        // A game put on the board comes with the answers still possible (a pack's few words:
-        // counted here, well within a frame).
+        // A game put on the board comes with the words its notepad deduces from at its help
+        // level (a pack's few words, or one length of the dictionary: well within a frame).
         for message in messages {
             let game: SavedGame? = switch message {
             case .gameLoaded(let game), .switchedTo(let game): game
@@ -40,7 +40,7 @@ public struct EffectInterpreter: Sendable {
             default: nil
             }
             guard let game else { continue }
-            if !game.game.isFinished, let words = try? data.candidates(of: game.game) {
+            if !game.game.isFinished, let words = (try? data.notepadWords(of: game.game)) ?? nil {
                 messages.append(.candidatesLoaded(gameID: game.id, guesses: game.game.guesses.count, candidates: words))
             }
             // A finished game offers its challenge code on its card.
@@ -135,7 +135,10 @@ public struct EffectInterpreter: Sendable {
         case .deleteGame(let id):
             try data.deleteGame(id: id)
             return [.gameDeleted(id: id)]
-        case .load(.packs): return [.packsLoaded(try data.packs())]
+        case .load(.packs): return [.packsLoaded(try data.packs()), .assistLoaded(try data.assistLevel())]
+        case .chooseAssist(let level):
+            try data.chooseAssist(level)
+            return [.assistLoaded(level)]
         case .load(.inProgress): return [.inProgressLoaded(try data.gamesInProgress())]
         case .load(.readingList): return [.readingListLoaded(try data.readingList())]
         case .load(.history): return [.historyLoaded(try data.history())]

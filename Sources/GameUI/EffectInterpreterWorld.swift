@@ -42,6 +42,13 @@ public protocol GameData: Sendable {
 
     /// The answers still possible in a game.
     func candidates(of game: Game) throws -> [String]
+    /// The words the notepad deduces from at the game's help level (`Game.notepadWords`): nil
+    /// under `none`, the dictionary's words that fit under `proven`, the pack's under `coach`.
+    func notepadWords(of game: Game) throws -> [String]?
+    /// The player's help level, the one a new game takes.
+    func assistLevel() throws -> Assist
+    /// Makes a level the player's, for their next games.
+    func chooseAssist(_ level: Assist) throws
     /// The coach's best next guess in a game in progress; throws when no answer fits.
     func hint(for game: Game) throws -> Hint
     /// Counts a hint shown now, before the game's next guess; returns the game as saved.

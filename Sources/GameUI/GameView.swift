@@ -129,12 +129,25 @@ extension Canvas {
         let rows = (Notepad.alphabet.count + perRow - 1) / perRow
         let legend = [
             "\(glyphs.check) in  \(glyphs.cross) out  \(glyphs.unknown) unknown",
-            "[A\(glyphs.check)] proven by your guesses",
+            Self.legend(of: game, glyphs: glyphs),
             focused ? "Space, -, + to mark" : "Tab here to mark letters",
         ]
         for (i, line) in legend.enumerated() where inner.y + rows + 1 + i < inner.maxY {
             buffer.write(line, x: inner.x + 1, y: inner.y + rows + 1 + i, style: .dim, limit: inner.width - 1)
         }
+    }
+
+    /// What the notepad's bracketed marks come from, at the game's help level (all of it once
+    /// the game is over).
+    static func legend(of game: Game, glyphs: Glyphs) -> String {
+        let level = game.isFinished ? Assist.coach : game.assist
+        return level == .noHelp ? "Only your own marks (help: none)" : "[A\(glyphs.check)] \(level.legend)"
+    }
+
+    /// The help the game had, for its card's title: its level, and the hints asked for.
+    static func helpLine(_ saved: SavedGame) -> String {
+        let hints = saved.hints.count
+        return saved.game.assist.shareLabel + (hints == 0 ? "" : hints == 1 ? ", 1 hint" : ", \(hints) hints")
     }
 
     /// The guess being typed as letter slots, with the guesses left; or, once the game is
@@ -144,7 +157,8 @@ extension Canvas {
         let line: Rect
         if rect.height >= 3 {
             var title = game.isFinished ? "Game over" : "Guess \(game.guesses.count + 1) of \(game.maxGuesses)"
-            if !game.isFinished, let candidates = state.currentCandidates {
+            // The count of words still possible is the coach's: shown only when it is on.
+            if !game.isFinished, game.assist == .coach, let candidates = state.currentCandidates {
                 let longer = title + glyphs.separator + GameCoach.stillPossible(candidates.count)
                 if longer.columns + 4 <= rect.width { title = longer }
             }
@@ -189,7 +203,8 @@ extension Canvas {
         let height = min(lines.count + 2, rect.height - 3)
         let (cardRect, rest) = rect.sliceBottom(height)
         let star = saved.bookmarked ? "\(glyphs.star) " : ""
-        let inner = buffer.drawBox(cardRect, title: star + saved.game.secret.uppercased(), glyphs: glyphs, style: Style(color: .cyan), titleStyle: Style(color: .cyan, bold: true))
+        let title = star + saved.game.secret.uppercased() + glyphs.separator + Self.helpLine(saved)
+        let inner = buffer.drawBox(cardRect, title: title, glyphs: glyphs, style: Style(color: .cyan), titleStyle: Style(color: .cyan, bold: true))
         for (i, text) in lines.prefix(inner.height).enumerated() {
             let cut = i == inner.height - 1 && lines.count > inner.height && !text.isEmpty
             let style: Style = i == 0 ? .bold : (i >= firstAction ? .dim : .plain)

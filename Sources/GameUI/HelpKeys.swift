@@ -51,6 +51,7 @@ public enum HelpKeys {
             HelpEntry(keys: "Home/End", action: "first / last"),
             HelpEntry(keys: "Enter", action: "play, resume, open"),
             HelpEntry(keys: "h", action: "play hard (packs)"),
+            HelpEntry(keys: "a", action: "help level (packs)"),
             HelpEntry(keys: "c", action: "challenge code (packs)"),
             HelpEntry(keys: "r", action: "review (history)"),
             HelpEntry(keys: "b", action: "bookmark (history)"),

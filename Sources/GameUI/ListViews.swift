@@ -37,7 +37,7 @@ extension Canvas {
              String(repeating: " ", count: countWidth - count.columns) + count].joined(separator: "  ")
         }
         let pack = state.packs.indices.contains(state.packSelection) ? state.packs[state.packSelection] : nil
-        drawListScreen(area, title: "Packs", rows: rows, selected: state.packSelection,
+        drawListScreen(area, title: "Packs · help: \(state.assist.shareLabel)", rows: rows, selected: state.packSelection,
                        empty: "No packs installed.", detailTitle: pack?.title,
                        detail: pack.map { "\($0.description) \($0.maxGuesses) guesses a game. Enter starts one." })
     }
@@ -101,10 +101,12 @@ extension Canvas {
 
     func guessCount(_ n: Int) -> String { n == 1 ? "1 guess" : "\(n) guesses" }
 
-    /// "hard", "1 hint", "hard, 2 hints" or nothing: how the coach took part in a game.
+    /// "hard", "coach", "1 hint", "hard, no help, 2 hints" or nothing: how the game was played,
+    /// and how the coach took part (the standard help level goes unsaid).
     func coachNote(_ saved: SavedGame) -> String {
         let hints = saved.hints.count
-        return ([saved.game.hard ? "hard" : nil, hints == 0 ? nil : hints == 1 ? "1 hint" : "\(hints) hints"].compactMap { $0 })
+        let level = saved.game.assist == .standard ? nil : saved.game.assist.shareLabel
+        return ([saved.game.hard ? "hard" : nil, level, hints == 0 ? nil : hints == 1 ? "1 hint" : "\(hints) hints"].compactMap { $0 })
             .joined(separator: ", ")
     }
 

@@ -37,6 +37,7 @@ extension Canvas {
         // Hard games and hints, apart, only once there are any.
         var coach: [String] = []
         if stats.hardPlayed > 0 { coach.append("Hard mode: \(stats.hardWon) won of \(stats.hardPlayed)") }
+        if stats.coachPlayed > 0 { coach.append("With the coach: \(stats.coachWon) won of \(stats.coachPlayed)") }
         if stats.hintsTaken > 0 {
             coach.append("Hints: \(stats.hintsTaken) in \(stats.gamesWithHints) \(stats.gamesWithHints == 1 ? "game" : "games")")
         }

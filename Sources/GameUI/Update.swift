@@ -50,6 +50,8 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.status = StatusMessage("The summary prints when you quit (q), and goes to the clipboard where the terminal allows.")
     case .packsLoaded(let packs):
         show(packs, in: &state.packs, selection: &state.packSelection)
+    case .assistLoaded(let level):
+        state.assist = level
     case .inProgressLoaded(let games):
         show(games, in: &state.inProgress, selection: &state.inProgressSelection)
     case .readingListLoaded(let list):
@@ -381,6 +383,11 @@ private func handleList(_ key: Key, _ state: inout AppState) -> [Effect] {
         if key == .character("c") {
             state.codeEntry = ""
             return []
+        }
+        if key == .character("a") {
+            let next = state.assist.next
+            state.status = StatusMessage("Help for your next games: \(next.summary).")
+            return [.chooseAssist(next)]
         }
         if key == .enter || key == .character("h"), state.packs.indices.contains(state.packSelection) {
             state.pane = .guess

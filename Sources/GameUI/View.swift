@@ -125,7 +125,7 @@ struct Canvas {
                     ("^C", "quit")]
         case .notepad:
             return [("Space", "cycle"), ("-", "out"), ("+", "in"), ("Enter", "back")] + common
-        case .packs: return [("Enter", "play"), ("h", "play hard"), ("c", "challenge code"), (arrows, "choose")] + common
+        case .packs: return [("Enter", "play"), ("h", "play hard"), ("a", "help level"), ("c", "challenge code"), (arrows, "choose")] + common
         case .inProgress: return [("Enter", "resume"), (arrows, "choose")] + common
         case .readingList: return [(arrows, "read"), ("d", "remove")] + common
         case .history:

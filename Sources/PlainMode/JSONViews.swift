@@ -33,6 +33,8 @@ public struct GameJSON: Encodable, Equatable {
     public var maxGuesses: Int
     public var guessesLeft: Int
     public var hard: Bool
+    /// The help level the game is played at: "none", "proven" or "coach".
+    public var assist: Assist
     /// Hints taken so far.
     public var hints: Int
     /// The date of a daily game (the player's local date when it started).
@@ -61,6 +63,7 @@ public struct GameJSON: Encodable, Equatable {
         maxGuesses = game.maxGuesses
         guessesLeft = game.guessesLeft
         hard = game.hard
+        assist = game.assist
         hints = saved.hints.count
         daily = saved.daily
         dailyNumber = saved.daily.flatMap(DailyWord.number(date:))
@@ -85,6 +88,8 @@ public struct HistoryEntryJSON: Encodable, Equatable {
     public var word: String
     public var rules: Rules
     public var hard: Bool
+    /// The help level the game was played at: "none", "proven" or "coach".
+    public var assist: Assist
     /// Hints taken during the game.
     public var hints: Int
     public var daily: String?
@@ -110,6 +115,7 @@ public struct HistoryEntryJSON: Encodable, Equatable {
         word = saved.game.secret
         rules = saved.game.rules
         hard = saved.game.hard
+        assist = saved.game.assist
         hints = saved.hints.count
         daily = saved.daily
         dailyNumber = saved.daily.flatMap(DailyWord.number(date:))
@@ -151,12 +157,15 @@ public struct StatsJSON: Encodable, Equatable {
     public var distribution: [String: Int]
     /// Hard-mode games apart: {"played","won","winRate"}.
     public var hard: HardStatsJSON
+    /// Games played with the coach on (`--assist coach`) apart, the same way.
+    public var coach: HardStatsJSON
     public var hintsTaken: Int
     public var gamesWithHints: Int
     /// Runs of consecutive days with the daily game won.
     public var dailyStreak: DailyStreakJSON
     /// Today's daily: its number, its date (the player's local date) and the seconds to the
-    /// next one (local midnight).
+    /// next one (local midnight). Only when asked for (`today`): `stats --json` is the history's
+    /// alone, the same on every machine at any hour.
     public var dailyNumber: Int?
     public var dailyDate: String?
     public var nextDailyInSeconds: Int?
@@ -174,10 +183,17 @@ public struct StatsJSON: Encodable, Equatable {
         public var earnedAt: Date
     }
 
+    /// Games counted apart (hard mode, the coach): played, won, and the rate to four places.
     public struct HardStatsJSON: Encodable, Equatable {
         public var played: Int
         public var won: Int
         public var winRate: Double
+
+        init(played: Int, won: Int) {
+            self.played = played
+            self.won = won
+            winRate = played == 0 ? 0 : (Double(won) / Double(played) * 10_000).rounded() / 10_000
+        }
     }
 
     public init(_ stats: Statistics, achievements: [Achievement] = [], dailyStreak: (current: Int, best: Int) = (0, 0),
@@ -200,8 +216,8 @@ public struct StatsJSON: Encodable, Equatable {
         averageGuesses = (stats.averageGuesses * 100).rounded() / 100
         let top = max(Game.defaultMaxGuesses, stats.distribution.keys.max() ?? 0)
         distribution = Dictionary(uniqueKeysWithValues: (1...top).map { (String($0), stats.distribution[$0] ?? 0) })
-        let hardRate = stats.hardPlayed == 0 ? 0 : Double(stats.hardWon) / Double(stats.hardPlayed)
-        hard = HardStatsJSON(played: stats.hardPlayed, won: stats.hardWon, winRate: (hardRate * 10_000).rounded() / 10_000)
+        hard = HardStatsJSON(played: stats.hardPlayed, won: stats.hardWon)
+        coach = HardStatsJSON(played: stats.coachPlayed, won: stats.coachWon)
         hintsTaken = stats.hintsTaken
         gamesWithHints = stats.gamesWithHints
     }

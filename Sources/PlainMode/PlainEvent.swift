@@ -5,7 +5,8 @@ import Storage
 /// What plain mode reports, one per line: a JSON object with an "event" key, or a text line.
 public enum PlainEvent: Encodable, Equatable {
     case started(GameJSON, resumed: Bool)
-    case feedback(gameID: String, n: Int, guess: GuessJSON, guessesLeft: Int, candidates: Int)
+    /// `candidates`: the pack's words still possible, only under the coach (`Assist.coach`).
+    case feedback(gameID: String, n: Int, guess: GuessJSON, guessesLeft: Int, candidates: Int?)
     case hint(gameID: String, word: String, candidates: Int, expectedLeft: Double, reason: String)
     case rejected(input: String, reason: String, code: String)
     /// `nextDailyInSeconds`: after a daily game, the time to the next daily (local midnight).

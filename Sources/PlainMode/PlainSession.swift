@@ -13,6 +13,8 @@ public final class PlainSession {
     private let lexicon: () -> Lexicon
     private let rules: Rules?
     private let hard: Bool
+    /// The help level asked for with `--assist` (remembered for the player), or nil for theirs.
+    private let assist: Assist?
     private let json: Bool
     private let write: (String) -> Void
     /// The request for today's daily game (the clock and the shipped packs are the caller's).
@@ -26,7 +28,7 @@ public final class PlainSession {
 
     public init(
         player: PlayerDatabase, lexicon: @escaping () -> Lexicon,
-        rules: Rules?, seed: UInt64?, hard: Bool = false, json: Bool,
+        rules: Rules?, seed: UInt64?, hard: Bool = false, assist: Assist? = nil, json: Bool,
         daily: @escaping () throws(StorageError) -> GameRequest = { () throws(StorageError) -> GameRequest in throw .packEmpty("(no daily word here)") },
         dailyClock: @escaping () -> DailyClock = { DailyClock.system() },
         write: @escaping (String) -> Void
@@ -37,6 +39,7 @@ public final class PlainSession {
         self.lexicon = lexicon
         self.rules = rules
         self.hard = hard
+        self.assist = assist
         self.seed = seed
         self.json = json
         self.write = write
@@ -45,13 +48,16 @@ public final class PlainSession {
     /// Starts as asked (`--word`, `--pack` and `--hard` always begin a new game), else resumes
     /// the most recent game in progress, else starts a new one. Throws when the request cannot be met.
     public func begin(pack: String?, word: String?, daily: Bool = false, challenge: String? = nil) throws(StorageError) {
+        // A level asked for is the player's from now on, here and, through the games it
+        // starts, on their other machines; a game already started keeps its own.
+        if let assist { try player.chooseAssist(assist) }
         if daily { return try start(try self.daily()) }
         if let challenge { return try start(try database.challengeRequest(code: challenge, lexicon: lexicon())) }
         if pack == nil && word == nil && !hard, let latest = try player.latestGameInProgress() {
             current = latest
             emit(.started(GameJSON(latest), resumed: true))
         } else {
-            try start(GameRequest(packID: pack, word: word, rules: rules, seed: takeSeed(), hard: hard))
+            try start(GameRequest(packID: pack, word: word, rules: rules, seed: takeSeed(), hard: hard, assist: assist))
         }
     }
 
@@ -94,7 +100,7 @@ public final class PlainSession {
         case .help:
             emit(.help(PlainCommand.helpLines))
         case .new(let packID, let hard):
-            try start(GameRequest(packID: packID ?? current?.game.packID, rules: rules, seed: takeSeed(), hard: hard || self.hard))
+            try start(GameRequest(packID: packID ?? current?.game.packID, rules: rules, seed: takeSeed(), hard: hard || self.hard, assist: assist))
         case .resume(let id):
             let game = try player.game(id: id)
             if game.game.isFinished { throw .rejected(.gameOver) }
@@ -104,15 +110,16 @@ public final class PlainSession {
             emit(.games(try player.gamesInProgress().map(GameJSON.init)))
         case .board:
             let game = try currentGame()
-            let candidates = game.game.isFinished ? nil : try database.candidates(of: game.game, lexicon: self.lexicon())
-            emit(.board(GameJSON(game), notepad: Self.notepad(game.game.notepad(candidates: candidates))))
+            let words = try database.notepadWords(of: game.game, lexicon: self.lexicon())
+            emit(.board(GameJSON(game), notepad: Self.notepad(game.game.notepad(candidates: words), level: game.game)))
         case .guess(let word):
             let id = try currentGame().id
             let played = try player.submitGuess(word, gameID: id, lexicon: lexicon())
             current = played.game
-            let candidates = try database.candidates(of: played.game.game, lexicon: self.lexicon())
+            // The count of words still possible is the coach's: shown only when it is on.
+            let candidates = played.game.game.assist == .coach ? try database.candidates(of: played.game.game, lexicon: self.lexicon()).count : nil
             emit(.feedback(gameID: id, n: played.number, guess: GuessJSON(played.guess), guessesLeft: played.game.game.guessesLeft,
-                           candidates: candidates.count))
+                           candidates: candidates))
             if played.game.game.isFinished { emitEnded(played.game) }
         case .daily:
             try start(try daily())
@@ -177,13 +184,17 @@ public final class PlainSession {
                     challenge: code ?? nil, nextDailyInSeconds: game.daily != nil ? dailyClock().secondsToNextDay : nil))
     }
 
-    static func notepad(_ notepad: Notepad) -> [String: String] {
+    /// The notepad as the board event gives it: "in (proven)" or "out (coach)" for a mark the
+    /// guesses prove at the game's help level (the coach's words once it is over), "in (yours)"
+    /// for the player's own.
+    static func notepad(_ notepad: Notepad, level game: Game) -> [String: String] {
+        let source = game.isFinished || game.assist == .coach ? "coach" : "proven"
         var marks: [String: String] = [:]
         for entry in notepad.entries {
             if let deduced = entry.deduced {
-                marks[String(entry.letter)] = "\(deduced.rawValue) (certain)"
+                marks[String(entry.letter)] = "\(deduced.rawValue) (\(source))"
             } else if let marked = entry.marked {
-                marks[String(entry.letter)] = marked.rawValue
+                marks[String(entry.letter)] = "\(marked.rawValue) (yours)"
             }
         }
         return marks

@@ -10,10 +10,11 @@ enum PlainText {
             let number = game.dailyNumber.map { "#\($0) " } ?? ""
             let source = game.daily.map { "the daily word \(number)of \($0), pack \(game.pack)" } ?? "pack \(game.pack)"
             return "\(verb): \(source), \(game.length) letters, \(game.rules.rawValue) rules\(game.hard ? ", hard mode" : ""), "
+                + "help: \(game.assist.shareLabel), "
                 + "\(game.guessesLeft) of \(game.maxGuesses) guesses left. Game \(game.id)."
                 + (game.guesses.isEmpty ? "" : "\n" + guessLines(game.guesses))
         case .feedback(_, let n, let guess, let left, let candidates):
-            return "\(line(n, guess))   (\(left) left; \(GameCoach.stillPossible(candidates)))"
+            return "\(line(n, guess))   (\(left) left\(candidates.map { "; " + GameCoach.stillPossible($0) } ?? ""))"
         case .hint(_, let word, _, _, let reason):
             return "Hint: \(word.uppercased()). It \(reason)."
         case .rejected(let input, let reason, _):
@@ -42,13 +43,16 @@ enum PlainText {
             return games.map { "\($0.id)  \($0.pack)  \($0.guesses.count) guesses, \($0.guessesLeft) left, on \($0.lastChangedOn)" }
                 .joined(separator: "\n")
         case .board(let game, let notepad):
+            // A proven mark in brackets, the player's own bare: [A✓] B✗ C·.
             let letters = Notepad.alphabet.map { c -> String in
                 let mark = notepad[String(c)] ?? ""
                 let symbol = mark.hasPrefix("out") ? "✗" : mark.hasPrefix("in") ? "✓" : "·"
-                return "\(c.uppercased())\(symbol)"
+                let cell = "\(c.uppercased())\(symbol)"
+                return mark.hasSuffix("(yours)") || mark.isEmpty ? cell : "[\(cell)]"
             }.joined(separator: " ")
             return "Game \(game.id): \(game.pack), \(game.rules.rawValue), \(game.guessesLeft) of \(game.maxGuesses) left\n"
                 + (game.guesses.isEmpty ? "" : guessLines(game.guesses) + "\n") + letters
+                + "\n[X✓] \(game.status.isFinished ? Assist.coach.legend : game.assist.legend); X✓ your own marks"
         case .help(let commands):
             return commands.joined(separator: "\n")
         case .error(let message):

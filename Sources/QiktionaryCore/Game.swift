@@ -10,6 +10,8 @@ public struct Game: Sendable, Equatable {
     public let maxGuesses: Int
     /// Hard mode: every guess must fit all the feedback so far. Set at the start, never changed.
     public let hard: Bool
+    /// How much help the game gives unasked (`Assist`). Set at the start, never changed.
+    public let assist: Assist
     public private(set) var guesses: [Guess]
     public private(set) var status: GameStatus
     /// Letters the player marked on the notepad.
@@ -17,7 +19,7 @@ public struct Game: Sendable, Equatable {
 
     public init(
         id: String, packID: String, secret: String, rules: Rules,
-        maxGuesses: Int = Game.defaultMaxGuesses, hard: Bool = false,
+        maxGuesses: Int = Game.defaultMaxGuesses, hard: Bool = false, assist: Assist = .standard,
         guesses: [Guess] = [], status: GameStatus = .inProgress, marks: [Character: LetterMark] = [:]
     ) {
         self.id = id
@@ -26,6 +28,7 @@ public struct Game: Sendable, Equatable {
         self.rules = rules
         self.maxGuesses = maxGuesses
         self.hard = hard
+        self.assist = assist
         self.guesses = guesses
         self.status = status
         self.marks = marks
@@ -97,8 +100,11 @@ public struct Game: Sendable, Equatable {
     public var notepad: Notepad { notepad(candidates: nil) }
 
     /// The notepad with what the answers still possible prove as well.
+    /// The notepad beside the board: the player's marks, and what `candidates` (the game's
+    /// `notepadWords`) and the guesses prove, except under `Assist.noHelp` while the game is on.
     public func notepad(candidates: [String]?) -> Notepad {
-        Notepad(rules: rules, length: length, guesses: guesses, marks: marks, candidates: candidates)
+        let deducing = assist != .noHelp || isFinished
+        return Notepad(rules: rules, length: length, guesses: deducing ? guesses : [], marks: marks, candidates: deducing ? candidates : nil)
     }
 }
 

@@ -12,17 +12,20 @@ public enum GameMerge {
         public var updatedAt: Date
         public var lastChangedOn: String
         public var hard: Bool
+        /// The help level: the game's own, the higher where two copies differ.
+        public var assist: Assist
         /// Guess counts at which hints were shown.
         public var hints: Set<Int>
         public var daily: String?
 
-        public init(status: GameStatus, finishedAt: Date?, updatedAt: Date, lastChangedOn: String, hard: Bool, hints: Set<Int>,
-                    daily: String?) {
+        public init(status: GameStatus, finishedAt: Date?, updatedAt: Date, lastChangedOn: String, hard: Bool, assist: Assist,
+                    hints: Set<Int>, daily: String?) {
             self.status = status
             self.finishedAt = finishedAt
             self.updatedAt = updatedAt
             self.lastChangedOn = lastChangedOn
             self.hard = hard
+            self.assist = assist
             self.hints = hints
             self.daily = daily
         }
@@ -31,7 +34,8 @@ public enum GameMerge {
     /// The higher status wins with its finish time (the earlier one when both reached it); the
     /// later change names the device (ties broken by the device's name, so the merge does not
     /// depend on which copy is whose); hints are united; hard mode and the daily date, fixed
-    /// when the game started, are kept from whichever copy has them.
+    /// when the game started, are kept from whichever copy has them; the help level is the
+    /// higher of the two (more help seen is never forgotten).
     public static func merge(_ a: Copy, _ b: Copy) -> Copy {
         var merged = a
         merged.status = max(a.status, b.status)
@@ -41,6 +45,7 @@ public enum GameMerge {
         merged.updatedAt = later.updatedAt
         merged.lastChangedOn = later.lastChangedOn
         merged.hard = a.hard || b.hard
+        merged.assist = max(a.assist, b.assist)
         merged.hints = a.hints.union(b.hints)
         merged.daily = a.daily ?? b.daily
         return merged

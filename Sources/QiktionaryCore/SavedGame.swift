@@ -113,17 +113,20 @@ public struct GameRequest: Sendable, Equatable {
     public var rules: Rules?
     public var seed: UInt64?
     public var hard: Bool
+    /// The help level of the game; nil takes the player's own (`Assist`).
+    public var assist: Assist?
     /// The day's word: the UTC date it is for. The game has the id that date and player give it
     /// everywhere, and is resumed rather than started again.
     public var daily: String?
 
     public init(packID: String? = nil, word: String? = nil, rules: Rules? = nil, seed: UInt64? = nil, hard: Bool = false,
-                daily: String? = nil) {
+                assist: Assist? = nil, daily: String? = nil) {
         self.packID = packID
         self.word = word
         self.rules = rules
         self.seed = seed
         self.hard = hard
+        self.assist = assist
         self.daily = daily
     }
 }

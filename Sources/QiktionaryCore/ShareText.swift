@@ -1,5 +1,5 @@
 /// A finished game told without giving anything away: the pack, the rules, hard or not, the
-/// guesses used, and one line of symbols per guess. No letter of the secret or of any guess
+/// help level, the guesses used, and one line of symbols per guess. No letter of the secret or of any guess
 /// appears; the only letters are the header's words.
 public enum ShareText {
     /// One symbol per letter of the word: `●` shared (classic) or in place (mastermind), `○`
@@ -15,6 +15,7 @@ public enum ShareText {
             ?? ["Qiktionary", title]
         header.append(game.rules.rawValue)
         if game.hard { header.append("hard") }
+        header.append(game.assist.shareLabel)
         header.append(used)
         if hints > 0 { header.append(hints == 1 ? "1 hint" : "\(hints) hints") }
         var lines = [header.joined(separator: " · ")]

@@ -5,12 +5,14 @@ public struct FinishedGame: Sendable, Equatable {
     public var hard: Bool
     /// Hints taken during the game.
     public var hints: Int
+    public var assist: Assist
 
-    public init(status: GameStatus, guessesUsed: Int, hard: Bool = false, hints: Int = 0) {
+    public init(status: GameStatus, guessesUsed: Int, hard: Bool = false, hints: Int = 0, assist: Assist = .standard) {
         self.status = status
         self.guessesUsed = guessesUsed
         self.hard = hard
         self.hints = hints
+        self.assist = assist
     }
 }
 
@@ -28,6 +30,9 @@ public struct Statistics: Sendable, Equatable {
     /// Hints taken over all finished games, and how many games took at least one.
     public var hintsTaken = 0
     public var gamesWithHints = 0
+    /// Games played with the coach on (`Assist.coach`), counted apart as well as in the totals.
+    public var coachPlayed = 0
+    public var coachWon = 0
 
     /// `games` in the order they finished, oldest first.
     public init<S: Sequence>(games: S) where S.Element == FinishedGame {
@@ -36,6 +41,10 @@ public struct Statistics: Sendable, Equatable {
             played += 1
             hintsTaken += game.hints
             if game.hints > 0 { gamesWithHints += 1 }
+            if game.assist == .coach {
+                coachPlayed += 1
+                if game.status == .won { coachWon += 1 }
+            }
             if game.hard {
                 hardPlayed += 1
                 if game.status == .won { hardWon += 1 }

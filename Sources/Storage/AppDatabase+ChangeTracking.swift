@@ -53,6 +53,9 @@ extension AppDatabase {
         if old.updatedAt != new.updatedAt { fields.insert(.updatedAt) }
         if old.lastChangedOn != new.lastChangedOn { fields.insert(.lastChangedOn) }
         if old.hints != new.hints { fields.insert(.hints) }
+        if old.assist != new.assist { fields.insert(.assist) }
+        if old.hard != new.hard { fields.insert(.hard) }
+        if old.daily != new.daily { fields.insert(.daily) }
         return fields
     }
 

@@ -50,6 +50,8 @@ public struct ExportDocument: Codable, Sendable, Equatable {
         public var maxGuesses: Int
         public var status: String
         public var hard: Bool
+        /// The help level (`Assist`); absent in exports from before help levels: the coach.
+        public var assist: String?
         /// The guess counts at which hints were taken (0: before the first guess).
         public var hintsAt: [Int]
         public var daily: String?
@@ -321,6 +323,9 @@ extension ExportDocument.Game {
         guard rules.allows(word) else { throw ExportProblem("word '\(word)' repeats a letter, which classic rules forbid") }
         guard Pack.guessLimits.contains(maxGuesses) else { throw ExportProblem("maxGuesses \(maxGuesses) is not 1 to 30") }
         guard let status = GameStatus(rawValue: status) else { throw ExportProblem("status \(Text.quoted(status)) is not a game status") }
+        guard let level = assist.map(Assist.init(rawValue:)) ?? Assist.before else {
+            throw ExportProblem("assist \(Text.quoted(assist ?? "")) is not a help level (none, proven or coach)")
+        }
         try ExportCheck.fact(fact, name: "fact", required: false)
         guard hintsAt.count <= ExportLimits.hints, hintsAt.allSatisfy({ (0...1_000).contains($0) }) else {
             throw ExportProblem("hintsAt must be at most \(ExportLimits.hints) guess counts of 0 to 1000")
@@ -380,7 +385,7 @@ extension ExportDocument.Game {
         let record = GameRecord(
             id: id, playerId: player, packId: pack, secret: word, fact: fact, rules: rules, maxGuesses: maxGuesses, status: status,
             startedAt: started, updatedAt: updated, finishedAt: finished, startedOn: startedOn, lastChangedOn: lastChangedOn,
-            remoteRecordName: nil, hard: hard, hints: HintLog.text(hintsAt), daily: daily)
+            remoteRecordName: nil, hard: hard, assist: level, hints: HintLog.text(hintsAt), daily: daily)
         return ValidatedExport.Game(record: record, guesses: guessRows, marks: markRows)
     }
 }
@@ -561,12 +566,7 @@ private struct Importer {
         imported.updatedAt = AppDatabase.stamp(imported.updatedAt)
         imported.finishedAt = imported.finishedAt.map(AppDatabase.stamp)
         let before = local
-        let merged = IncomingApplication.merge(SyncGame(local), SyncGame(imported))
-        local.status = merged.status
-        local.finishedAt = merged.finishedAt
-        local.updatedAt = merged.updatedAt
-        local.lastChangedOn = merged.lastChangedOn
-        local.hints = merged.hints
+        local.take(IncomingApplication.merge(SyncGame(local), SyncGame(imported)))
         var updated = false
         for guess in game.guesses where try insertGuess(guess) {
             report.guessesAdded += 1
@@ -626,7 +626,7 @@ extension ExportDocument.Game {
     init(record: GameRecord, guesses: [GuessRecord], marks: [MarkRecord]) {
         self.init(
             id: record.id, pack: record.packId, word: record.secret, fact: record.fact, rules: record.rules.rawValue,
-            maxGuesses: record.maxGuesses, status: record.status.rawValue, hard: record.hard, hintsAt: HintLog.parse(record.hints) ?? [],
+            maxGuesses: record.maxGuesses, status: record.status.rawValue, hard: record.hard, assist: record.assist.rawValue, hintsAt: HintLog.parse(record.hints) ?? [],
             daily: record.daily, startedAt: ExportDate.text(record.startedAt), updatedAt: ExportDate.text(record.updatedAt),
             finishedAt: record.finishedAt.map(ExportDate.text), startedOn: record.startedOn, lastChangedOn: record.lastChangedOn,
             guesses: guesses.map {

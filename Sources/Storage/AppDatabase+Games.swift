@@ -29,6 +29,17 @@ extension AppDatabase {
         GameCoach.candidates(of: game, packAnswers: try answers(for: game), lexicon: lexicon())
     }
 
+    /// The words the game's notepad deduces from at its help level (`Game.notepadWords`).
+    public func notepadWords(of game: Game, lexicon: @autoclosure () -> Lexicon) throws(StorageError) -> [String]? {
+        do {
+            return try game.notepadWords(lexicon: lexicon) { () throws(StorageError) -> [String] in try candidates(of: game, lexicon: lexicon()) }
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            throw .database("\(error)")
+        }
+    }
+
     // MARK: Lists
 
     /// The guesses a finished game `g` counts (`Game.guessesUsed`): up to its winning guess in
@@ -69,7 +80,7 @@ extension AppDatabase {
                              arguments: [record.playerId, record.secret]).isTrue
         let game = Game(
             id: record.id, packID: record.packId, secret: record.secret, rules: record.rules,
-            maxGuesses: record.maxGuesses, hard: record.hard,
+            maxGuesses: record.maxGuesses, hard: record.hard, assist: record.assist,
             guesses: guesses.map { Guess(word: $0.word, feedback: $0.feedback) },
             status: record.status,
             marks: Dictionary(marks.compactMap { m in m.letter.first.map { ($0, m.state) } }, uniquingKeysWith: { a, _ in a })
@@ -167,7 +178,8 @@ extension PlayerDatabase {
                 secret: entry.word, fact: entry.fact, rules: rules,
                 maxGuesses: pack.maxGuesses ?? Game.defaultMaxGuesses, status: .inProgress,
                 startedAt: now, updatedAt: now, finishedAt: nil,
-                startedOn: profile.device.name, lastChangedOn: profile.device.name, hard: request.hard, daily: request.daily
+                startedOn: profile.device.name, lastChangedOn: profile.device.name, hard: request.hard,
+                assist: try request.assist ?? AppDatabase.assist(profile.playerID, db), daily: request.daily
             )
             try record.insert(db)
             return try AppDatabase.savedGame(record, db)
@@ -293,14 +305,15 @@ extension PlayerDatabase {
     public func statistics() throws(StorageError) -> Statistics {
         try read { db in
             let rows = try Row.fetchAll(db, sql: """
-                SELECT g.status, g.hard, g.hints, \(AppDatabase.guessesUsedSQL) AS used
+                SELECT g.status, g.hard, g.hints, g.assist, \(AppDatabase.guessesUsedSQL) AS used
                 FROM game g WHERE g.playerId = ? AND g.status != 'in-progress'
                 ORDER BY g.finishedAt, g.id
                 """, arguments: [profile.playerID])
             return Statistics(games: rows.compactMap { row in
                 GameStatus(rawValue: row["status"]).map {
                     FinishedGame(status: $0, guessesUsed: row["used"], hard: row["hard"],
-                                 hints: HintLog.parse(row["hints"] as String)?.count ?? 0)
+                                 hints: HintLog.parse(row["hints"] as String)?.count ?? 0,
+                                 assist: Assist(rawValue: row["assist"]) ?? .before)
                 }
             })
         }

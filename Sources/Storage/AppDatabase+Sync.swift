@@ -82,7 +82,7 @@ private enum Queue {
     static func gamesSQL(where condition: String) -> String {
         """
         SELECT g.id, g.packId, g.secret, g.fact, g.rules, g.maxGuesses, g.status, g.startedAt, g.updatedAt, g.finishedAt,
-               g.startedOn, g.lastChangedOn, g.hard, g.hints, g.daily, g.remoteRecordName, c.changedFields, c.version
+               g.startedOn, g.lastChangedOn, g.hard, g.hints, g.daily, g.remoteRecordName, c.changedFields, c.version, g.assist
         FROM game g LEFT JOIN gameChange c ON c.gameId = g.id WHERE \(condition) ORDER BY g.startedAt, g.id
         """
     }
@@ -119,14 +119,15 @@ private enum Queue {
             for id in ids { query.bind(id) }
             if !ids.isEmpty { query.bind(player) }
         }) { row in
-            guard let rules = Rules(rawValue: row.text(4)), let status = GameStatus(rawValue: row.text(6)) else {
-                throw StorageError.database("game \(row.text(0)) has rules or a status this version does not know")
+            guard let rules = Rules(rawValue: row.text(4)), let status = GameStatus(rawValue: row.text(6)),
+                  let assist = Assist(rawValue: row.text(18)) else {
+                throw StorageError.database("game \(row.text(0)) has rules, a status or a help level this version does not know")
             }
             let game = SyncGame(id: row.text(0), packID: row.text(1), secret: row.text(2), fact: row.text(3), rules: rules,
                                 maxGuesses: Int(row.integer(5)), status: status, startedAt: AppDatabase.time(row.integer(7)),
                                 updatedAt: AppDatabase.time(row.integer(8)), finishedAt: row.isNull(9) ? nil : AppDatabase.time(row.integer(9)),
-                                startedOn: row.text(10), lastChangedOn: row.text(11), hard: row.integer(12) != 0, hints: row.text(13),
-                                daily: row.isNull(14) ? nil : row.text(14))
+                                startedOn: row.text(10), lastChangedOn: row.text(11), hard: row.integer(12) != 0, assist: assist,
+                                hints: row.text(13), daily: row.isNull(14) ? nil : row.text(14))
             fields.bind(player)
             fields.bind(naming.game(game.id))
             var systemFields: Data?
@@ -174,7 +175,7 @@ extension SyncGame {
         self.init(id: record.id, packID: record.packId, secret: record.secret, fact: record.fact, rules: record.rules,
                   maxGuesses: record.maxGuesses, status: record.status, startedAt: record.startedAt, updatedAt: record.updatedAt,
                   finishedAt: record.finishedAt, startedOn: record.startedOn, lastChangedOn: record.lastChangedOn,
-                  hard: record.hard, hints: record.hints, daily: record.daily)
+                  hard: record.hard, assist: record.assist, hints: record.hints, daily: record.daily)
     }
 }
 

@@ -198,8 +198,12 @@ extension Damage {
             let (values, failures) = settings(db)
             salvage.settings = values
             let reader = TolerantReader(db: db)
+            // A database damaged before migration v12 ran has no help level: its games are read without one.
+            let known = Set((try? db.columns(in: "game"))?.map(\.name) ?? [])
+            let levels = known.isEmpty || known.contains("assist") ? ["assist"] : []
             let games = reader.rows("game", ["id", "playerId", "packId", "secret", "fact", "rules", "maxGuesses", "status", "startedAt",
-                                             "updatedAt", "finishedAt", "startedOn", "lastChangedOn", "remoteRecordName", "hard", "hints", "daily"])
+                                             "updatedAt", "finishedAt", "startedOn", "lastChangedOn", "remoteRecordName", "hard", "hints", "daily"]
+                                    + levels)
                 .compactMap(gameRecord)
             let guesses = Dictionary(grouping: reader.rows("guess", ["id", "gameId", "position", "word", "common", "inPlace", "inWord",
                                                                      "playedAt", "playedOn", "remoteRecordName"]).compactMap(guessRecord), by: \.gameId)
@@ -287,7 +291,8 @@ extension Damage {
         return GameRecord(id: id, playerId: player, packId: pack, secret: secret, fact: fact, rules: rules, maxGuesses: maxGuesses,
                           status: status, startedAt: startedAt, updatedAt: updatedAt, finishedAt: finishedAt, startedOn: startedOn,
                           lastChangedOn: lastChangedOn, remoteRecordName: text(row, "remoteRecordName"),
-                          hard: int(row, "hard").map { $0 != 0 } ?? false, hints: text(row, "hints") ?? "", daily: text(row, "daily"))
+                          hard: int(row, "hard").map { $0 != 0 } ?? false, assist: text(row, "assist").flatMap(Assist.init) ?? .before,
+                          hints: text(row, "hints") ?? "", daily: text(row, "daily"))
     }
 
     private static func guessRecord(_ row: Row) -> GuessRecord? {

@@ -110,12 +110,7 @@ struct IncomingApplication {
         remote.updatedAt = AppDatabase.stamp(remote.updatedAt)
         remote.finishedAt = remote.finishedAt.map(AppDatabase.stamp)
         let before = local
-        let merged = Self.merge(SyncGame(local), remote)
-        local.status = merged.status
-        local.finishedAt = merged.finishedAt
-        local.updatedAt = merged.updatedAt
-        local.lastChangedOn = merged.lastChangedOn
-        local.hints = merged.hints
+        local.take(Self.merge(SyncGame(local), remote))
         local.remoteRecordName = name
         try local.update(db)
         known[remote.id] = Settling(local)
@@ -147,7 +142,7 @@ struct IncomingApplication {
     static func merge(_ a: SyncGame, _ b: SyncGame) -> SyncGame {
         func copy(_ game: SyncGame) -> GameMerge.Copy {
             GameMerge.Copy(status: game.status, finishedAt: game.finishedAt, updatedAt: game.updatedAt, lastChangedOn: game.lastChangedOn,
-                           hard: game.hard, hints: Set(HintLog.parse(game.hints) ?? []), daily: game.daily)
+                           hard: game.hard, assist: game.assist, hints: Set(HintLog.parse(game.hints) ?? []), daily: game.daily)
         }
         let merged = GameMerge.merge(copy(a), copy(b))
         var game = a
@@ -156,6 +151,7 @@ struct IncomingApplication {
         game.updatedAt = merged.updatedAt
         game.lastChangedOn = merged.lastChangedOn
         game.hard = merged.hard
+        game.assist = merged.assist
         game.hints = HintLog.text(Array(merged.hints))
         game.daily = merged.daily
         return game
@@ -456,10 +452,24 @@ extension GuessRecord {
 }
 
 extension GameRecord {
+    /// Takes the whole value a merge settled (`IncomingApplication.merge`): every field two
+    /// copies of a game may disagree on, hard mode, the help level and the daily date included.
+    /// Sync and import write a merge back through this alone.
+    mutating func take(_ merged: SyncGame) {
+        status = merged.status
+        finishedAt = merged.finishedAt
+        updatedAt = merged.updatedAt
+        lastChangedOn = merged.lastChangedOn
+        hints = merged.hints
+        hard = merged.hard
+        assist = merged.assist
+        daily = merged.daily
+    }
+
     private static let insert = """
         INSERT INTO game (id, playerId, packId, secret, fact, rules, maxGuesses, status, startedAt, updatedAt, finishedAt,
-                          startedOn, lastChangedOn, remoteRecordName, hard, hints, daily)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                          startedOn, lastChangedOn, remoteRecordName, hard, hints, daily, assist)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
     private static let insertUnlessPresent = insert + " ON CONFLICT (id) DO NOTHING"
 
@@ -484,6 +494,7 @@ extension GameRecord {
         insert.bind(hard ? 1 : 0)
         insert.bind(hints)
         insert.bind(daily)
+        insert.bind(assist.rawValue)
         try insert.run(db)
         return db.changesCount > 0
     }
@@ -494,7 +505,7 @@ extension GameRecord {
                   maxGuesses: game.maxGuesses, status: game.status, startedAt: game.startedAt, updatedAt: game.updatedAt,
                   finishedAt: game.status.isFinished ? game.finishedAt ?? game.updatedAt : nil,
                   startedOn: game.startedOn, lastChangedOn: game.lastChangedOn, remoteRecordName: name,
-                  hard: game.hard, hints: game.hints, daily: game.daily)
+                  hard: game.hard, assist: game.assist, hints: game.hints, daily: game.daily)
     }
 }
 

@@ -22,8 +22,18 @@ enum Migrations {
             migrator.registerMigration(name) { db in try db.execute(sql: sql) }
         }
         migrator.registerMigration("v11: stored texts a terminal would obey shown as visible escapes", migrate: v11)
+        migrator.registerMigration("v12: a game's help level") { db in try db.execute(sql: v12) }
         return migrator
     }
+
+    /// The help level a game was played at (`Assist`), fixed when it starts. Games from before
+    /// had the coach's count on their board: they are `coach`. Every player's next games take
+    /// the new standard level, `proven`, chosen as of now (`AppDatabase+Assist`).
+    static let v12 = """
+        ALTER TABLE game ADD COLUMN assist TEXT NOT NULL DEFAULT 'coach' CHECK (assist IN ('none', 'proven', 'coach'));
+        INSERT INTO setting (key, value) SELECT 'assist ' || id, 'proven ' || (CAST(strftime('%s', 'now') AS INTEGER) * 1000) FROM player
+          WHERE true ON CONFLICT (key) DO NOTHING;
+        """
 
     /// Texts stored before every gate refused control characters (a pack file's fact, title or
     /// description, a game's or a bookmark's copy of a fact, a device's name) hold them written

@@ -72,6 +72,8 @@ struct GameRecord: Codable, FetchableRecord, PersistableRecord, StoredTimes {
     /// Set once the cloud has the game; nil marks a game never uploaded.
     var remoteRecordName: String?
     var hard: Bool = false
+    /// The help level the game is played at (`Assist`).
+    var assist: Assist = .before
     /// The guess counts at which hints were taken, sorted, comma-separated (`HintLog`).
     var hints: String = ""
     /// The date ("2026-11-22", the local date it was started on) of a daily game; nil for any other game.

@@ -17,6 +17,8 @@ public struct SyncGame: Sendable, Equatable, Codable {
     public var lastChangedOn: String
     /// Hard mode, fixed when the game starts.
     public var hard: Bool
+    /// The help level, fixed when the game starts (`Assist`); merged as the higher.
+    public var assist: Assist
     /// Hints taken (`HintLog`'s text): merged as a union.
     public var hints: String
     /// The date of a daily game (the local date it was started on).
@@ -24,7 +26,7 @@ public struct SyncGame: Sendable, Equatable, Codable {
 
     public init(id: String, packID: String, secret: String, fact: String, rules: Rules, maxGuesses: Int, status: GameStatus,
                 startedAt: Date, updatedAt: Date, finishedAt: Date?, startedOn: String, lastChangedOn: String,
-                hard: Bool = false, hints: String = "", daily: String? = nil) {
+                hard: Bool = false, assist: Assist = .before, hints: String = "", daily: String? = nil) {
         self.id = id
         self.packID = packID
         self.secret = secret
@@ -38,6 +40,7 @@ public struct SyncGame: Sendable, Equatable, Codable {
         self.startedOn = startedOn
         self.lastChangedOn = lastChangedOn
         self.hard = hard
+        self.assist = assist
         self.hints = hints
         self.daily = daily
     }

@@ -71,6 +71,7 @@ public struct CloudSchema: RecordNaming {
         static let pack = "pack", secret = "secret", fact = "fact", rules = "rules", maxGuesses = "maxGuesses", status = "status"
         static let startedAt = "startedAt", updatedAt = "updatedAt", finishedAt = "finishedAt"
         static let startedOn = "startedOn", lastChangedOn = "lastChangedOn", hard = "hard", hints = "hints", daily = "daily"
+        static let assist = "assist"
 
         /// The cloud field that carries a game column sent on its own.
         static func of(_ field: GameField) -> String {
@@ -80,6 +81,9 @@ public struct CloudSchema: RecordNaming {
             case .updatedAt: updatedAt
             case .lastChangedOn: lastChangedOn
             case .hints: hints
+            case .assist: assist
+            case .hard: hard
+            case .daily: daily
             }
         }
     }
@@ -115,6 +119,9 @@ public struct CloudSchema: RecordNaming {
         if game.hard { all[K.hard] = .bool(true) }
         if !game.hints.isEmpty { all[K.hints] = .string(game.hints) }
         if let daily = game.daily { all[K.daily] = .string(daily) }
+        // Absent means the coach, as every game written before help levels had it on; sent as a
+        // change, it is written whatever it is, or the cloud's copy would keep its older level.
+        if game.assist != .before || changed?.contains(.assist) == true { all[K.assist] = .string(game.assist.rawValue) }
         var fields = changed.map { wanted in
             let names = Set(wanted.map(K.of))
             return all.filter { names.contains($0.key) }
@@ -222,11 +229,16 @@ public struct CloudSchema: RecordNaming {
             guard case .string(let date) = value, DailyWord.isDate(date) else { return nil }
             daily = date
         }
+        var assist = Assist.before
+        if let value = r[K.assist] {
+            guard case .string(let text) = value, let level = Assist(rawValue: text) else { return nil }
+            assist = level
+        }
         return SyncGame(id: r.recordName, packID: pack, secret: secret, fact: fact, rules: rules, maxGuesses: maxGuesses,
                         status: status, startedAt: startedAt, updatedAt: updatedAt,
                         finishedAt: status.isFinished ? (date(r, K.finishedAt) ?? updatedAt) : nil,
-                        startedOn: name(r, K.startedOn), lastChangedOn: name(r, K.lastChangedOn), hard: hard, hints: hints,
-                        daily: daily)
+                        startedOn: name(r, K.startedOn), lastChangedOn: name(r, K.lastChangedOn), hard: hard, assist: assist,
+                        hints: hints, daily: daily)
     }
 
     static func syncGuess(_ r: CloudRecord) -> SyncGuess? {

@@ -59,6 +59,9 @@ struct LiveGameData: GameData {
         // The dictionary only for a game of no pack.
         try run(database.candidates(of: game, lexicon: lexicon()))
     }
+    func notepadWords(of game: Game) throws -> [String]? { try run(database.notepadWords(of: game, lexicon: lexicon())) }
+    func assistLevel() throws -> Assist { try run(player.assistLevel()) }
+    func chooseAssist(_ level: Assist) throws { try run(player.chooseAssist(level)) }
     func hint(for game: Game) throws -> Hint { try run(coachHint(for: game)) }
     func recordHint(gameID: String) throws -> SavedGame { try run(player.recordHint(gameID: gameID)) }
     func review(of saved: SavedGame) throws -> Review { try run(coachReview(of: saved)) }

@@ -31,9 +31,9 @@ struct History: ParsableCommand {
 
         func run() throws {
             try list.print({ try $0.player.history() }, as: HistoryEntryJSON.init, empty: "No finished games yet.") {
-                columns([["WORD", "RESULT", "GUESSES", "HARD", "HINTS", "DAILY", "FINISHED", "ON", "PACK", "GAME"]] + $0.map {
+                columns([["WORD", "RESULT", "GUESSES", "HARD", "HELP", "HINTS", "DAILY", "FINISHED", "ON", "PACK", "GAME"]] + $0.map {
                     [($0.bookmarked ? "★ " : "  ") + $0.game.secret, $0.game.status.rawValue, "\($0.game.guesses.count)",
-                     $0.game.hard ? "hard" : "", $0.hints.isEmpty ? "" : "\($0.hints.count)", dailyLabel($0.daily),
+                     $0.game.hard ? "hard" : "", $0.game.assist.rawValue, $0.hints.isEmpty ? "" : "\($0.hints.count)", dailyLabel($0.daily),
                      shortDate($0.finishedAt), $0.lastChangedOn, $0.game.packID, $0.id]
                 })
             }
@@ -163,10 +163,11 @@ struct Stats: ParsableCommand {
         let achievements = try setup.player.achievements()
         let daily = Achievements.dailyStreaks(games: try setup.player.playedGames())
         let today = setup.dailyClock
-        if json { return printJSON(StatsJSON(stats, achievements: achievements, dailyStreak: daily, today: today)) }
+        if json { return printJSON(StatsJSON(stats, achievements: achievements, dailyStreak: daily)) }
         say("Played \(stats.played), won \(stats.won) (\(Int((stats.winRate * 100).rounded()))%), "
               + "streak \(stats.currentStreak), best streak \(stats.maxStreak)")
         if stats.hardPlayed > 0 { say("Hard mode: played \(stats.hardPlayed), won \(stats.hardWon)") }
+        if stats.coachPlayed > 0 { say("With the coach: played \(stats.coachPlayed), won \(stats.coachWon)") }
         if stats.hintsTaken > 0 { say("Hints taken: \(stats.hintsTaken), in \(stats.gamesWithHints) \(stats.gamesWithHints == 1 ? "game" : "games")") }
         let number = DailyWord.number(day: today.day).map { "#\($0) " } ?? ""
         say("Daily word: today's is \(number)(\(today.date)), the next in \(today.untilNextDayText)"

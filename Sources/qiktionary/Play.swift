@@ -5,6 +5,7 @@ import QiktionaryCore
 import Storage
 
 extension Rules: ExpressibleByArgument {}
+extension Assist: ExpressibleByArgument {}
 
 struct Play: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -33,6 +34,14 @@ struct Play: ParsableCommand {
     @Flag(help: "Start a new hard game: every guess must fit all the feedback so far.")
     var hard = false
 
+    @Option(help: ArgumentHelp("""
+        How much help the board gives unasked, remembered for your next games on every machine: none (only your \
+        own notepad marks), proven (default: the notepad also marks what your guesses prove over the dictionary) \
+        or coach (the words still possible from the pack, their count and their marks). Hints are there at every \
+        level (F2, or 'hint'), counted with the game.
+        """, valueName: "level"))
+    var assist: Assist?
+
     @Flag(help: "Play the day's word (by your local date; TZ honoured), numbered from the first daily: the same word for everyone on that date, one game per day on all your machines.")
     var daily = false
 
@@ -58,6 +67,9 @@ struct Play: ParsableCommand {
 
     func run() throws {
         let setup = try Setup.open(shared)
+        // A level asked for is the player's from now on (their other machines follow through
+        // the games it starts).
+        if let assist { try setup.player.chooseAssist(assist) }
         guard plain else {
             // The code is checked before the screen opens, so a bad one is one line on the terminal.
             let request = try challenge.map { try setup.database.challengeRequest(code: $0, lexicon: setup.lexicon()) }
@@ -66,7 +78,7 @@ struct Play: ParsableCommand {
         }
         let session = PlainSession(
             player: setup.player, lexicon: setup.lexicon,
-            rules: rules, seed: seed, hard: hard, json: json, daily: setup.dailyRequest,
+            rules: rules, seed: seed, hard: hard, assist: assist, json: json, daily: setup.dailyRequest,
             dailyClock: { setup.dailyClock }, write: writeLine
         )
         // Sync before (to resume a game from the other machine) and after (to hand this one over).

@@ -8,7 +8,7 @@ import Testing
         let machine = Machine()
         defer { machine.remove() }
         // TIGER (animals, classic): CRANE scores 2; GHOST shares nothing with CRANE, so hard mode refuses it.
-        let events = try machine.play(["--word", "tiger", "--hard"], lines: ["crane", "ghost", "hint", "tiger"])
+        let events = try machine.play(["--word", "tiger", "--hard", "--assist", "coach"], lines: ["crane", "ghost", "hint", "tiger"])
         #expect(events.map { $0["event"] as? String } == ["started", "feedback", "rejected", "hint", "feedback", "ended"])
         let game = events[0]["game"] as? [String: Any]
         #expect(game?["hard"] as? Bool == true && game?["hints"] as? Int == 0)

@@ -78,7 +78,7 @@ import Testing
         #expect((events[0]["game"] as? [String: Any])?["pack"] as? String == "practice")
         #expect(events[2]["fact"] as? String == "")
         let share = try #require(events[3]["text"] as? String)
-        #expect(share.hasPrefix("Qiktionary · Practice · classic · 1/15"))
+        #expect(share.hasPrefix("Qiktionary · Practice · classic · proven marks · 1/15"))
         #expect(!share.lowercased().contains("plumb"))
         let stats = try #require(try machine.run(["stats", "--json"]).json as? [String: Any])
         #expect(stats["played"] as? Int == 1 && stats["won"] as? Int == 1)

@@ -41,12 +41,33 @@ struct FrozenDatabaseTests {
         return list.map { (name: $0.0, arguments: ["--player", player] + $0.1) }
     }
 
+    /// Keys later releases added to the JSON the release recorded (the daily word's number, a
+    /// game's help level, the coached games apart in stats): left out before comparing, so every
+    /// key the release printed must still read the same.
+    static let addedSince: Set<String> = ["dailyNumber", "assist", "coach"]
+
+    static func withoutAddedKeys(_ value: Any) -> Any {
+        if let object = value as? [String: Any] {
+            return object.filter { !addedSince.contains($0.key) }.mapValues(withoutAddedKeys)
+        }
+        if let array = value as? [Any] { return array.map(withoutAddedKeys) }
+        return value
+    }
+
     static func check(dataDir: URL, extra: [String], player: String) throws {
         for command in try commands(player: player) {
             let result = try Binary.run(["--data-dir", dataDir.path] + extra + command.arguments)
             #expect(result.status == 0, "\(command.arguments): \(result.stderr)")
-            let got = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
-            let want = try expected(command.name)
+            var got = withoutAddedKeys(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)))
+            var want = try expected(command.name)
+            // A game's review and challenge code are worked out from the packs shipped now (the
+            // pack's words left at each guess, its version in the code), not read from the
+            // database: the game shown must read the same, those may not.
+            if command.name.contains("-show-") {
+                let fromPacks: Set<String> = ["guesses", "skill", "luck", "challenge"]
+                got = (got as? [String: Any])?.filter { !fromPacks.contains($0.key) } ?? got
+                want = (want as? [String: Any])?.filter { !fromPacks.contains($0.key) } ?? want
+            }
             #expect(NSObject.equal(got, want), "\(command.name) differs:\n\(result.stdout)")
         }
     }

@@ -5,7 +5,7 @@ import Testing
 /// through the other commands.
 @Suite(.serialized) struct PlainModeEndToEndTests {
     static let gameKeys: Set<String> = ["id", "pack", "length", "rules", "status", "maxGuesses", "guesses", "guessesLeft",
-                                        "marks", "startedAt", "updatedAt", "startedOn", "lastChangedOn", "hard", "hints"]
+                                        "marks", "startedAt", "updatedAt", "startedOn", "lastChangedOn", "hard", "hints", "assist"]
 
     func keys(_ object: Any?) -> Set<String> { Set((object as? [String: Any])?.keys.map { $0 } ?? []) }
 
@@ -26,7 +26,9 @@ import Testing
         #expect(game?["length"] as? Int == 5)
 
         let feedback = events[1]
-        #expect(keys(feedback) == ["event", "gameId", "n", "guess", "common", "guessesLeft", "candidates"])
+        // At the standard help level (proven) no count of words still possible reaches the board.
+        #expect(keys(feedback) == ["event", "gameId", "n", "guess", "common", "guessesLeft"])
+        #expect(game?["assist"] as? String == "proven")
         #expect(feedback["guess"] as? String == "crane")
         #expect(feedback["common"] as? Int == 2)
         #expect(feedback["n"] as? Int == 1)
@@ -172,5 +174,38 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stdout.contains(" 1. CRANE  2 common"))
         #expect(result.stdout.contains("You won! The word was TIGER."))
+    }
+}
+
+/// Help levels in plain mode (`--assist`): the count of words still possible only under the
+/// coach, the notepad's proven marks told apart from the player's, and the level remembered.
+@Suite struct AssistEndToEndTests {
+    @Test func theCountIsTheCoachsAndTheBoardSaysWhichMarksAreProven() throws {
+        let machine = Machine()
+        defer { machine.remove() }
+        // JUMPY scores 0 against TIGER: its letters are proven out at proven, and at none nothing is.
+        let proven = try machine.play(["--word", "tiger"], lines: ["mark c out", "jumpy", "board"])
+        #expect(proven.first { $0["event"] as? String == "feedback" }?["candidates"] == nil)
+        let board = try #require(proven.last?["notepad"] as? [String: String])
+        #expect(board["j"] == "out (proven)" && board["u"] == "out (proven)" && board["c"] == "out (yours)", "\(board)")
+        #expect(board["t"] == nil, "nothing proves T yet")
+
+        let none = try machine.play(["--word", "tiger", "--assist", "none"], lines: ["mark c out", "jumpy", "board"])
+        #expect((none.first?["game"] as? [String: Any])?["assist"] as? String == "none")
+        #expect(none.last?["notepad"] as? [String: String] == ["c": "out (yours)"])
+
+        let coach = try machine.play(["--word", "tiger", "--assist", "coach"], lines: ["jumpy"])
+        #expect(coach.first { $0["event"] as? String == "feedback" }?["candidates"] as? Int != nil)
+
+        // The level chosen last is the player's: a game started without --assist takes it, and
+        // history, stats and the share text show it.
+        let next = try machine.play(["--word", "zebra"], lines: ["zebra", "share"])
+        #expect((next.first?["game"] as? [String: Any])?["assist"] as? String == "coach")
+        #expect((next.last?["text"] as? String)?.contains("· coach ·") == true)
+        let stats = try #require(try machine.run(["stats", "--json"]).json as? [String: Any])
+        #expect((stats["coach"] as? [String: Any])?["played"] as? Int == 1)
+        let history = try #require(try machine.run(["history", "--json"]).json as? [[String: Any]])
+        #expect(history.first?["assist"] as? String == "coach")
+        #expect(try machine.run(["play", "--plain", "--assist", "everything"]).status == 64)
     }
 }

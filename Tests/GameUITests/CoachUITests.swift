@@ -109,7 +109,7 @@ import Testing
         state.history[2].hints = [1]
         let list = view(state, size: Size(width: 120, height: 40)).text
         #expect(list.contains("laptop  hard, 2 hints"))
-        #expect(list.contains("laptop  1 hint"))
+        #expect(list.contains("laptop  coach, 1 hint"), "a game played with the coach says so")
         state.historyOpen = true
         #expect(view(state, size: Size(width: 120, height: 40)).text.contains("Animals · classic, hard · finished"))
 
@@ -118,6 +118,8 @@ import Testing
                                          FinishedGame(status: .lost, guessesUsed: 15, hard: true),
                                          FinishedGame(status: .won, guessesUsed: 3, hints: 1)])
         #expect(view(stats, size: Size(width: 100, height: 30)).text.contains("Hard mode: 1 won of 2 · Hints: 3 in 2 games"))
+        stats.stats = Statistics(games: [FinishedGame(status: .won, guessesUsed: 4, assist: .coach), FinishedGame(status: .won, guessesUsed: 3)])
+        #expect(view(stats, size: Size(width: 100, height: 30)).text.contains("With the coach: 1 won of 1"))
         #expect(!view(Fixtures.state(.stats), size: Size(width: 100, height: 30)).text.contains("Hard mode"), "nothing when there is none")
     }
 }

@@ -43,7 +43,7 @@ import Testing
         .mark("z", .out, gameID: "g1"), .giveUp(gameID: "g1"), .hint(gameID: "g1"), .review(gameID: "g2"), .daily,
         .switchToNewer(than: "g1"), .challenge(code: "TIGER1"), .share(gameID: "g2"), .bookmark(gameID: "g2"),
         .removeBookmark(word: "zebra"), .deleteGame(id: "g2"),
-    ] + ListKind.allCases.map { Effect.load($0) } + [.syncNow, .adoptReset(keepLocal: true), .quit]
+    ] + ListKind.allCases.map { Effect.load($0) } + [.chooseAssist(.coach), .syncNow, .adoptReset(keepLocal: true), .quit]
 
     /// The effect's name; a new effect fails to compile here until it is given its name, and
     /// `expectedSync` its sync.
@@ -65,6 +65,7 @@ import Testing
         case .removeBookmark: "removeBookmark"
         case .deleteGame: "deleteGame"
         case .load: "load"
+        case .chooseAssist: "chooseAssist"
         case .syncNow: "syncNow"
         case .adoptReset: "adoptReset"
         case .quit: "quit"
@@ -80,14 +81,15 @@ import Testing
         case .hint: ["request(manual: false)"]
         case .syncNow: ["request(manual: true)"]
         case .adoptReset(let keepLocal): ["adoptReset(keepLocal: \(keepLocal))"]
-        case .resume, .review, .switchToNewer, .share, .load, .quit: []
+        // A help level chosen stays on this machine; the games it starts carry it to the others.
+        case .resume, .review, .switchToNewer, .share, .load, .chooseAssist, .quit: []
         }
     }
 
     @Test func theListHoldsEveryEffectAndEveryList() {
         #expect(Set(Self.everyEffect.map(Self.name)) == [
             "begin", "newGame", "resume", "guess", "mark", "giveUp", "hint", "review", "daily", "switchToNewer", "challenge",
-            "share", "bookmark", "removeBookmark", "deleteGame", "load", "syncNow", "adoptReset", "quit",
+            "share", "bookmark", "removeBookmark", "deleteGame", "load", "chooseAssist", "syncNow", "adoptReset", "quit",
         ])
         #expect(ListKind.allCases.allSatisfy { Self.everyEffect.contains(.load($0)) })
     }
@@ -112,7 +114,7 @@ import Testing
     @Test func theSyncIsAskedForAfterTheChangeAndBeforeTheWordsStillPossible() {
         let rig = Rig()
         _ = rig.perform(.guess("blaze", gameID: "g1"))
-        #expect(rig.calls == ["submitGuess(blaze g1)", "request(manual: false)", "candidates(g1)"])
+        #expect(rig.calls == ["submitGuess(blaze g1)", "request(manual: false)", "notepadWords(g1)"])
     }
 
     @Test func aChangeThatFailsStillAsksForASync() {
@@ -129,7 +131,7 @@ import Testing
         #expect(rig.perform(.begin(GameRequest())) == [
             .gameLoaded(Fixtures.inPlay), .candidatesLoaded(gameID: "g1", guesses: 4, candidates: Self.candidates),
         ])
-        #expect(rig.calls == ["waitForFirstRound(1.0)", "latestGameInProgress", "request(manual: false)", "candidates(g1)"])
+        #expect(rig.calls == ["waitForFirstRound(1.0)", "latestGameInProgress", "request(manual: false)", "notepadWords(g1)"])
     }
 
     @Test func beginWithNoGameInProgressStartsOne() {
@@ -137,7 +139,7 @@ import Testing
         let messages = rig.perform(.begin(GameRequest()))
         let started = rig.data.games["new1"]!
         #expect(messages == [.gameLoaded(started), .candidatesLoaded(gameID: "new1", guesses: 0, candidates: Self.candidates)])
-        #expect(rig.calls == ["waitForFirstRound(1.0)", "latestGameInProgress", "startGame(- -)", "request(manual: false)", "candidates(new1)"])
+        #expect(rig.calls == ["waitForFirstRound(1.0)", "latestGameInProgress", "startGame(- -)", "request(manual: false)", "notepadWords(new1)"])
     }
 
     @Test func beginWithAPackAWordOrHardModeStartsOneWhateverIsInProgress() {
@@ -149,21 +151,21 @@ import Testing
             let rig = Rig()
             let messages = rig.perform(.begin(request))
             #expect(messages.first == .gameLoaded(rig.data.games["new1"]!))
-            #expect(rig.calls == ["waitForFirstRound(1.0)", call, "request(manual: false)", "candidates(new1)"])
+            #expect(rig.calls == ["waitForFirstRound(1.0)", call, "request(manual: false)", "notepadWords(new1)"])
         }
     }
 
     @Test func beginWithoutSyncWaitsForNothing() {
         let rig = Rig(sync: false)
         #expect(rig.perform(.begin(GameRequest())).first == .gameLoaded(Fixtures.inPlay))
-        #expect(rig.calls == ["latestGameInProgress", "candidates(g1)"])
+        #expect(rig.calls == ["latestGameInProgress", "notepadWords(g1)"])
     }
 
     @Test func newGameStartsOneInThePackAsked() {
         let rig = Rig()
         let messages = rig.perform(.newGame(packID: "music", hard: true))
         #expect(messages == [.gameLoaded(rig.data.games["new1"]!), .candidatesLoaded(gameID: "new1", guesses: 0, candidates: Self.candidates)])
-        #expect(rig.calls == ["startGame(music - hard)", "request(manual: false)", "candidates(new1)"])
+        #expect(rig.calls == ["startGame(music - hard)", "request(manual: false)", "notepadWords(new1)"])
     }
 
     @Test func resumingAGameInProgressBringsItsWordsStillPossible() {
@@ -171,7 +173,7 @@ import Testing
         #expect(rig.perform(.resume(gameID: "g1")) == [
             .gameLoaded(Fixtures.inPlay), .candidatesLoaded(gameID: "g1", guesses: 4, candidates: Self.candidates),
         ])
-        #expect(rig.calls == ["game(g1)", "candidates(g1)"])
+        #expect(rig.calls == ["game(g1)", "notepadWords(g1)"])
     }
 
     @Test func resumingAFinishedGameBringsItsChallengeCode() {
@@ -182,7 +184,7 @@ import Testing
 
     @Test func aGameStillGoesOnTheBoardWhenItsWordsStillPossibleOrCodeFail() {
         let rig = Rig {
-            $0.failures["candidates"] = FakeFailure(description: "database error: busy")
+            $0.failures["notepadWords"] = FakeFailure(description: "database error: busy")
             $0.failures["challengeCode"] = FakeFailure(description: "database error: busy")
         }
         #expect(rig.perform(.resume(gameID: "g1")) == [.gameLoaded(Fixtures.inPlay)])
@@ -195,7 +197,7 @@ import Testing
         let daily = rig.data.games["new1"]!
         #expect(daily.daily == "2026-11-18" && daily.game.secret == "zebra")
         #expect(messages == [.gameLoaded(daily), .candidatesLoaded(gameID: "new1", guesses: 0, candidates: Self.candidates)])
-        #expect(rig.calls == ["dailyRequest", "startGame(animals zebra)", "request(manual: false)", "candidates(new1)"])
+        #expect(rig.calls == ["dailyRequest", "startGame(animals zebra)", "request(manual: false)", "notepadWords(new1)"])
     }
 
     @Test func aChallengeCodeStartsTheGameItNames() {
@@ -203,7 +205,7 @@ import Testing
         let messages = rig.perform(.challenge(code: "TIGER1"))
         #expect(messages.first == .gameLoaded(rig.data.games["new1"]!))
         #expect(rig.data.games["new1"]?.game.hard == true)
-        #expect(rig.calls == ["challengeRequest(TIGER1)", "startGame(animals tiger hard)", "request(manual: false)", "candidates(new1)"])
+        #expect(rig.calls == ["challengeRequest(TIGER1)", "startGame(animals tiger hard)", "request(manual: false)", "notepadWords(new1)"])
         #expect(Rig().perform(.challenge(code: "NOPE")) == [.failed("not a challenge code: NOPE")])
     }
 
@@ -214,7 +216,7 @@ import Testing
         #expect(rig.perform(.switchToNewer(than: "g6")) == [
             .switchedTo(Fixtures.inPlay), .candidatesLoaded(gameID: "g1", guesses: 4, candidates: Self.candidates),
         ])
-        #expect(rig.calls == ["game(g6)", "gamesInProgress", "candidates(g1)"])
+        #expect(rig.calls == ["game(g6)", "gamesInProgress", "notepadWords(g1)"])
     }
 
     @Test func aPlayedOrFinishedGameStaysOnTheBoard() {
@@ -365,13 +367,24 @@ import Testing
 
     // MARK: Lists
 
+    /// The Packs screen's `a` makes the next level the player's.
+    @Test func aHelpLevelChosenIsThePlayersForTheirNextGames() {
+        let rig = Rig()
+        #expect(rig.perform(.chooseAssist(.noHelp)) == [.assistLoaded(.noHelp)])
+        #expect(rig.data.assist == .noHelp)
+        let messages = rig.perform(.newGame(packID: "animals"))
+        guard case .gameLoaded(let game)? = messages.first else { Issue.record("\(messages)"); return }
+        #expect(game.game.assist == .noHelp)
+        #expect(!messages.contains { if case .candidatesLoaded = $0 { true } else { false } }, "no help, no words to deduce from")
+    }
+
     @Test func everyListLoads() {
         let rig = Rig(games: Fixtures.inProgress + Fixtures.history)
-        #expect(rig.perform(.load(.packs)) == [.packsLoaded(Fixtures.packs)])
+        #expect(rig.perform(.load(.packs)) == [.packsLoaded(Fixtures.packs), .assistLoaded(.coach)])
         #expect(rig.perform(.load(.inProgress)) == [.inProgressLoaded(Fixtures.inProgress)])
         #expect(rig.perform(.load(.readingList)) == [.readingListLoaded(Fixtures.readingList)])
         #expect(rig.perform(.load(.history)) == [.historyLoaded(Fixtures.history)])
-        #expect(rig.calls == ["packs", "gamesInProgress", "readingList", "history"])
+        #expect(rig.calls == ["packs", "assistLevel", "gamesInProgress", "readingList", "history"])
     }
 
     @Test func statsComeWithTheAchievementsAndTheDailyStreaks() {

@@ -32,6 +32,10 @@ final class FakeGameData: GameData, @unchecked Sendable {
     var played: [PlayedGame] = []
     var achievementList = [Achievement(id: "first-win", title: "First win", detail: "Win a game.")]
     var candidateWords = ["tiger", "tired"]
+    /// What `notepadWords` gives under `proven` (the dictionary's words that fit).
+    var provenWords = ["tiger", "tired", "timer"]
+    /// The player's help level (`assistLevel`, `chooseAssist`), the one new games take.
+    var assist = Assist.coach
     var hintAnswer = Hint(word: "tiger", candidates: 3, groups: 3, expectedLeft: 1, isCandidate: true)
     var reviewAnswer = Review(steps: [], skill: 89, luck: 0.4)
     var daily = GameRequest(packID: "animals", word: "zebra", daily: "2026-11-18")
@@ -76,7 +80,7 @@ final class FakeGameData: GameData, @unchecked Sendable {
         if let date = request.daily, let existing = games.values.first(where: { $0.daily == date }) { return existing }
         let number = lock.withLock { started += 1; return started }
         let game = Game(id: "new\(number)", packID: request.packID ?? "animals", secret: request.word ?? "tiger",
-                        rules: request.rules ?? .classic, hard: request.hard)
+                        rules: request.rules ?? .classic, hard: request.hard, assist: request.assist ?? assist)
         let new = SavedGame(game: game, fact: "", startedAt: Fixtures.at(100), updatedAt: Fixtures.at(100), finishedAt: nil,
                             startedOn: "laptop", lastChangedOn: "laptop", bookmarked: false, daily: request.daily)
         save(new)
@@ -171,6 +175,22 @@ final class FakeGameData: GameData, @unchecked Sendable {
     func candidates(of game: Game) throws -> [String] {
         try call("candidates", game.id)
         return candidateWords
+    }
+
+    func notepadWords(of game: Game) throws -> [String]? {
+        try call("notepadWords", game.id)
+        if game.isFinished || game.assist == .coach { return candidateWords }
+        return game.assist == .proven ? provenWords : nil
+    }
+
+    func assistLevel() throws -> Assist {
+        try call("assistLevel")
+        return lock.withLock { assist }
+    }
+
+    func chooseAssist(_ level: Assist) throws {
+        try call("chooseAssist", level.rawValue)
+        lock.withLock { assist = level }
     }
 
     func hint(for game: Game) throws -> Hint {

@@ -13,9 +13,10 @@ enum Fixtures {
 
     static func game(_ id: String, secret: String, pack: String = "animals", rules: Rules = .classic, guesses: [String],
                      status: GameStatus = .inProgress, marks: [Character: LetterMark] = [:],
-                     fact: String = tigerFact, finished: Int? = nil, device: String = "laptop", bookmarked: Bool = false) -> SavedGame {
+                     fact: String = tigerFact, finished: Int? = nil, device: String = "laptop", bookmarked: Bool = false,
+                     assist: Assist = .coach) -> SavedGame {
         let played = guesses.map { Guess(word: $0, feedback: rules.feedback(for: $0, against: secret)) }
-        let game = Game(id: id, packID: pack, secret: secret, rules: rules, guesses: played, status: status, marks: marks)
+        let game = Game(id: id, packID: pack, secret: secret, rules: rules, assist: assist, guesses: played, status: status, marks: marks)
         return SavedGame(game: game, fact: fact, startedAt: at(0), updatedAt: at(finished ?? 30), finishedAt: finished.map(at),
                          startedOn: "desktop", lastChangedOn: device, bookmarked: bookmarked)
     }

@@ -18,7 +18,7 @@ import Testing
 │  4  TRIBE  ●●●●·  4 common                   ││  V·  W·  X· [Y✗] Z·          │
 │                                              ││                              │
 │                                              ││ ✓ in  ✗ out  · unknown       │
-│                                              ││ [A✓] proven by your guesses  │
+│                                              ││ [A✓] the coach's words left  │
 │                                              ││ Tab here to mark letters     │
 │                                              │└──────────────────────────────┘
 │                                              │┌─ Rules ──────────────────────┐
@@ -47,7 +47,7 @@ import Testing
 │  4  TRIBE  ●●●●·  4 common                                                           ││  V·  W·  X· [Y✗] Z·          │
 │                                                                                      ││                              │
 │                                                                                      ││ ✓ in  ✗ out  · unknown       │
-│                                                                                      ││ [A✓] proven by your guesses  │
+│                                                                                      ││ [A✓] the coach's words left  │
 │                                                                                      ││ Tab here to mark letters     │
 │                                                                                      │└──────────────────────────────┘
 │                                                                                      │┌─ Rules ──────────────────────┐
@@ -90,9 +90,9 @@ import Testing
 │  4  TRIBE  ●●●●·  4 common                   ││  H· [I✓][J✗] K·  L· [M✗][N✗] │
 │  5  TIGER  ●●●●●  5 common                   ││ [O✗][P✗] Q· [R✓][S✗][T✓][U✗] │
 └──────────────────────────────────────────────┘│  V·  W·  X· [Y✗] Z·          │
-┌─ TIGER ──────────────────────────────────────┐│                              │
+┌─ TIGER · coach ──────────────────────────────┐│                              │
 │ You found TIGER in 5 guesses. Score 11.      ││ ✓ in  ✗ out  · unknown       │
-│                                              ││ [A✓] proven by your guesses  │
+│                                              ││ [A✓] the coach's words left  │
 │ A tiger's stripes are not only in its fur:   ││ Tab here to mark letters     │
 │ the skin underneath is striped too. No two   │└──────────────────────────────┘
 │ tigers share the same pattern, so            │┌─ Rules ──────────────────────┐
@@ -121,7 +121,7 @@ import Testing
 │  4  TRIBE  ●●●●·  4 common                                                           ││  V·  W·  X· [Y✗] Z·          │
 │  5  TIGER  ●●●●●  5 common                                                           ││                              │
 │                                                                                      ││ ✓ in  ✗ out  · unknown       │
-│                                                                                      ││ [A✓] proven by your guesses  │
+│                                                                                      ││ [A✓] the coach's words left  │
 │                                                                                      ││ Tab here to mark letters     │
 │                                                                                      │└──────────────────────────────┘
 │                                                                                      │┌─ Rules ──────────────────────┐
@@ -138,7 +138,7 @@ import Testing
 │                                                                                      ││                              │
 │                                                                                      ││                              │
 └──────────────────────────────────────────────────────────────────────────────────────┘│                              │
-┌─ TIGER ──────────────────────────────────────────────────────────────────────────────┐│                              │
+┌─ TIGER · coach ──────────────────────────────────────────────────────────────────────┐│                              │
 │ You found TIGER in 5 guesses. Score 11.                                              ││                              │
 │                                                                                      ││                              │
 │ A tiger's stripes are not only in its fur: the skin underneath is striped too. No    ││                              │
@@ -166,7 +166,7 @@ import Testing
 │  4  TRIBE  ●●●●·  4 common                   ││  V·  W·  X· [Y✗] Z·          │
 │                                              ││                              │
 │                                              ││ ✓ in  ✗ out  · unknown       │
-│                                              ││ [A✓] proven by your guesses  │
+│                                              ││ [A✓] the coach's words left  │
 │                                              ││ Space, -, + to mark          │
 │                                              │└──────────────────────────────┘
 │                                              │┌─ Rules ──────────────────────┐
@@ -195,7 +195,7 @@ import Testing
 │  4  TRIBE  ●●●●·  4 common                                                           ││  V·  W·  X· [Y✗] Z·          │
 │                                                                                      ││                              │
 │                                                                                      ││ ✓ in  ✗ out  · unknown       │
-│                                                                                      ││ [A✓] proven by your guesses  │
+│                                                                                      ││ [A✓] the coach's words left  │
 │                                                                                      ││ Space, -, + to mark          │
 │                                                                                      │└──────────────────────────────┘
 │                                                                                      │┌─ Rules ──────────────────────┐
@@ -233,7 +233,7 @@ import Testing
         expectScreen({ var s = Fixtures.state(.packs); s.packSelection = 1; return s }(), 80, 24, """
  Animals 12/36 solved · classic, 5 letters       sync off · last change: laptop
   1 Game  2 Packs  3 In progress  4 Reading list  5 History  6 Stats
-┌─ Packs (4) ──────────────────────────────────────────────────────────────────┐
+┌─ Packs · help: proven marks (4) ─────────────────────────────────────────────┐
 │  Kitchen       4 letters  classic     ███████████████████████████████  40/40 │
 │> Animals       5 letters  classic     ██████████░░░░░░░░░░░░░░░░░░░░░  12/36 │
 │  Music         5 letters  mastermind  ██░░░░░░░░░░░░░░░░░░░░░░░░░░░░░   3/45 │
@@ -254,7 +254,7 @@ import Testing
 │ Creatures of land, sea and sky. 15 guesses a game. Enter starts one.         │
 └──────────────────────────────────────────────────────────────────────────────┘
 
- Enter play  h play hard  c challenge code  ↑↓ choose  Tab next  F1 help
+ Enter play  h play hard  a help level  c challenge code  ↑↓ choose  Tab next
 """, "packs")
     }
 
@@ -262,7 +262,7 @@ import Testing
         expectScreen({ var s = Fixtures.state(.packs); s.packSelection = 1; return s }(), 120, 40, """
  qiktionary · Animals 12/36 solved · classic, 5 letters                                  sync off · last change: laptop
   1 Game  2 Packs  3 In progress  4 Reading list  5 History  6 Stats
-┌─ Packs (4) ──────────────────────────────────────────────────────────────────────────────────────────────────────────┐
+┌─ Packs · help: proven marks (4) ─────────────────────────────────────────────────────────────────────────────────────┐
 │  Kitchen       4 letters  classic     ████████████████████████████████████████  40/40                                │
 │> Animals       5 letters  classic     █████████████░░░░░░░░░░░░░░░░░░░░░░░░░░░  12/36                                │
 │  Music         5 letters  mastermind  ███░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░   3/45                                │
@@ -299,7 +299,7 @@ import Testing
 │ Creatures of land, sea and sky. 15 guesses a game. Enter starts one.                                                 │
 └──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────┘
 
- Enter play  h play hard  c challenge code  ↑↓ choose  Tab next  F1 help  ^C quit
+ Enter play  h play hard  a help level  c challenge code  ↑↓ choose  Tab next  F1 help  ^C quit
 """, "packs")
     }
 
@@ -456,9 +456,9 @@ import Testing
  Animals 12/36 solved · classic, 5 letters       sync off · last change: laptop
   1 Game  2 Packs  3 In progress  4 Reading list  5 History  6 Stats
 ┌─ History (3) ────────────────────────────────────────────────────────────────┐
-│    TIGER  won      5 guesses   2026-11-18 12:36  laptop                      │
-│> ★ ZEBRA  lost     15 guesses  2026-11-18 12:06  desktop                     │
-│    WHALE  gave-up  1 guess     2026-11-18 11:26  laptop                      │
+│    TIGER  won      5 guesses   2026-11-18 12:36  laptop  coach               │
+│> ★ ZEBRA  lost     15 guesses  2026-11-18 12:06  desktop  coach              │
+│    WHALE  gave-up  1 guess     2026-11-18 11:26  laptop  coach               │
 │                                                                              │
 │                                                                              │
 │                                                                              │
@@ -485,9 +485,9 @@ import Testing
  qiktionary · Animals 12/36 solved · classic, 5 letters                                  sync off · last change: laptop
   1 Game  2 Packs  3 In progress  4 Reading list  5 History  6 Stats
 ┌─ History (3) ────────────────────────────────────────────────────────────────────────────────────────────────────────┐
-│    TIGER  won      5 guesses   2026-11-18 12:36  laptop                                                              │
-│> ★ ZEBRA  lost     15 guesses  2026-11-18 12:06  desktop                                                             │
-│    WHALE  gave-up  1 guess     2026-11-18 11:26  laptop                                                              │
+│    TIGER  won      5 guesses   2026-11-18 12:36  laptop  coach                                                       │
+│> ★ ZEBRA  lost     15 guesses  2026-11-18 12:06  desktop  coach                                                      │
+│    WHALE  gave-up  1 guess     2026-11-18 11:26  laptop  coach                                                       │
 │                                                                                                                      │
 │                                                                                                                      │
 │                                                                                                                      │
@@ -542,7 +542,7 @@ import Testing
 │                                                                              │
 │                                                                              │
 └──────────────────────────────────────────────────────────────────────────────┘
-┌─ TIGER ──────────────────────────────────────────────────────────────────────┐
+┌─ TIGER · coach ──────────────────────────────────────────────────────────────┐
 │ You found TIGER in 5 guesses. Score 11.                                      │
 │                                                                              │
 │ A tiger's stripes are not only in its fur: the skin underneath is striped    │
@@ -588,7 +588,7 @@ import Testing
 │                                                                                                                      │
 │                                                                                                                      │
 └──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────┘
-┌─ TIGER ──────────────────────────────────────────────────────────────────────────────────────────────────────────────┐
+┌─ TIGER · coach ──────────────────────────────────────────────────────────────────────────────────────────────────────┐
 │ You found TIGER in 5 guesses. Score 11.                                                                              │
 │                                                                                                                      │
 │ A tiger's stripes are not only in its fur: the skin underneath is striped too. No two tigers share the same pattern, │
@@ -692,10 +692,10 @@ import Testing
 │  Enter         submit the guess        Home/End      first / last            │
 │  Backspace     delete a letter         Enter         play, resume, open      │
 │  Ctrl-U        clear the guess         h             play hard (packs)       │
-│  Ctrl-H, F2    a hint (counted)        c             challenge code (packs)  │
-│  Ctrl-G        give up (asks first)    r             review (history)        │
-│  Ctrl-N        start another game      b             bookmark (history)      │
-│  Ctrl-D        today's daily word      d             delete (asks) / remove ↓│
+│  Ctrl-H, F2    a hint (counted)        a             help level (packs)      │
+│  Ctrl-G        give up (asks first)    c             challenge code (packs)  │
+│  Ctrl-N        start another game      r             review (history)        │
+│  Ctrl-D        today's daily word      b             bookmark (history)     ↓│
 └──────────────────────────────────────────────────────────────────────────────┘
 
  Esc close  ↑↓ scroll  ^C quit
@@ -721,12 +721,12 @@ import Testing
 │  Enter         submit the guess                            Home/End      first / last                                │
 │  Backspace     delete a letter                             Enter         play, resume, open                          │
 │  Ctrl-U        clear the guess                             h             play hard (packs)                           │
-│  Ctrl-H, F2    a hint (counted)                            c             challenge code (packs)                      │
-│  Ctrl-G        give up (asks first)                        r             review (history)                            │
-│  Ctrl-N        start another game                          b             bookmark (history)                          │
-│  Ctrl-D        today's daily word                          d             delete (asks) / remove                      │
-│  n, Enter      next game, once over                        y / n         answer a question                           │
-│  h             next game, hard mode                                                                                  │
+│  Ctrl-H, F2    a hint (counted)                            a             help level (packs)                          │
+│  Ctrl-G        give up (asks first)                        c             challenge code (packs)                      │
+│  Ctrl-N        start another game                          r             review (history)                            │
+│  Ctrl-D        today's daily word                          b             bookmark (history)                          │
+│  n, Enter      next game, once over                        d             delete (asks) / remove                      │
+│  h             next game, hard mode                        y / n         answer a question                           │
 │  b             bookmark, once over                                                                                   │
 │  r             review, once over                                                                                     │
 │  s             share, once over                                                                                      │
@@ -758,7 +758,7 @@ import Testing
 |  4  TRIBE  ****.  4 common                   ||  V.  W.  X. [Y-] Z.          |
 |                                              ||                              |
 |                                              || + in  - out  . unknown       |
-|                                              || [A+] proven by your guesses  |
+|                                              || [A+] the coach's words left  |
 |                                              || Tab here to mark letters     |
 |                                              |+------------------------------+
 |                                              |+- Rules ----------------------+

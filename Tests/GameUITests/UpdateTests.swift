@@ -28,11 +28,27 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
         "Game/Ctrl-H, F2", "Game/h", "Game/r", "Lists/h", "Lists/r",
         // DailyChallengeUITests.
         "Game/Ctrl-D", "Game/s", "Game/c", "Lists/c",
+        // Here: the help level.
+        "Lists/a",
     ]
 
     @Test func everyKeyOnTheHelpScreenHasATest() {
         let listed = Set(HelpKeys.sections.flatMap { section in section.entries.map { "\(section.title)/\($0.keys)" } })
         #expect(listed == Self.covered)
+    }
+
+    /// `a` on the Packs screen steps the player's help level for their next games:
+    /// proven, coach, none, and round again.
+    @Test func aOnThePacksScreenStepsTheHelpLevel() {
+        var state = Fixtures.state(.packs)
+        state.assist = .proven
+        #expect(update(&state, .key(.character("a"))) == [.chooseAssist(.coach)])
+        _ = update(&state, .assistLoaded(.coach))
+        #expect(state.assist == .coach)
+        #expect(update(&state, .key(.character("a"))) == [.chooseAssist(.noHelp)])
+        _ = update(&state, .assistLoaded(.noHelp))
+        #expect(update(&state, .key(.character("a"))) == [.chooseAssist(.proven)])
+        #expect(view(state, size: Size(width: 100, height: 30)).text.contains("help: no help"))
     }
 
     // MARK: Everywhere

@@ -141,7 +141,7 @@ private let lexicon = Lexicon(["tiger", "crane", "plumb", "queue", "geese", "sla
         let game = Game(id: "g", packID: "animals", secret: "tiger", rules: .classic, hard: true, guesses: guesses, status: .won)
         let text = ShareText.summary(game: game, packTitle: "Animals", hints: 1)
         let lines = text.split(separator: "\n").map(String.init)
-        #expect(lines[0] == "Qiktionary · Animals · classic · hard · 4/15 · 1 hint")
+        #expect(lines[0] == "Qiktionary · Animals · classic · hard · proven marks · 4/15 · 1 hint")
         #expect(lines.dropFirst() == ["●●···", "●●···", "·····", "●●●●● ✓"])
         for line in lines.dropFirst() { #expect(line.allSatisfy { "●○·✓ ".contains($0) }) }
         for word in ["tiger", "crane", "moist", "jumpy"] { #expect(!text.lowercased().contains(word)) }
@@ -151,9 +151,9 @@ private let lexicon = Lexicon(["tiger", "crane", "plumb", "queue", "geese", "sla
         let words = Lexicon(["louse", "purse", "queue"])
         var lost = Game(id: "g", packID: "body", secret: "purse", rules: .mastermind, maxGuesses: 1)
         try lost.submit("louse", lexicon: words)
-        #expect(ShareText.summary(game: lost, packTitle: "Body", date: "2026-11-22") == "Qiktionary daily #1 · mastermind · X/1\n●●○··")
+        #expect(ShareText.summary(game: lost, packTitle: "Body", date: "2026-11-22") == "Qiktionary daily #1 · mastermind · proven marks · X/1\n●●○··")
         #expect(ShareText.summary(game: lost, packTitle: "Body", date: "2027-12-31").hasPrefix("Qiktionary daily #405 · mastermind"))
-        #expect(ShareText.summary(game: lost, packTitle: "Body", date: "2026-03-14") == "Qiktionary · daily 2026-03-14 · mastermind · X/1\n●●○··",
+        #expect(ShareText.summary(game: lost, packTitle: "Body", date: "2026-03-14") == "Qiktionary · daily 2026-03-14 · mastermind · proven marks · X/1\n●●○··",
                 "a date before the first daily has no number")
         var given = Game(id: "g", packID: "body", secret: "purse", rules: .mastermind)
         try given.giveUp()

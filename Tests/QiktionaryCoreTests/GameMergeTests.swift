@@ -7,9 +7,9 @@ import Testing
     static func at(_ seconds: Double) -> Date { Date(timeIntervalSince1970: 1_800_000_000 + seconds) }
 
     static func copy(_ status: GameStatus, finished: Double? = nil, updated: Double, on device: String, hard: Bool = false,
-                     hints: Set<Int> = [], daily: String? = nil) -> GameMerge.Copy {
-        GameMerge.Copy(status: status, finishedAt: finished.map(at), updatedAt: at(updated), lastChangedOn: device, hard: hard, hints: hints,
-                       daily: daily)
+                     assist: Assist = .proven, hints: Set<Int> = [], daily: String? = nil) -> GameMerge.Copy {
+        GameMerge.Copy(status: status, finishedAt: finished.map(at), updatedAt: at(updated), lastChangedOn: device, hard: hard,
+                       assist: assist, hints: hints, daily: daily)
     }
 
     @Test func theHigherStatusWinsWithItsEarlierFinishAndTheLaterChangeNamesTheDevice() {
@@ -34,6 +34,15 @@ import Testing
         let plain = Self.copy(.inProgress, updated: 1, on: "a"), daily = Self.copy(.inProgress, updated: 2, on: "b", hard: true, daily: "2026-11-22")
         for merged in [GameMerge.merge(plain, daily), GameMerge.merge(daily, plain)] {
             #expect(merged.hard && merged.daily == "2026-11-22")
+        }
+    }
+
+    /// One daily game started on two machines at two help levels: the higher is the game's
+    /// everywhere (help seen is never forgotten).
+    @Test func theHigherHelpLevelIsKept() {
+        for (a, b) in [(Assist.noHelp, Assist.proven), (.proven, .coach), (.noHelp, .coach)] {
+            let low = Self.copy(.inProgress, updated: 5, on: "a", assist: a), high = Self.copy(.inProgress, updated: 1, on: "b", assist: b)
+            #expect(GameMerge.merge(low, high).assist == b && GameMerge.merge(high, low).assist == b)
         }
     }
 

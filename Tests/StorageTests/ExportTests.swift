@@ -24,12 +24,12 @@ import Sync
         _ = try db.player(profile).submitGuess("flint", gameID: won.id, lexicon: lexicon, now: tick())
         let lost = try db.player(profile).startGame(GameRequest(word: "queue", rules: .mastermind), now: tick())
         for word in ["geese", "blaze", "crisp"] { _ = try db.player(profile).submitGuess(word, gameID: lost.id, lexicon: lexicon, now: tick()) }
-        let hard = try db.player(profile).startGame(GameRequest(word: "crisp", hard: true), now: tick())
+        let hard = try db.player(profile).startGame(GameRequest(word: "crisp", hard: true, assist: .noHelp), now: tick())
         _ = try db.player(profile).recordHint(gameID: hard.id, now: tick())
         _ = try db.player(profile).submitGuess("dwarf", gameID: hard.id, lexicon: lexicon, now: tick())
         _ = try db.player(profile).recordHint(gameID: hard.id, now: tick())
         _ = try db.player(profile).giveUp(gameID: hard.id, now: tick())
-        let daily = try db.player(profile).startGame(GameRequest(packID: "stones", word: "amber", daily: "2026-11-22"), now: tick())
+        let daily = try db.player(profile).startGame(GameRequest(packID: "stones", word: "amber", assist: .coach, daily: "2026-11-22"), now: tick())
         _ = try db.player(profile).submitGuess("amber", gameID: daily.id, lexicon: lexicon, now: tick())
         let practice = try db.player(profile).startGame(GameRequest(word: "tiger"), lexicon: { Fixtures.lexicon }, now: tick())
         _ = try db.player(profile).submitGuess("crane", gameID: practice.id, lexicon: lexicon, now: tick())
@@ -58,6 +58,35 @@ import Sync
 
     func roundTrip(_ document: ExportDocument) throws -> ExportDocument {
         try ExportDocument.decode(document.encoded())
+    }
+
+    /// A game's hard mode, help level and daily date survive an import into a machine that
+    /// already holds the game: the merge keeps the whole value (the higher level, the daily date).
+    @Test func anImportMergedIntoAGameHereKeepsHardModeTheHelpLevelAndTheDailyDate() throws {
+        let (db, profile) = try playedDatabase()
+        let document = try db.player(profile).exportDocument(cloudDir: nil, now: now)
+        #expect(Set(document.games.compactMap(\.assist)) == ["none", "proven", "coach"], "every level is exported")
+        // The other machine holds the same games, its copies at the lowest level and without the daily date.
+        let (other, otherProfile) = try Fixtures.database()
+        var lowered = document
+        for i in lowered.games.indices {
+            lowered.games[i].assist = "none"
+            lowered.games[i].hard = false
+            lowered.games[i].daily = nil
+            lowered.games[i].guesses = []
+        }
+        _ = try other.player(otherProfile).importDocument(roundTrip(lowered), lexicon: lexicon)
+        _ = try other.player(otherProfile).importDocument(roundTrip(document), lexicon: lexicon)
+        for game in document.games {
+            let merged = try other.player(otherProfile).game(id: game.id)
+            #expect(merged.game.assist.rawValue == game.assist, "\(game.word)")
+            #expect(merged.game.hard == game.hard, "\(game.word)")
+            #expect(merged.daily == game.daily, "\(game.word)")
+        }
+        // A help level no version knows is refused in one line.
+        var bad = document
+        bad.games[0].assist = "everything"
+        #expect(throws: StorageError.self) { try other.player(otherProfile).importDocument(bad, lexicon: lexicon) }
     }
 
     @Test func exportThenImportIntoAFreshDatabaseGivesTheSameGamesGuessesMarksAndBookmarks() throws {

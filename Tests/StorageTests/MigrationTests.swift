@@ -101,7 +101,7 @@ import Testing
         }
         let games = "SELECT * FROM game ORDER BY id"
         let before = try database.read { db in try Row.fetchAll(db, sql: games) }
-        try Migrations.migrator.migrate(database)
+        try Migrations.migrator.migrate(database, upTo: "v10: a game's status checked without a table per insert")
         try database.write { db in
             #expect(try Row.fetchAll(db, sql: games) == before)
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM guess") == 40)
@@ -132,6 +132,30 @@ import Testing
             let program = try Row.fetchAll(db, sql: "EXPLAIN " + insert, arguments: ["x", "won", 1]).map { $0["opcode"] as String }
             #expect(program.contains("Insert"))
             #expect(!program.contains("OpenEphemeral"))
+        }
+    }
+
+    /// v12: games from before help levels are the coach's (its count was on their board), and
+    /// each player's next games take the new standard level.
+    @Test func v12GivesOldGamesTheCoachAndPlayersTheStandardLevel() throws {
+        let database = try DatabaseQueue()
+        try Migrations.migrator.migrate(database, upTo: "v11: stored texts a terminal would obey shown as visible escapes")
+        try database.write { db in
+            try db.execute(sql: "INSERT INTO player (id, createdAt) VALUES ('player', 1), ('sam', 1)")
+            try db.execute(sql: """
+                INSERT INTO game (id, playerId, packId, secret, fact, rules, maxGuesses, status, startedAt, updatedAt, finishedAt, startedOn, lastChangedOn)
+                VALUES ('g', 'player', 'animals', 'tiger', 'fact', 'classic', 15, 'won', 1, 1, 1, 'a', 'a')
+                """)
+        }
+        try Migrations.migrator.migrate(database)
+        try database.read { (db: Database) throws in
+            #expect(try String.fetchOne(db, sql: "SELECT assist FROM game WHERE id = 'g'") == "coach")
+            #expect(try AppDatabase.assist("player", db) == .proven, "the level chosen at the migration is newer than the old game")
+            #expect(try AppDatabase.assist("sam", db) == .proven)
+            #expect(try AppDatabase.assist("nobody", db) == .standard)
+        }
+        try database.write { (db: Database) throws in
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "UPDATE game SET assist = 'everything' WHERE id = 'g'") }
         }
     }
 }

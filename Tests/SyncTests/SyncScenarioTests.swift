@@ -10,6 +10,33 @@ import Testing
     let folder = MemoryFolder()
     let clock = TestClock()
 
+    /// A game's help level goes to the other machine with it, and becomes the player's level
+    /// there; two copies of one daily game started at two levels end at the higher, everywhere.
+    @Test func theHelpLevelTravelsWithTheGameAndTheHigherOneWins() throws {
+        let a = try Machine("laptop", folder: folder, shared: clock), b = try Machine("desktop", folder: folder, shared: clock)
+        clock.advance(1)
+        let coached = try a.player.startGame(GameRequest(word: "tiger", assist: .coach), now: clock.now)
+        try a.guess("crane", in: coached.id)
+        try a.sync()
+        try b.sync()
+        #expect(try b.game(coached.id).game.assist == .coach)
+        #expect(try b.player.assistLevel() == .coach, "the player's latest game sets their level on every machine")
+        clock.advance(1)
+        let daily = GameRequest(packID: "animals", word: "zebra", daily: "2026-11-22")
+        var low = daily, high = daily
+        low.assist = .noHelp
+        high.assist = .coach
+        let onA = try a.player.startGame(low, now: clock.now), onB = try b.player.startGame(high, now: clock.now)
+        #expect(onA.id == onB.id)
+        try a.guess("horse", in: onA.id)
+        try b.guess("tiger", in: onB.id)
+        try a.sync()
+        try b.sync()
+        try a.sync()
+        let onBoth = (try a.game(onA.id).game.assist, try b.game(onA.id).game.assist)
+        #expect(onBoth == (.coach, .coach), "\(onBoth)")
+    }
+
     @Test func aFinishedGameShowsOnTheOtherMachineAndAHalfPlayedOneIsFinishedThere() throws {
         let a = try Machine("laptop", folder: folder, shared: clock), b = try Machine("desktop", folder: folder, shared: clock)
         let done = try a.start("tiger")
