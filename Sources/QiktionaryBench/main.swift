@@ -27,6 +27,9 @@ struct Options {
     var seedOnly: (games: Int, dataDir: String)?
     /// `--history NAME`: only the first syncs of these histories (for profiling one).
     var histories: [History] = []
+    /// `--new-process`: only what a new process pays after one guess (and the first sync and
+    /// database size it needs), for a quick run at a large scale.
+    var newProcessOnly = false
 
     init(_ arguments: [String]) {
         var rest = arguments[...]
@@ -37,6 +40,7 @@ struct Options {
             case "--runs": if let n = rest.popFirst().flatMap(Int.init), n > 0 { runs = n } else { Options.fail("--runs takes a positive number") }
             case "--json": json = true
             case "--no-program": skipPrograms = true
+            case "--new-process": newProcessOnly = true
             case "--history":
                 guard let history = rest.popFirst().flatMap(History.init(rawValue:)) else {
                     Options.fail("--history takes one of \(History.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -53,6 +57,8 @@ struct Options {
                   --runs R      samples per timed metric (default 5; quick metrics take 4R)
                   --json        one JSON object per metric, with the median and the spread
                   --no-program  skip the metrics that run the built qiktionary program
+                  --new-process only the first upload, a new machine's first sync, the database size per game and
+                                one guess sent and received by new processes (issue 27)
                   --history NAME  only the first sync of this history against its floor (repeat for more):
                                 \(History.allCases.map(\.rawValue).joined(separator: ", "))
                   --seed N DIR  only make DIR a data dir holding N seeded finished games (for profiling
@@ -245,6 +251,7 @@ func measure(games: Int, options: Options) throws -> [Measurement] {
     try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: root) }
     if !options.histories.isEmpty { return try measure(options.histories, games: games, runs: options.runs, root: root) }
+    if options.newProcessOnly { return try measureNewProcess(games: games, runs: options.runs, root: root) }
     let (results, won) = try measureMetrics(games: games, options: options, root: root)
     return try results + measure(History.allCases, games: games, runs: options.runs, root: root, won: won)
 }
@@ -361,6 +368,28 @@ func measureMetrics(games: Int, options: Options, root: URL) throws -> ([Measure
     let live = try LiveData.jsonBytes(player: Seeding.player, cloud: cloud)
     record(.folderRatio, [Double(folderSize(cloud.appendingPathComponent("players"))) / Double(live.bytes)])
     return (results, won)
+}
+
+/// `--new-process`: the laptop seeded and uploaded, a new machine's first sync (a process), and
+/// one guess sent and received by new processes.
+func measureNewProcess(games: Int, runs: Int, root: URL) throws -> [Measurement] {
+    var results: [Measurement] = []
+    func record(_ metric: Metric, _ values: [Double]) { results.append(Measurement(metric, games: games, samples: values)) }
+    let cloud = root.appendingPathComponent("cloud")
+    try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
+    progress("\(games.formatted()) games: seeding the laptop and uploading")
+    let laptop = try Machine("laptop", root: root, cloud: cloud)
+    try Seeding.seed(laptop, games: games)
+    record(.firstUpload, [try time { try laptop.engine.sync() }])
+    Glibc.sync()
+    let receiver = root.appendingPathComponent("program-0")
+    let first = try Child.run(["sync", "--data-dir", receiver.path, "--cloud-dir", cloud.path, "--player", Seeding.player, "--device", "program-0"])
+    guard first.status == 0 else { throw BenchFailure("qiktionary sync exited \(first.status): \(first.output)") }
+    record(.firstSyncProgram, [first.milliseconds])
+    record(.firstSyncMemory, [first.peakMegabytes])
+    record(.databaseBytesPerGame, [Double(databaseBytes(in: receiver)) / Double(games)])
+    try measureOneGuess(games: games, laptop: laptop, receiver: receiver, cloud: cloud, runs: runs, record: record)
+    return results
 }
 
 /// What a player runs after one guess: the laptop plays it (a new game and one guess, no sync),
