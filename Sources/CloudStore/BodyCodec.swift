@@ -141,6 +141,8 @@ enum BodyCodec {
         let generation: CloudGeneration, device: DeviceID, zone: ZoneID, base: Int, partBytes: Int
         private var writer: BodyWriter?
         private var entries = 0, live = 0
+        /// The first name of the open part (nil while it has none).
+        private var first: String?
         /// The first name of each part begun (the parts of a snapshot are in name order).
         private(set) var firstNames: [String] = []
         /// Entries still to come, when known: sizes the first buffer.
@@ -152,12 +154,13 @@ enum BodyCodec {
 
         /// Adds an entry; the part before it when that one was full (its JSON, entries and
         /// live entries).
-        mutating func add(_ entry: RecordEntry) throws -> (json: Data, entries: Int, live: Int)? {
-            var closed: (json: Data, entries: Int, live: Int)?
+        mutating func add(_ entry: RecordEntry) throws -> (json: Data, entries: Int, live: Int, first: String?)? {
+            var closed: (json: Data, entries: Int, live: Int, first: String?)?
             if let writer, writer.bytes.count >= partBytes { closed = close() }
             if writer == nil {
                 open()
                 firstNames.append(entry.name)
+                first = entry.name
             } else {
                 writer!.byte(Byte.comma)
             }
@@ -169,7 +172,7 @@ enum BodyCodec {
         }
 
         /// The open part closed (an empty one when no entry came since the last).
-        mutating func close() -> (json: Data, entries: Int, live: Int) {
+        mutating func close() -> (json: Data, entries: Int, live: Int, first: String?) {
             if writer == nil { open() }
             writer!.byte(Byte.closeBracket)
             writer!.raw(",\"generation\":")
@@ -177,8 +180,8 @@ enum BodyCodec {
             writer!.raw(",\"zone\":")
             writer!.string(zone.name)
             writer!.raw("}")
-            defer { (writer, entries, live) = (nil, 0, 0) }
-            return (Data(writer!.bytes), entries, live)
+            defer { (writer, entries, live, first) = (nil, 0, 0, nil) }
+            return (Data(writer!.bytes), entries, live, first)
         }
 
         private mutating func open() {

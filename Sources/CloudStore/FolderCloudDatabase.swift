@@ -25,6 +25,12 @@ public final class FolderCloudDatabase: CloudDatabase {
     }
 
     private let state: Locked<State>
+    /// Record entries decoded from segments and snapshot parts since this store was opened.
+    private let decodedRecords = Locked(0)
+
+    /// How many record entries this store has decoded from the folder (segments and snapshot
+    /// parts): what reading costs beyond the files, for tests and the benchmark.
+    public var recordsDecoded: Int { decodedRecords.withLock { $0 } }
 
     public init(folder: any CloudFolder, player: String, device: DeviceID, generation: CloudGeneration? = nil, options: CloudStoreOptions = .init()) throws(CloudStoreError) {
         guard FolderName.isValid(player) else {
@@ -189,7 +195,16 @@ public final class FolderCloudDatabase: CloudDatabase {
             if let token, let since, nothingNew(in: zone, generation, heads: heads, since: since) {
                 return ZoneChanges(changedRecords: [], deletedRecords: [], token: token, isComplete: true)
             }
-            let view = try refreshedView(zone, generation, heads: heads, whole: since == nil, &state)
+            var view = try refreshedView(zone, generation, heads: heads, whole: since == nil, &state)
+            if let since {
+                // A snapshot left unread is passed by the reader's token (so only records newer
+                // segments touched can be new to it: their winners are settled by looking them up),
+                // unless the reader has nothing of that device yet: then it needs every record.
+                if view.unread.contains(where: { $0.key != device && (since[$0.key] ?? 0) < $0.value.base })
+                    || !view.faultChanges(since: since, reader: device) {
+                    view = readAgain(zone, generation, heads: heads, &state)
+                }
+            }
             state.views[zone] = view
             let changes = view.changes(since: since, reader: device)
             return ZoneChanges(changedRecords: changes.changed, deletedRecords: changes.deleted,
@@ -266,7 +281,7 @@ public final class FolderCloudDatabase: CloudDatabase {
             }
             // Each snapshot's parts are decoded (and checked as the usual read checks them) on
             // other cores while this one merges and hands over the entries before them.
-            var cursors = snapshots.map { SnapshotCursor(device: $0.device, arrived: $0.arrived) }
+            var cursors = snapshots.map { SnapshotCursor(device: $0.device, arrived: $0.arrived, counter: decodedRecords) }
             for index in cursors.indices { guard cursors[index].start() else { return .refused } }
             while let name = cursors.lazy.compactMap({ $0.current?.name }).min() {
                 var winner = view.winners[name]
@@ -292,7 +307,17 @@ public final class FolderCloudDatabase: CloudDatabase {
                 guard handOver(winner.entry.record(device: winner.device)) else { return .refused }
             }
             guard handOver(nil, last: true) else { return .refused }
-            view.partial = true
+            // The records the snapshots alone held were handed over and not kept: they are looked
+            // up in the snapshots when something needs them (or, for a list that does not name
+            // its parts' first names, the folder is read again).
+            for (other, arrived) in snapshots {
+                guard let unread = UnreadSnapshot(device: other, arrived: arrived, counter: decodedRecords) else {
+                    view.unread = [:]
+                    view.partial = true
+                    break
+                }
+                view.unread[other] = unread
+            }
             state.views[zone] = view
             return .complete(token: tokenAfter(view, generation, zone, since: nil), isComplete: isComplete(view))
         }
@@ -308,10 +333,12 @@ public final class FolderCloudDatabase: CloudDatabase {
         private var entries: [RecordEntry] = []
         private var index = 0
         private var upcoming: Background<Result<[RecordEntry], SnapshotFiles.Problem>, Never>?
+        let counter: Locked<Int>
 
-        init(device: DeviceID, arrived: SnapshotFiles.Arrived) {
+        init(device: DeviceID, arrived: SnapshotFiles.Arrived, counter: Locked<Int>) {
             self.device = device
             self.arrived = arrived
+            self.counter = counter
         }
 
         var current: RecordEntry? { index < entries.count ? entries[index] : nil }
@@ -337,6 +364,7 @@ public final class FolderCloudDatabase: CloudDatabase {
                 part += 1
                 upcoming = part + 1 < arrived.parts.count ? Background { [arrived, part] in arrived.decode(part + 1) } : nil
                 guard case .success(let decoded) = waiting.value() else { return false }
+                counter.withLock { $0 += decoded.count }
                 entries = decoded
                 index = 0
                 if !entries.isEmpty { return true }
@@ -494,13 +522,15 @@ public final class FolderCloudDatabase: CloudDatabase {
         guard knownZones(heads).contains(zone) else { throw .zoneNotFound(zone) }
         var view = state.views.removeValue(forKey: zone) ?? ZoneView()
         // What a streamed fetch left is not every record: read them all.
-        if view.partial || (whole && view.unread != nil) { view = ZoneView() }
-        refresh(&view, zone: zone, generation: generation, heads: heads, state: &state)
+        if view.partial || (whole && !view.unread.isEmpty) { view = ZoneView() }
+        // Unless every record is needed, snapshots not read yet stay unread: looked up by name.
+        refresh(&view, zone: zone, generation: generation, heads: heads, lazily: !whole, state: &state)
         if view.unreadFailed { view = readAgain(zone, generation, heads: heads, &state) }
         return view
     }
 
-    /// The view read from the folder alone, when its unread snapshot no longer reads.
+    /// The view read from the folder alone, whole (every snapshot read): when an unread
+    /// snapshot no longer reads, or a reader needs every record of one.
     private func readAgain(_ zone: ZoneID, _ generation: CloudGeneration, heads: [DeviceID: HeadBody?], _ state: inout State) -> ZoneView {
         var view = ZoneView()
         refresh(&view, zone: zone, generation: generation, heads: heads, state: &state)
@@ -511,7 +541,7 @@ public final class FolderCloudDatabase: CloudDatabase {
     /// the folder if that snapshot no longer reads).
     private func bringIn(_ names: some Sequence<String>, to view: inout ZoneView, _ zone: ZoneID, _ generation: CloudGeneration,
                          _ state: inout State) {
-        guard view.unread != nil else { return }
+        guard !view.unread.isEmpty else { return }
         for name in names where !view.fault(name) {
             view = readAgain(zone, generation, heads: readHeads(generation, &state), &state)
             return
@@ -544,6 +574,7 @@ public final class FolderCloudDatabase: CloudDatabase {
                 guard case .success(let entries) = snapshot.decode(part) else {
                     throw .unavailable(reason: "this device's snapshot \(base) of \(zone) is unreadable")
                 }
+                decodedRecords.withLock { $0 += entries.count }
                 entries.forEach(each)
             }
         }
@@ -554,6 +585,7 @@ public final class FolderCloudDatabase: CloudDatabase {
                 guard case .success(let segment)? = loaded else {
                     throw .unavailable(reason: "this device's segment \(seq) of \(zone) is unreadable")
                 }
+                decodedRecords.withLock { $0 += segment.entries.count }
                 segment.entries.forEach(each)
             }
         }
@@ -686,11 +718,30 @@ public final class FolderCloudDatabase: CloudDatabase {
 
     /// Reads what is new in every device's log of `zone`, in order, stopping at the first
     /// segment that is missing or invalid: later ones wait until it arrives.
-    private func refresh(_ view: inout ZoneView, zone: ZoneID, generation: CloudGeneration, heads: [DeviceID: HeadBody?], state: inout State) {
+    /// `lazily`: a snapshot not read yet is left unread (its list read, no part), looked up by
+    /// name when something needs one of its records; a list that does not allow it (one that
+    /// does not name its parts' first names, or that has not arrived whole) is read as before.
+    private func refresh(_ view: inout ZoneView, zone: ZoneID, generation: CloudGeneration, heads: [DeviceID: HeadBody?],
+                         lazily: Bool = false, state: inout State) {
         view.waitingFor = []
         for (other, head) in heads {
             var seq = view.positions[other] ?? 0
             let log = head?.zones[zone.name]
+            if lazily, let base = log?.snapshotBase, base > 0, base > seq || base > (view.unread[other]?.base ?? base) {
+                if case .success(let listed)? = SnapshotFiles.list(in: folder, layout: layout, generation, other, zone, base: base),
+                   let unread = UnreadSnapshot(device: other, arrived: listed, counter: decodedRecords) {
+                    // What was looked up in an older snapshot stays: the newer one holds the same
+                    // versions or later ones, which segments already read brought in.
+                    view.unread[other] = unread
+                    // Nothing of it is read: this device's next stamp comes after its writer's clock.
+                    if let clock = head?.clock { view.latestHLC = max(view.latestHLC, clock) }
+                    seq = max(seq, base)
+                } else if view.unread[other] != nil {
+                    // The snapshot looked up so far was replaced by one that cannot be: read again whole.
+                    view.unreadFailed = true
+                    return
+                }
+            }
             if let base = log?.snapshotBase, base > seq {
                 // Every part decoded and checked before any entry is merged: never half a snapshot.
                 guard let entries = snapshotEntries(zone, generation, of: other, base: base, state: &state) else {
@@ -728,6 +779,7 @@ public final class FolderCloudDatabase: CloudDatabase {
                             break reading
                         }
                         for entry in segment.entries { view.merge(entry, from: other) }
+                        decodedRecords.withLock { $0 += segment.entries.count }
                         seq += 1
                     }
                 }
@@ -797,7 +849,9 @@ public final class FolderCloudDatabase: CloudDatabase {
     private func snapshotEntries(_ zone: ZoneID, _ generation: CloudGeneration, of owner: DeviceID, base: Int, state: inout State) -> [RecordEntry]? {
         guard let arrived = arrivedSnapshot(zone, generation, of: owner, base: base, state: &state) else { return nil }
         switch arrived.entries() {
-        case .success(let entries): return entries
+        case .success(let entries):
+            decodedRecords.withLock { $0 += entries.count }
+            return entries
         case .failure(let problem):
             warn(problem.path, problem.reason, &state)
             return nil
@@ -1059,8 +1113,10 @@ extension FolderCloudDatabase {
                 // from the folder if the snapshot cannot be found whole).
                 view.positions[device] = base
                 view.latestHLC = max(view.latestHLC, stamp)
-                if case .success(let arrived)? = SnapshotFiles.arrived(in: folder, layout: layout, generation, device, zone, base: base) {
-                    view.unread = UnreadSnapshot(device: device, arrived: arrived, firstNames: sealer.firstNames, hashes: hashes)
+                if case .success(let arrived)? = SnapshotFiles.arrived(in: folder, layout: layout, generation, device, zone, base: base),
+                   var unread = UnreadSnapshot(device: device, arrived: arrived, counter: decodedRecords) {
+                    unread.hashes = hashes.sorted()
+                    view.unread[device] = unread
                 } else {
                     view.partial = true
                 }

@@ -13,6 +13,10 @@ struct SnapshotManifest: Codable, Equatable {
         /// machine is told to expect before anything is decoded.
         var entries: Int
         var live: Int
+        /// The name of its first entry (none for an empty part): the parts are in name order,
+        /// so a reader finds the one part that may hold a record without reading the others.
+        /// Lists written before it was kept lack it (readers that do not know it ignore it).
+        var first: String?
     }
 
     var generation: CloudGeneration
@@ -47,7 +51,7 @@ enum SnapshotFiles {
         private var encoder: BodyCodec.PartEncoder
         private let write: (_ part: Data, _ number: Int) throws -> Void
         private var listed: [SnapshotManifest.Part] = []
-        private var pending: [(entries: Int, live: Int, sealed: Background<(file: Data, checksum: UInt32, length: Int), Never>)] = []
+        private var pending: [(entries: Int, live: Int, first: String?, sealed: Background<(file: Data, checksum: UInt32, length: Int), Never>)] = []
         /// The bytes of the parts written so far.
         private(set) var written = 0
         /// The first name of each part (an empty last part has none).
@@ -70,16 +74,16 @@ enum SnapshotFiles {
             return CloudFileFormat.encode(list, kind: .snapshot)
         }
 
-        private mutating func seal(_ part: (json: Data, entries: Int, live: Int)) throws {
+        private mutating func seal(_ part: (json: Data, entries: Int, live: Int, first: String?)) throws {
             let json = part.json
-            pending.append((part.entries, part.live, Background { CloudFileFormat.sealed(json, kind: .part) }))
+            pending.append((part.entries, part.live, part.first, Background { CloudFileFormat.sealed(json, kind: .part) }))
             if pending.count > 2 { try writeOldest() }
         }
 
         private mutating func writeOldest() throws {
-            let (entries, live, sealed) = pending.removeFirst()
+            let (entries, live, first, sealed) = pending.removeFirst()
             let part = sealed.value()
-            listed.append(.init(bytes: part.length, crc32: String(format: "%08x", part.checksum), entries: entries, live: live))
+            listed.append(.init(bytes: part.length, crc32: String(format: "%08x", part.checksum), entries: entries, live: live, first: first))
             try write(part.file, listed.count)
             written += part.file.count
         }
@@ -98,6 +102,21 @@ enum SnapshotFiles {
     /// no snapshot file at all.
     static func arrived(in folder: any CloudFolder, layout: CloudLayout, _ generation: CloudGeneration, _ device: DeviceID,
                         _ zone: ZoneID, base: Int) -> Result<Arrived, Problem>? {
+        guard let listed = list(in: folder, layout: layout, generation, device, zone, base: base) else { return nil }
+        guard case .success(let arrived) = listed, arrived.kind == .part else { return listed }
+        // Each part is read and checked now, and read again when it is decoded (it is not
+        // kept meanwhile: a first sync holds a part or two, whatever the history's size).
+        for part in arrived.parts {
+            if case .failure(let problem) = part.read(in: folder) { return .failure(problem) }
+        }
+        return .success(arrived)
+    }
+
+    /// The snapshot at `base` from its list alone: no part is read, so none is known to have
+    /// arrived yet (each is checked against the list when it is read). A snapshot of version 1
+    /// or 2 is its one file, read and checked. Nil when there is no snapshot file at all.
+    static func list(in folder: any CloudFolder, layout: CloudLayout, _ generation: CloudGeneration, _ device: DeviceID,
+                     _ zone: ZoneID, base: Int) -> Result<Arrived, Problem>? {
         let path = layout.snapshot(generation, device, zone, base)
         let expected = Arrived.Origin(generation: generation, device: device, zone: zone, base: base)
         let checked: CloudFileFormat.Checked
@@ -117,13 +136,8 @@ enum SnapshotFiles {
         guard list.generation == generation, list.device == device, list.zone == zone, list.base == base,
               !list.parts.isEmpty, list.parts.count <= CloudLimits.maxListItems
         else { return .failure(Problem(path: path, reason: "its list of parts does not match its place")) }
-        // Each part is read and checked now, and read again when it is decoded (it is not
-        // kept meanwhile: a first sync holds a part or two, whatever the history's size).
-        var parts: [Arrived.Part] = []
-        for (offset, listed) in list.parts.enumerated() {
-            let part = Arrived.Part(path: layout.snapshotPart(generation, device, zone, base, offset + 1), listed: listed)
-            if case .failure(let problem) = part.read(in: folder) { return .failure(problem) }
-            parts.append(part)
+        let parts = list.parts.enumerated().map { offset, listed in
+            Arrived.Part(path: layout.snapshotPart(generation, device, zone, base, offset + 1), listed: listed)
         }
         return .success(Arrived(origin: expected, folder: folder, parts: parts, kind: .part, live: list.parts.reduce(0) { $0 + $1.live }))
     }

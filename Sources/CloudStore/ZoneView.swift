@@ -36,39 +36,60 @@ struct ZoneView {
     /// not kept, so the view holds only what segments touched. Positions and clock are whole;
     /// anything needing every record reads the folder again.
     var partial = false
-    /// This device's snapshot written by a first upload and not read into `winners`: a record of
-    /// it is looked up by name when something needs it (`fault`), so a store that has just sent
-    /// a long history keeps almost nothing of it and still commits in milliseconds.
-    var unread: UnreadSnapshot?
-    /// A lookup in `unread` failed (a part of it no longer reads): the view must be read again
-    /// from the folder.
+    /// Per device, its snapshot not read into `winners`: a record of it is looked up by name
+    /// when something needs it (`fault`): to check a commit, to settle the winner of a record a
+    /// newer segment touched. So a new process that sends or fetches a few changes reads the
+    /// snapshots' lists and the segments after them, and one part per snapshot, whatever the
+    /// history's length; and a store that has just sent a long history keeps almost nothing of it.
+    var unread: [DeviceID: UnreadSnapshot] = [:]
+    /// A lookup in `unread` failed (a part no longer reads, is not yet whole, or is not what its
+    /// list says): the view must be read again from the folder, whole.
     var unreadFailed = false
 
-    /// Brings the unread snapshot's version of `name` into `winners`, once; false when the
+    /// Brings the unread snapshots' versions of `name` into `winners`, once each; false when a
     /// snapshot could not be read.
     @discardableResult
     mutating func fault(_ name: String) -> Bool {
-        guard unread != nil, !unreadFailed, unread!.looked.insert(name).inserted else { return !unreadFailed }
-        switch unread!.entry(named: name) {
-        case .failure:
-            unreadFailed = true
-            return false
-        case .success(nil):
-            return true
-        case .success(let entry?):
-            let owner = unread!.device
-            if var winner = winners[name] {
-                winner.absorb(entry, from: owner)
-                winners[name] = winner
-            } else {
-                winners[name] = Winner(entry: entry, device: owner, firstSeq: FirstSeen(owner, entry.seq))
+        guard !unread.isEmpty else { return true }
+        guard !unreadFailed else { return false }
+        for owner in Array(unread.keys) where unread[owner]!.looked.insert(name).inserted {
+            switch unread[owner]!.entry(named: name) {
+            case .failure:
+                unreadFailed = true
+                return false
+            case .success(nil):
+                continue
+            case .success(let entry?):
+                latestHLC = max(latestHLC, entry.hlc)
+                if var winner = winners[name] {
+                    winner.absorb(entry, from: owner)
+                    winners[name] = winner
+                } else {
+                    winners[name] = Winner(entry: entry, device: owner, firstSeq: FirstSeen(owner, entry.seq))
+                }
             }
-            return true
         }
+        return true
+    }
+
+    /// Before `changes(since:reader:)` on a view with unread snapshots: brings in the snapshots'
+    /// versions of every record a reader at `positions` may be given (its winner so far lies
+    /// beyond them), so each one's winner is the one a whole view would pick. Any other record's
+    /// versions all lie within the reader's positions (a snapshot's within its base, which the
+    /// caller checked the reader is past), so it is not given whatever a snapshot holds.
+    /// False when a snapshot could not be read.
+    mutating func faultChanges(since positions: [DeviceID: Int], reader: DeviceID) -> Bool {
+        guard !unread.isEmpty else { return true }
+        var names: [String] = []
+        for (name, winner) in winners where winner.device != reader && winner.entry.seq > positions[winner.device] ?? 0 {
+            names.append(name)
+        }
+        // In name order, so the names of one part are looked up while that part is at hand.
+        for name in names.sorted() where !fault(name) { return false }
+        return true
     }
 
     mutating func merge(_ entry: RecordEntry, from device: DeviceID) {
-        fault(entry.name)
         latestHLC = max(latestHLC, entry.hlc)
         guard var winner = winners[entry.name] else {
             winners[entry.name] = Winner(entry: entry, device: device, firstSeq: FirstSeen(device, entry.seq))
@@ -222,34 +243,65 @@ struct FirstSeen {
     }
 }
 
-/// A snapshot this device wrote by a first upload, kept unread: the first name of each part (the
-/// parts are in name order) and the hash of every name in it, so a name it lacks costs a binary
-/// search and a name it holds costs decoding one part (kept until another is needed).
+/// A snapshot kept unread: the first name of each part (the parts are in name order, and the
+/// list names each part's first), and, for one this store wrote itself, the hash of every name.
+/// A name before a part's first costs a binary search; any other costs reading and decoding the
+/// one part that may hold it (kept until another part is needed), or, with the hashes, a binary
+/// search when the snapshot lacks it. A part is checked against its list as it is read (length,
+/// checksum, its first name, names in order): one that is not whole or not what the list says
+/// fails the lookup, and the store reads the zone whole, as before, and waits for it there.
 struct UnreadSnapshot {
     let device: DeviceID
     let arrived: SnapshotFiles.Arrived
-    let firstNames: [String]
-    /// Every name's hash, sorted: 8 bytes a record.
-    let hashes: [Int]
+    /// Each part that has entries: its first name and its index, in order.
+    let starts: [(first: String, part: Int)]
+    /// Every name's hash, sorted, when known: 8 bytes a record.
+    var hashes: [Int]?
     /// Names already looked up (their version, if any, is in the view's winners).
     var looked: Set<String> = []
+    /// Counts the entries decoded (the store's `recordsDecoded`).
+    let counter: Locked<Int>?
     private var cached: (part: Int, entries: [RecordEntry])?
 
-    init(device: DeviceID, arrived: SnapshotFiles.Arrived, firstNames: [String], hashes: [Int]) {
-        (self.device, self.arrived, self.firstNames, self.hashes) = (device, arrived, firstNames, hashes.sorted())
+    var base: Int { arrived.origin.base }
+
+    /// The unread snapshot of a list that names the first of every part that has entries, in
+    /// order; nil for one that does not (written before lists named them, or a single file).
+    init?(device: DeviceID, arrived: SnapshotFiles.Arrived, counter: Locked<Int>? = nil) {
+        guard arrived.kind == .part else { return nil }
+        var starts: [(first: String, part: Int)] = []
+        for (index, part) in arrived.parts.enumerated() {
+            guard let listed = part.listed else { return nil }
+            guard listed.entries > 0 else { continue }
+            guard let first = listed.first, starts.last.map({ $0.first < first }) ?? true else { return nil }
+            starts.append((first, index))
+        }
+        (self.device, self.arrived, self.starts, self.counter) = (device, arrived, starts, counter)
     }
 
     /// The snapshot's version of `name`; nil when it has none.
     mutating func entry(named name: String) -> Result<RecordEntry?, SnapshotFiles.Problem> {
-        let hash = name.hashValue, candidate = hashes.partitionPoint { $0 < hash }
-        guard candidate < hashes.count, hashes[candidate] == hash else { return .success(nil) }
+        if let hashes {
+            let hash = name.hashValue, candidate = hashes.partitionPoint { $0 < hash }
+            guard candidate < hashes.count, hashes[candidate] == hash else { return .success(nil) }
+        }
         // The last part whose first name is not after `name`.
-        let part = firstNames.partitionPoint { $0 <= name } - 1
-        guard part >= 0, part < arrived.parts.count else { return .success(nil) }
+        let slot = starts.partitionPoint { $0.first <= name } - 1
+        guard slot >= 0 else { return .success(nil) }
+        let part = starts[slot].part
         if cached?.part != part {
             switch arrived.decode(part) {
             case .failure(let problem): return .failure(problem)
-            case .success(let entries): cached = (part, entries)
+            case .success(let entries):
+                counter?.withLock { $0 += entries.count }
+                // What the lookup relies on: the part starts where its list says, its names
+                // are in order, and it ends before the next part's first name.
+                let next = slot + 1 < starts.count ? starts[slot + 1].first : nil
+                guard entries.first?.name == starts[slot].first,
+                      zip(entries, entries.dropFirst()).allSatisfy({ $0.name < $1.name }),
+                      next.map({ entries.last!.name < $0 }) ?? true
+                else { return .failure(SnapshotFiles.Problem(path: arrived.parts[part].path, reason: "not in the name order its list gives")) }
+                cached = (part, entries)
             }
         }
         let entries = cached!.entries, index = entries.partitionPoint { $0.name < name }

@@ -27,6 +27,9 @@ struct Options {
     var seedOnly: (games: Int, dataDir: String)?
     /// `--history NAME`: only the first syncs of these histories (for profiling one).
     var histories: [History] = []
+    /// `--new-process`: only what a new process pays after one guess (and the first sync and
+    /// database size it needs), for a quick run at a large scale.
+    var newProcessOnly = false
 
     init(_ arguments: [String]) {
         var rest = arguments[...]
@@ -37,6 +40,7 @@ struct Options {
             case "--runs": if let n = rest.popFirst().flatMap(Int.init), n > 0 { runs = n } else { Options.fail("--runs takes a positive number") }
             case "--json": json = true
             case "--no-program": skipPrograms = true
+            case "--new-process": newProcessOnly = true
             case "--history":
                 guard let history = rest.popFirst().flatMap(History.init(rawValue:)) else {
                     Options.fail("--history takes one of \(History.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -53,6 +57,8 @@ struct Options {
                   --runs R      samples per timed metric (default 5; quick metrics take 4R)
                   --json        one JSON object per metric, with the median and the spread
                   --no-program  skip the metrics that run the built qiktionary program
+                  --new-process only the first upload, a new machine's first sync, the database size per game and
+                                one guess sent and received by new processes (issue 27)
                   --history NAME  only the first sync of this history against its floor (repeat for more):
                                 \(History.allCases.map(\.rawValue).joined(separator: ", "))
                   --seed N DIR  only make DIR a data dir holding N seeded finished games (for profiling
@@ -101,6 +107,9 @@ struct Measurement: Encodable {
         if games == 10_000, let goal = metric.target {
             target = goal.description
             met = goal.isMet(by: median)
+        } else if games == 100_000, let goal = metric.targetAtLargestScale {
+            target = goal.description + " at 100,000"
+            met = goal.isMet(by: median)
         }
     }
 }
@@ -124,6 +133,13 @@ enum Metric: String, CaseIterable {
     case firstSyncMemory = "program.firstSync.peakMemory"
     case firstScreen = "program.firstScreen"
     case firstScreenMemory = "program.firstScreen.peakMemory"
+    case sendOneGuessProgram = "program.sendOneGuess"
+    case sendOneGuessMemory = "program.sendOneGuess.peakMemory"
+    case receiveOneGuessProgram = "program.receiveOneGuess"
+    case receiveOneGuessMemory = "program.receiveOneGuess.peakMemory"
+    case firstScreenWaiting = "program.firstScreenWithAChangeWaiting"
+    case firstScreenWaitingMemory = "program.firstScreenWithAChangeWaiting.peakMemory"
+    case databaseBytesPerGame = "database.bytesPerGame"
     case folderRatio = "cloud.sizeVsLiveJSON"
     case historyFirstSync = "history.firstSync"
     case historyFloor = "history.floor"
@@ -149,6 +165,13 @@ enum Metric: String, CaseIterable {
         case .firstSyncMemory: "  its peak memory (RSS)"
         case .firstScreen: "`qiktionary` to its first screen and out, whole process"
         case .firstScreenMemory: "  its peak memory (RSS)"
+        case .sendOneGuessProgram: "`qiktionary sync` sending one guess (and its new game), whole process"
+        case .sendOneGuessMemory: "  its peak memory (RSS)"
+        case .receiveOneGuessProgram: "`qiktionary sync` receiving them on a machine that has the rest, whole process"
+        case .receiveOneGuessMemory: "  its peak memory (RSS)"
+        case .firstScreenWaiting: "`qiktionary` to its first screen and out with one change waiting, whole process"
+        case .firstScreenWaitingMemory: "  its peak memory (RSS)"
+        case .databaseBytesPerGame: "database size per game (a new machine's, after its first sync)"
         case .folderRatio: "cloud folder after compaction ÷ live data as JSON"
         case .historyFirstSync: "first sync of a new machine"
         case .historyFloor: "  its floor"
@@ -162,8 +185,8 @@ enum Metric: String, CaseIterable {
         case .nothingToDoFiles: "files"
         case .historyRecords: "records"
         case .naiveRatio, .floorRatio, .folderRatio, .historyRatio: "x"
-        case .bytesPerGuess: "bytes"
-        case .firstSyncMemory, .firstScreenMemory, .firstUploadMemory: "MB"
+        case .bytesPerGuess, .databaseBytesPerGame: "bytes"
+        case .firstSyncMemory, .firstScreenMemory, .firstUploadMemory, .sendOneGuessMemory, .receiveOneGuessMemory, .firstScreenWaitingMemory: "MB"
         default: "ms"
         }
     }
@@ -195,6 +218,17 @@ enum Metric: String, CaseIterable {
         default: nil
         }
     }
+
+    /// Issue 27's targets, set at 100,000 games: a new process pays for the change, not the history.
+    var targetAtLargestScale: Target? {
+        switch self {
+        case .sendOneGuessProgram, .receiveOneGuessProgram: Target(atMost: 60, unit: "ms")
+        case .sendOneGuessMemory, .receiveOneGuessMemory: Target(atMost: 40, unit: "MB")
+        case .firstScreenWaiting: Target(atMost: 150, unit: "ms")
+        case .databaseBytesPerGame: Target(atMost: 1_200, unit: "bytes")
+        default: nil
+        }
+    }
 }
 
 func progress(_ text: String) {
@@ -217,6 +251,7 @@ func measure(games: Int, options: Options) throws -> [Measurement] {
     try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: root) }
     if !options.histories.isEmpty { return try measure(options.histories, games: games, runs: options.runs, root: root) }
+    if options.newProcessOnly { return try measureNewProcess(games: games, runs: options.runs, root: root) }
     let (results, won) = try measureMetrics(games: games, options: options, root: root)
     return try results + measure(History.allCases, games: games, runs: options.runs, root: root, won: won)
 }
@@ -312,6 +347,9 @@ func measureMetrics(games: Int, options: Options, root: URL) throws -> ([Measure
         }
         record(.firstSyncProgram, syncs.map(\.milliseconds))
         record(.firstSyncMemory, syncs.map(\.peakMegabytes))
+        let receiver = root.appendingPathComponent("program-0")
+        record(.databaseBytesPerGame, [Double(databaseBytes(in: receiver)) / Double(games)])
+        try measureOneGuess(games: games, laptop: laptop, receiver: receiver, cloud: cloud, runs: runs, record: record)
         var screens: [Child.Outcome] = []
         for _ in 0..<runs {
             // Ctrl-C is already waiting: the program opens, draws its first screen, reads it and leaves.
@@ -330,6 +368,80 @@ func measureMetrics(games: Int, options: Options, root: URL) throws -> ([Measure
     let live = try LiveData.jsonBytes(player: Seeding.player, cloud: cloud)
     record(.folderRatio, [Double(folderSize(cloud.appendingPathComponent("players"))) / Double(live.bytes)])
     return (results, won)
+}
+
+/// `--new-process`: the laptop seeded and uploaded, a new machine's first sync (a process), and
+/// one guess sent and received by new processes.
+func measureNewProcess(games: Int, runs: Int, root: URL) throws -> [Measurement] {
+    var results: [Measurement] = []
+    func record(_ metric: Metric, _ values: [Double]) { results.append(Measurement(metric, games: games, samples: values)) }
+    let cloud = root.appendingPathComponent("cloud")
+    try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
+    progress("\(games.formatted()) games: seeding the laptop and uploading")
+    let laptop = try Machine("laptop", root: root, cloud: cloud)
+    try Seeding.seed(laptop, games: games)
+    record(.firstUpload, [try time { try laptop.engine.sync() }])
+    Glibc.sync()
+    let receiver = root.appendingPathComponent("program-0")
+    let first = try Child.run(["sync", "--data-dir", receiver.path, "--cloud-dir", cloud.path, "--player", Seeding.player, "--device", "program-0"])
+    guard first.status == 0 else { throw BenchFailure("qiktionary sync exited \(first.status): \(first.output)") }
+    record(.firstSyncProgram, [first.milliseconds])
+    record(.firstSyncMemory, [first.peakMegabytes])
+    record(.databaseBytesPerGame, [Double(databaseBytes(in: receiver)) / Double(games)])
+    try measureOneGuess(games: games, laptop: laptop, receiver: receiver, cloud: cloud, runs: runs, record: record)
+    return results
+}
+
+/// What a player runs after one guess: the laptop plays it (a new game and one guess, no sync),
+/// a one-shot `qiktionary sync` sends them, and a one-shot sync on a machine that has everything
+/// else receives them; then the same again, received by the full-screen game's first screen
+/// (which syncs before it shows what to resume). Each a new process: it pays for what it reads.
+func measureOneGuess(games: Int, laptop: Machine, receiver: URL, cloud: URL, runs: Int, record: (Metric, [Double]) -> Void) throws {
+    let scale = games.formatted()
+    progress("\(scale) games: one guess sent and received by new processes")
+    func playOneGuess() throws -> String {
+        let game = try laptop.player.startGame(GameRequest(packID: "animals"))
+        let word = Seeding.guessable.first { $0 != game.game.secret }!
+        _ = try laptop.player.submitGuess(word, gameID: game.game.id, lexicon: Seeding.lexicon)
+        return game.game.id
+    }
+    func sync(_ dataDir: URL, _ device: String) throws -> Child.Outcome {
+        let outcome = try Child.run(["sync", "--data-dir", dataDir.path, "--cloud-dir", cloud.path, "--player", Seeding.player, "--device", device])
+        guard outcome.status == 0 else { throw BenchFailure("qiktionary sync on \(device) exited \(outcome.status): \(outcome.output)") }
+        return outcome
+    }
+    var sends: [Child.Outcome] = [], receives: [Child.Outcome] = [], screens: [Child.Outcome] = []
+    for _ in 0..<runs {
+        _ = try playOneGuess()
+        sends.append(try sync(laptop.dataDir, laptop.profile.device.name))
+        let received = try sync(receiver, "program-0")
+        guard received.output.contains("2 received") else {
+            throw BenchFailure("the receiving sync did not get the game and its guess: \(received.output)")
+        }
+        receives.append(received)
+        _ = try playOneGuess()
+        _ = try sync(laptop.dataDir, laptop.profile.device.name)
+        // Ctrl-C already waiting, as for the first screen: it syncs first, draws, reads it and leaves.
+        let screen = try Child.run(["--data-dir", receiver.path], terminal: (100, 30), input: [3])
+        guard screen.status == 0, screen.output.contains("Notepad") else {
+            throw BenchFailure("qiktionary did not draw its first screen with a change waiting (exit \(screen.status))")
+        }
+        screens.append(screen)
+    }
+    record(.sendOneGuessProgram, sends.map(\.milliseconds))
+    record(.sendOneGuessMemory, sends.map(\.peakMegabytes))
+    record(.receiveOneGuessProgram, receives.map(\.milliseconds))
+    record(.receiveOneGuessMemory, receives.map(\.peakMegabytes))
+    record(.firstScreenWaiting, screens.map(\.milliseconds))
+    record(.firstScreenWaitingMemory, screens.map(\.peakMegabytes))
+}
+
+/// The bytes of a data dir's database (its file and any write-ahead log left beside it).
+func databaseBytes(in dataDir: URL) -> Int {
+    ["", "-wal"].reduce(0) { total, suffix in
+        let path = dataDir.appendingPathComponent(AppDatabase.fileName + suffix).path
+        return total + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+    }
 }
 
 /// Each history's first syncs against its own floor, each history seeded and uploaded to a

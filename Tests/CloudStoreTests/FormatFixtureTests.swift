@@ -7,11 +7,14 @@ import Testing
 /// version). `Fixtures/cloud` holds the files of format version 1 (plain JSON everywhere),
 /// `Fixtures/cloud-v2` those of version 2 (compressed segments and single-file snapshots), both
 /// still read; `Fixtures/cloud-v3` the same history as written today (the snapshot a list of
-/// parts, version 3, in two parts). Regenerate only on purpose:
+/// parts, version 3, in two parts, the list naming each part's first record), and
+/// `Fixtures/cloud-v3-unnamed-parts` as version 3 wrote it before lists named them, still read.
+/// Regenerate only on purpose:
 /// QIKTIONARY_WRITE_FIXTURES=1 swift test --filter FormatFixture
 @Suite struct FormatFixtureTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
     static let fixtures = folder.appendingPathComponent("cloud-v3")
+    static let unnamedParts = folder.appendingPathComponent("cloud-v3-unnamed-parts")
     static let versionTwo = folder.appendingPathComponent("cloud-v2")
     static let versionOne = folder.appendingPathComponent("cloud")
     static let clock = Date(timeIntervalSince1970: 1_700_000_000)
@@ -72,10 +75,10 @@ import Testing
         }
     }
 
-    @Test(arguments: [fixtures, versionTwo, versionOne])
+    @Test(arguments: [fixtures, unnamedParts, versionTwo, versionOne])
     func theFrozenFilesReadAsDocumented(_ fixtures: URL) throws {
         let files = try Self.frozenFiles(in: fixtures)
-        #expect(files.count == (fixtures == Self.fixtures ? 6 : 4))
+        #expect(files.count == ([Self.fixtures, Self.unnamedParts].contains(fixtures) ? 6 : 4))
         let cloud = MemoryFolder()
         for (path, data) in files where !path.contains("generations") {
             cloud.place(data, at: path.split(separator: "/").map(String.init))

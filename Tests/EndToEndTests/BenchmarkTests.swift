@@ -16,6 +16,8 @@ import Testing
         let expected = ["upload.all", "sync.nothingToDo", "sync.nothingToDo.fileOperations", "baseline.naiveSync", "sync.nothingToDo.vsNaive",
                         "sync.oneGuess", "upload.bytesPerGuess", "game.submitGuess", "sync.firstSync", "baseline.floor", "sync.firstSync.vsFloor",
                         "program.firstUpload", "program.firstUpload.peakMemory", "program.firstSync", "program.firstSync.peakMemory", "program.firstScreen", "program.firstScreen.peakMemory",
+                        "database.bytesPerGame", "program.sendOneGuess", "program.sendOneGuess.peakMemory", "program.receiveOneGuess",
+                        "program.receiveOneGuess.peakMemory", "program.firstScreenWithAChangeWaiting", "program.firstScreenWithAChangeWaiting.peakMemory",
                         "cloud.sizeVsLiveJSON"]
         #expect(Set(byMetric.keys) == Set(expected))
         #expect(rows.count == expected.count)
@@ -32,7 +34,9 @@ import Testing
         #expect(median("upload.bytesPerGuess") > 50 && median("upload.bytesPerGuess") <= 400)
         #expect(median("cloud.sizeVsLiveJSON") > 0.01 && median("cloud.sizeVsLiveJSON") <= 2)
         #expect(median("program.firstScreen.peakMemory") > 1)
-        // Only the 10,000-game scale carries targets.
+        #expect(median("program.sendOneGuess.peakMemory") > 1 && median("program.receiveOneGuess.peakMemory") > 1)
+        #expect(median("database.bytesPerGame") > 100)
+        // Only the 10,000-game scale (and issue 27's metrics at 100,000) carries targets.
         #expect(result.events.allSatisfy { $0["target"] == nil && $0["met"] == nil })
     }
 
