@@ -10,7 +10,7 @@ extension FullScreenTests {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("qk-tmux-coach-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
         let session = try TmuxSession(width: 100, height: 30,
-                                      arguments: ["--data-dir", data.path, "--word", "tiger", "--hard", "--device", "tmux"])
+                                      arguments: ["--data-dir", data.path, "--word", "tiger", "--hard", "--assist", "coach", "--device", "tmux"])
         defer { session.close() }
         try session.waitFor("the board") { $0.contains("> _ _ _ _ _") && $0.contains("classic, 5 letters, hard") }
 

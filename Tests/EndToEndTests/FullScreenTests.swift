@@ -32,7 +32,7 @@ import Testing
         session.send(["c", "Space"])
         try session.waitFor("C marked out") { $0.contains("C✗") }
         session.send(["Tab"])
-        try session.waitFor("the packs screen") { $0.contains("Packs (") && $0.contains("Enter play") }
+        try session.waitFor("the packs screen") { $0.contains("Packs · help: proven marks (") && $0.contains("Enter play") }
         session.send(["1"])
         try session.waitFor("the game again") { $0.contains("1  CRANE") }
 
