@@ -41,6 +41,24 @@ import TestSupport
     }
 
     /// Every regular file under a folder, relative to it.
+    /// Copies a program through a descriptor opened close-on-exec: a copy made another way keeps
+    /// its descriptor open in any program another test starts meanwhile, and running the copy
+    /// then fails with "Text file busy" for as long as that program runs.
+    static func copyExecutable(_ source: String, to destination: String) throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: source))
+        let fd = open(destination, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(fd) }
+        try data.withUnsafeBytes { buffer in
+            var written = 0
+            while written < buffer.count {
+                let n = write(fd, buffer.baseAddress! + written, buffer.count - written)
+                guard n > 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+                written += n
+            }
+        }
+    }
+
     static func files(under folder: URL) -> [String] {
         guard let walk = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
         return walk.compactMap { item -> String? in
@@ -128,7 +146,7 @@ import TestSupport
         // The same binary alone, with nothing beside it: one line and exit 69, not a crash.
         let lonely = top.appendingPathComponent("lonely/qiktionary")
         try FileManager.default.createDirectory(at: lonely.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: binary, toPath: lonely.path)
+        try Self.copyExecutable(binary, to: lonely.path)
         let missing = try Self.run(lonely.path, ["packs", "--data-dir", data.path])
         #expect(missing.status == 69)
         #expect(missing.stdout.isEmpty)
