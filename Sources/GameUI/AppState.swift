@@ -99,10 +99,14 @@ public struct DailyStreak: Sendable, Equatable {
 public struct AppState: Sendable, Equatable {
 
     public static let minimumSize = Size(width: 40, height: 12)
+    /// Keys pressed within this many seconds of the winning Enter do nothing on the fact card.
+    public static let winGrace = 0.6
     /// Letters per row of the notepad.
     public static let notepadColumns = 7
 
     public var glyphs: Glyphs
+    /// This machine's name, so an end reached on another machine can be told apart.
+    public var device = ""
     public var sync: SyncState = .off
     /// The wall clock as last told (by `.tick`), so the header can say how long ago sync ran.
     public var now: Date?
@@ -120,6 +124,20 @@ public struct AppState: Sendable, Equatable {
     /// True until the first game arrives or fails to.
     public var waitingForGame = true
     public var input = ""
+    /// The guess line holds a word just refused: the next letter starts a new word, and Enter
+    /// does not send it again unchanged.
+    public var inputRefused = false
+    /// The game on the board ended by a change from elsewhere (another machine) while it was in
+    /// play here: the card says so, and its one-key commands wait for Enter or Esc.
+    public var notice: String?
+    /// When the key being handled was pressed (seconds on a monotonic clock), when the loop
+    /// says so (`.pressed`); nil for keys given without a time.
+    public var keyClock: Double?
+    /// When the Enter that won the game on the board was pressed: keys within a moment of it are
+    /// the rest of a double press, and do not leave the fact card.
+    public var wonAt: Double?
+    /// The game this machine is giving up: its end is not news from elsewhere.
+    public var endingHere: String?
     /// Index into the alphabet of the notepad letter under the cursor.
     public var notepadCursor = 0
 

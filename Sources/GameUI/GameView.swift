@@ -176,7 +176,12 @@ extension Canvas {
     mutating func drawFactCard(_ saved: SavedGame, in rect: Rect, actions: Bool) -> Rect {
         let width = rect.width - 4
         guard width > 4, rect.height >= 6 else { return rect }
-        var lines = [endLine(saved), ""] + Text.wrap(saved.fact.isEmpty ? Practice.noFact : saved.fact, width: width)
+        var lines = Text.wrap(endLine(saved, here: state.device), width: width)
+        // The game ended elsewhere while in play here: said first, with the key that goes on.
+        let notice = actions && saved.id == state.game?.id ? state.notice : nil
+        if let notice { lines = Text.wrap("\(notice). Enter or Esc to go on.", width: width) + lines }
+        let bold = lines.count
+        lines += [""] + Text.wrap(saved.fact.isEmpty ? Practice.noFact : saved.fact, width: width)
         // After a daily game: the time to the next one, at local midnight.
         if saved.daily != nil, let clock = state.dailyClock { lines += ["", "Next daily word in \(clock.untilNextDayText)"] }
         var firstAction = Int.max
@@ -192,7 +197,8 @@ extension Canvas {
         let inner = buffer.drawBox(cardRect, title: star + saved.game.secret.uppercased(), glyphs: glyphs, style: Style(color: .cyan), titleStyle: Style(color: .cyan, bold: true))
         for (i, text) in lines.prefix(inner.height).enumerated() {
             let cut = i == inner.height - 1 && lines.count > inner.height && !text.isEmpty
-            let style: Style = i == 0 ? .bold : (i >= firstAction ? .dim : .plain)
+            var style: Style = i < bold ? .bold : (i >= firstAction ? .dim : .plain)
+            if notice != nil && i < bold - 1 { style = Style(color: .yellow, bold: true) }
             buffer.write(cut ? Text.truncate(text + " " + glyphs.ellipsis, to: width, ellipsis: glyphs.ellipsis) : text,
                          x: inner.x + 1, y: inner.y + i, style: style, limit: width)
         }

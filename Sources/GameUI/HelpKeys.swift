@@ -24,9 +24,9 @@ public enum HelpKeys {
         HelpSection(title: "Game", entries: [
             HelpEntry(keys: "a to z", action: "type a guess"),
             HelpEntry(keys: "Enter", action: "submit the guess"),
-            HelpEntry(keys: "Backspace", action: "delete a letter"),
+            HelpEntry(keys: "Backspace, Ctrl-H", action: "delete a letter"),
             HelpEntry(keys: "Ctrl-U", action: "clear the guess"),
-            HelpEntry(keys: "Ctrl-H, F2", action: "a hint (counted)"),
+            HelpEntry(keys: "F2", action: "a hint (counted)"),
             HelpEntry(keys: "Ctrl-G", action: "give up (asks first)"),
             HelpEntry(keys: "Ctrl-N", action: "start another game"),
             HelpEntry(keys: "Ctrl-D", action: "today's daily word"),

@@ -11,7 +11,7 @@ extension Canvas {
         let arrow = glyphs == .ascii ? "->" : "→"
         func padLeft(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.columns)) + text }
         var lines: [(String, Style)] = [
-            ("\(endLine(shown.game))  \(game.rules.rawValue)\(game.hard ? ", hard" : "")"
+            ("\(endLine(shown.game, here: state.device))  \(game.rules.rawValue)\(game.hard ? ", hard" : "")"
                 + (shown.game.hints.isEmpty ? "" : ", \(shown.game.hints.count) \(shown.game.hints.count == 1 ? "hint" : "hints")"), .bold),
             ("", .plain),
             ("  #  guess    possible    expected  best guess", .dim),

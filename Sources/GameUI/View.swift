@@ -121,7 +121,7 @@ struct Canvas {
             if state.game?.game.isFinished ?? true {
                 return [("n", "next game"), ("b", "bookmark"), ("r", "review"), ("s", "share"), ("h", "hard game")] + common
             }
-            return [("Enter", "guess"), ("Tab", "notepad"), ("^H", "hint"), ("^G", "give up"), ("^N", "new"), ("^D", "daily"), ("F1", "help"),
+            return [("Enter", "guess"), ("Tab", "notepad"), ("F2", "hint"), ("^G", "give up"), ("^N", "new"), ("^D", "daily"), ("F1", "help"),
                     ("^C", "quit")]
         case .notepad:
             return [("Space", "cycle"), ("-", "out"), ("+", "in"), ("Enter", "back")] + common

@@ -16,6 +16,7 @@ enum FullScreen {
         do { terminal = try CursesTerminal() } catch { throw Failure(error.description) }
         defer { terminal.restore() }
         var state = AppState(glyphs: terminal.capabilities.glyphs)
+        state.device = setup.profile.device.name
         let inbox = Inbox()
         let background = setup.syncEnabled ? BackgroundSync(setup: setup, inbox: inbox) : nil
         let effects = EffectInterpreter(data: LiveGameData(player: setup.player, lexicon: setup.lexicon,
