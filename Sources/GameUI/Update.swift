@@ -18,6 +18,7 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
         if state.game?.id != game.id {
             forgetTyping(&state)
             state.notice = nil
+            state.noticeTyped = ""
             state.wonAt = nil
         }
         let endingHere = state.endingHere == game.id
@@ -47,6 +48,7 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
             } else if wasInPlay {
                 // This guess was played as the game ended elsewhere.
                 noticeEnd(game, typing: true, &state)
+                state.noticeTyped = ""
             }
             return [.load(.packs)]
         }
@@ -159,6 +161,7 @@ private func noticeEnd(_ saved: SavedGame, typing: Bool, _ state: inout AppState
     default: "Given up"
     }
     state.notice = what + place + (typing ? " while you were typing" : "")
+    state.noticeTyped = state.input
 }
 
 /// Drops the guess being typed.
@@ -229,11 +232,20 @@ private func handle(_ key: Key, _ state: inout AppState) -> [Effect] {
     if state.helpOpen { return handleHelp(key, &state) }
     if state.notice != nil && state.pane == .guess {
         // The game ended elsewhere: keys meant for the guess never reach the card's commands.
-        if key == .enter || key == .escape {
+        switch key {
+        case .enter where !state.noticeTyped.isEmpty:
+            // The Enter of a guess typed as the game ended: that guess goes nowhere.
+            state.status = StatusMessage("\(state.noticeTyped.uppercased()) was not played: the game is over. Enter or Esc to go on.")
+            state.noticeTyped = ""
+        case .enter, .escape:
             state.notice = nil
+            state.noticeTyped = ""
             if let game = state.game { state.status = StatusMessage(endLine(game, here: state.device)) }
-        } else {
-            state.status = StatusMessage("This game ended elsewhere: Enter or Esc to go on.")
+        case .character(let c) where c.isLetter && c.isASCII:
+            state.noticeTyped.append(Character(c.lowercased()))
+            state.status = StatusMessage("This game is over: Enter or Esc to go on.")
+        default:
+            state.status = StatusMessage("This game is over: Enter or Esc to go on.")
         }
         return []
     }

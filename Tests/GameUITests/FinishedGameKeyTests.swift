@@ -39,7 +39,11 @@ import Testing
         #expect(state.notice != nil)
         let screen = view(state, size: Size(width: 100, height: 30)).text
         #expect(screen.contains("Found on laptop while you were typing"), "\(screen)")
-        // Enter closes the notice, and only then do the card's keys act.
+        // The Enter that ends the letters typed belongs to them: the notice stays.
+        #expect(update(&state, .key(.enter)).isEmpty)
+        #expect(state.notice != nil)
+        #expect(state.status?.text == "BRICKBRSNH was not played: the game is over. Enter or Esc to go on.")
+        // A deliberate Enter closes the notice, and only then do the card's keys act.
         #expect(update(&state, .key(.enter)).isEmpty)
         #expect(state.notice == nil)
         #expect(update(&state, .key(.character("b"))) == [.bookmark(gameID: "g1")])
