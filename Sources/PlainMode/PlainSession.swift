@@ -174,7 +174,8 @@ public final class PlainSession {
     private func emitEnded(_ game: SavedGame) {
         let code = try? database.challengeCode(for: game.game, lexicon: lexicon())
         emit(.ended(GameJSON(game), result: game.game.status, word: game.game.secret, fact: game.fact, score: game.game.score,
-                    challenge: code ?? nil, nextDailyInSeconds: game.daily != nil ? dailyClock().secondsToNextDay : nil))
+                    challenge: code ?? nil, nextDailyInSeconds: game.daily != nil ? dailyClock().secondsToNextDay : nil,
+                    foundOn: game.foundOn, foundElsewhere: game.playedOnSeveralDevices || (game.foundOn.map { $0 != profile.device.name } ?? false)))
     }
 
     static func notepad(_ notepad: Notepad) -> [String: String] {

@@ -8,13 +8,8 @@ extension FullScreenTests {
     func typingIntoAGameTheOtherMachineJustWonActsOnNothing() throws {
         let pair = try Pair()
         defer { pair.remove() }
-        let a = pair.peer("laptop"), b = pair.peer("desktop")
-        _ = try a.play(["--word", "tiger"], ["slate"])
-        let onA = try TmuxSession(width: 100, height: 30, arguments: Self.screenArguments(a))
-        defer { onA.close() }
-        let onB = try TmuxSession(width: 100, height: 30, arguments: Self.screenArguments(b))
-        defer { onB.close() }
-        for session in [onA, onB] { try session.waitFor("the game on both") { $0.contains("1  SLATE") && $0.contains("Guess 2 of 15") } }
+        let (a, b, onA, onB) = try Self.oneGameOnTwoScreens(pair)
+        defer { onA.close(); onB.close() }
         onA.send(["t", "i", "g", "e", "r", "Enter"])
         try onB.waitFor("the win on B") { $0.contains("Found on laptop") }
         // Within a second of the win arriving, B types a guess (b, r, c: the card's keys) and Enter.
