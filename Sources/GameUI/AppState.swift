@@ -28,6 +28,7 @@ public enum Pane: Int, Sendable, CaseIterable {
 public enum Confirmation: Sendable, Equatable {
     case giveUp(gameID: String)
     case deleteGame(id: String, word: String)
+    case removeBookmark(word: String)
     /// Not y/n: u keeps this machine's games (uploads them), e erases them.
     case cloudReset
 
@@ -35,6 +36,7 @@ public enum Confirmation: Sendable, Equatable {
         switch self {
         case .giveUp: "Give up this game and see the word? (y/n)"
         case .deleteGame(_, let word): "Delete the game on \(word.uppercased()) from your history? (y/n)"
+        case .removeBookmark(let word): "Remove \(word.uppercased()) from your reading list? (y/n)"
         case .cloudReset: "The cloud was reset on another machine. u: upload this machine's games to it, e: erase them and take the cloud's"
         }
     }
@@ -175,8 +177,10 @@ public struct AppState: Sendable, Equatable {
     public var codeEntry: String?
     /// Challenge codes of finished games, for the fact card.
     public var challengeCodes: [String: String] = [:]
-    /// A game's summary to print once the screen closes.
-    public var share: String?
+    /// The summaries asked for (s), each printed once the screen closes.
+    public var shares: [String] = []
+    /// The last summary asked for.
+    public var share: String? { shares.last }
 
     public init(glyphs: Glyphs = .unicode) {
         self.glyphs = glyphs

@@ -76,6 +76,7 @@ extension Canvas {
             }
             x = buffer.write("  " + guess.feedback.summary, x: x, y: y, style: Style(bold: newest), limit: inner.maxX - x)
             var note: [String] = []
+            if let anagram = guess.fullScoreNote(secret: game.secret) { note.append(anagram) }
             if devices.indices.contains(index) { note.append("on \(devices[index])") }
             if let win, index > win { note.append("after the win") }
             if !note.isEmpty { buffer.write("  (" + note.joined(separator: ", ") + ")", x: x, y: y, style: .dim, limit: inner.maxX - x) }

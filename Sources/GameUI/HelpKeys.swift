@@ -54,7 +54,7 @@ public enum HelpKeys {
             HelpEntry(keys: "c", action: "challenge code (packs)"),
             HelpEntry(keys: "r", action: "review (history)"),
             HelpEntry(keys: "b", action: "bookmark (history)"),
-            HelpEntry(keys: "d", action: "delete (asks) / remove"),
+            HelpEntry(keys: "d", action: "delete / remove (asks)"),
             HelpEntry(keys: "y / n", action: "answer a question"),
         ]),
     ]

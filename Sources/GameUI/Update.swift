@@ -52,7 +52,8 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
             }
             return [.load(.packs)]
         }
-        state.status = StatusMessage("\(played.guess.word.uppercased()): \(played.guess.feedback.summary).")
+        let anagram = played.guess.fullScoreNote(secret: game.game.secret).map { ": \($0)" } ?? ""
+        state.status = StatusMessage("\(played.guess.word.uppercased()): \(played.guess.feedback.summary)\(anagram).")
         return []
     case .guessRefused(let input, let reason):
         state.status = StatusMessage("\(input.uppercased()) refused: \(reason).", isError: true)
@@ -79,8 +80,10 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
         let count = game.game.guesses.count
         state.status = StatusMessage("Your game from \(game.lastChangedOn) is here: \(count) \(count == 1 ? "guess" : "guesses") so far.")
     case .shareReady(let text):
-        state.share = text
-        state.status = StatusMessage("The summary prints when you quit (q), and goes to the clipboard where the terminal allows.")
+        if !state.shares.contains(text) { state.shares.append(text) }
+        let count = state.shares.count
+        state.status = StatusMessage((count == 1 ? "The summary prints" : "The \(count) summaries print")
+            + " when you quit (q), and go to the clipboard where the terminal allows.")
     case .packsLoaded(let packs):
         show(packs, in: &state.packs, selection: &state.packSelection)
     case .inProgressLoaded(let games):
@@ -226,6 +229,7 @@ private func handle(_ key: Key, _ state: inout AppState) -> [Effect] {
             state.endingHere = id
             return [.giveUp(gameID: id)]
         case .deleteGame(let id, _): return [.deleteGame(id: id)]
+        case .removeBookmark(let word): return [.removeBookmark(word: word)]
         case .cloudReset: return []
         }
     }
@@ -498,7 +502,8 @@ private func handleList(_ key: Key, _ state: inout AppState) -> [Effect] {
         move(&state.inProgressSelection, state.inProgress.count, key)
     case .readingList:
         if key == .character("d") || key == .delete, state.readingList.indices.contains(state.readingSelection) {
-            return [.removeBookmark(word: state.readingList[state.readingSelection].word)]
+            state.confirmation = .removeBookmark(word: state.readingList[state.readingSelection].word)
+            return []
         }
         move(&state.readingSelection, state.readingList.count, key)
     case .history:

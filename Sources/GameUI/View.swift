@@ -127,10 +127,10 @@ struct Canvas {
             return [("Space", "cycle"), ("-", "out"), ("+", "in"), ("Enter", "back")] + common
         case .packs: return [("Enter", "play"), ("h", "play hard"), ("c", "challenge code"), (arrows, "choose")] + common
         case .inProgress: return [("Enter", "resume"), (arrows, "choose")] + common
-        case .readingList: return [(arrows, "read"), ("d", "remove")] + common
+        case .readingList: return [(arrows, "read"), ("d", "remove (asks)")] + common
         case .history:
             return [("Enter", state.historyOpen ? "close" : "open"), ("r", "review"), ("b", "bookmark"), ("d", "delete")] + common
-        case .stats: return [("1", "game"), ("F5", "sync")] + common
+        case .stats: return [("1", "back to the game"), ("F5", "sync")] + common
         }
     }
 

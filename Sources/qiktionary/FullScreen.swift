@@ -36,7 +36,7 @@ enum FullScreen {
         }, perform: effects.perform)
         terminal.restore()
         background?.stop()
-        if let share = state.share { Self.printShare(share) }
+        if !state.shares.isEmpty { Self.printShare(state.shares.joined(separator: "\n\n")) }
         // Hand this session's moves to the other machine on the way out, like plain mode.
         setup.syncInPassing()
     }

@@ -146,4 +146,28 @@ import Testing
         _ = update(&state, .key(.character("s")))
         #expect(state.input == "tiges")
     }
+
+    // MARK: Small mends
+
+    @Test func sOnTwoGamesKeepsBothSummaries() {
+        var state = Fixtures.state(.guess, game: Fixtures.won)
+        _ = update(&state, .shareReady("Qiktionary TIGER summary"))
+        _ = update(&state, .shareReady("Qiktionary ZEBRA summary"))
+        _ = update(&state, .shareReady("Qiktionary ZEBRA summary"))
+        #expect(state.shares == ["Qiktionary TIGER summary", "Qiktionary ZEBRA summary"])
+        #expect(state.status?.text.hasPrefix("The 2 summaries print") == true)
+    }
+
+    @Test func aClassicAnagramSaysWhyAllLettersDidNotWin() {
+        var state = Self.inPlay()
+        let game = Fixtures.game("g1", secret: "tiger", guesses: ["crane", "moist", "jumpy", "tribe", "tigre"].filter { $0 != "tigre" } + ["rigte"])
+        _ = update(&state, .guessPlayed(PlayedGuess(guess: game.game.guesses.last!, number: 5, game: game)))
+        #expect(state.status?.text == "RIGTE: 5 common: all letters, wrong order.")
+        #expect(view(state, size: Size(width: 100, height: 30)).text.contains("5 common  (all letters, wrong order)"))
+    }
+
+    @Test func theStatsFooterSaysWhereOneGoes() {
+        let footer = view(Fixtures.state(.stats), size: Size(width: 100, height: 30)).text.split(separator: "\n").last ?? ""
+        #expect(footer.contains("1 back to the game"))
+    }
 }

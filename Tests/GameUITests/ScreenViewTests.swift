@@ -402,7 +402,7 @@ import Testing
 │ struggled to land on horses wearing striped coats.                           │
 └──────────────────────────────────────────────────────────────────────────────┘
 
- ↑↓ read  d remove  Tab next  F1 help  ^C quit
+ ↑↓ read  d remove (asks)  Tab next  F1 help  ^C quit
 """, "readingList")
     }
 
@@ -447,7 +447,7 @@ import Testing
 │ striped coats.                                                                                                       │
 └──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────┘
 
- ↑↓ read  d remove  Tab next  F1 help  ^C quit
+ ↑↓ read  d remove (asks)  Tab next  F1 help  ^C quit
 """, "readingList")
     }
 
@@ -624,7 +624,7 @@ import Testing
 │                                                                              │
 └──────────────────────────────────────────────────────────────────────────────┘
 
- 1 game  F5 sync  Tab next  F1 help  ^C quit
+ 1 back to the game  F5 sync  Tab next  F1 help  ^C quit
 """, "stats")
     }
 
@@ -669,7 +669,7 @@ import Testing
 │                                                                                                                      │
 └──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────┘
 
- 1 game  F5 sync  Tab next  F1 help  ^C quit
+ 1 back to the game  F5 sync  Tab next  F1 help  ^C quit
 """, "stats")
     }
 
@@ -724,7 +724,7 @@ import Testing
 │  F2                 a hint (counted)                       c                  challenge code (packs)                 │
 │  Ctrl-G             give up (asks first)                   r                  review (history)                       │
 │  Ctrl-N             start another game                     b                  bookmark (history)                     │
-│  Ctrl-D             today's daily word                     d                  delete (asks) / remove                 │
+│  Ctrl-D             today's daily word                     d                  delete / remove (asks)                 │
 │  n, Enter           next game, once over                   y / n              answer a question                      │
 │  h                  next game, hard mode                                                                             │
 │  b                  bookmark, once over                                                                              │

@@ -277,7 +277,12 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
     @Test func dDeletesAHistoryGameAfterAskingAndRemovesAReadingListFact() {
         let (asking, none) = press(.character("d"), on: Fixtures.state(.history))
         #expect(none.isEmpty && asking.confirmation == .deleteGame(id: "g2", word: "tiger"))
-        #expect(press(.character("d"), on: Fixtures.state(.readingList)).1 == [.removeBookmark(word: "zebra")])
+        // The reading list asks first too.
+        let (removing, nothing) = press(.character("d"), on: Fixtures.state(.readingList))
+        #expect(nothing.isEmpty && removing.confirmation == .removeBookmark(word: "zebra"))
+        #expect(view(removing, size: Size(width: 80, height: 24)).text.contains("Remove ZEBRA from your reading list? (y/n)"))
+        #expect(press(.character("y"), on: removing).1 == [.removeBookmark(word: "zebra")])
+        #expect(press(.character("n"), on: removing).1.isEmpty)
     }
 
     @Test func yConfirmsAndAnyOtherKeyCancels() {
