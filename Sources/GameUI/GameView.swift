@@ -113,9 +113,12 @@ extension Canvas {
     mutating func drawNotepad(_ game: Game, _ inner: Rect, perRow: Int = AppState.notepadColumns) {
         guard !inner.isEmpty else { return }
         let focused = state.pane == .notepad && !state.helpOpen
-        for (i, entry) in game.notepad(candidates: state.currentCandidates).entries.enumerated() {
+        for (i, var entry) in game.notepad(candidates: state.currentCandidates).entries.enumerated() {
             let y = inner.y + i / perRow
             guard y < inner.maxY else { break }
+            // Once the game is over, the player's own marks stay as they left them: the winning
+            // guess's proofs do not cover them.
+            if game.isFinished && entry.marked != nil { entry.deduced = nil }
             let symbol = entry.shown.map { $0 == .in ? glyphs.check : glyphs.cross } ?? glyphs.unknown
             let letter = entry.letter.uppercased()
             let text = entry.deduced != nil ? "[\(letter)\(symbol)]" : " \(letter)\(symbol) "

@@ -170,4 +170,17 @@ import Testing
         let footer = view(Fixtures.state(.stats), size: Size(width: 100, height: 30)).text.split(separator: "\n").last ?? ""
         #expect(footer.contains("1 back to the game"))
     }
+
+    @Test func theNotepadKeepsThePlayersMarksOnceWon() {
+        // Marked in play: C out, E in, Z out. The winning TIGER proves E in and, with CRANE, C out.
+        let inPlay = Fixtures.game("g1", secret: "tiger", guesses: ["crane"], marks: ["c": .out, "e": .in, "z": .out, "g": .out])
+        let won = Fixtures.game("g1", secret: "tiger", guesses: ["crane", "tiger"], status: .won, marks: ["c": .out, "e": .in, "z": .out, "g": .out],
+                                finished: 90)
+        let before = view(Fixtures.state(.guess, game: inPlay), size: Size(width: 100, height: 30)).text
+        let after = view(Fixtures.state(.guess, game: won), size: Size(width: 100, height: 30)).text
+        for mark in [" C✗ ", " E✓ ", " Z✗ ", " G✗ "] {
+            #expect(before.contains(mark), "in play: \(mark)")
+            #expect(after.contains(mark), "won: \(mark)\n\(after)")
+        }
+    }
 }
