@@ -391,8 +391,10 @@ private func handleGuess(_ key: Key, _ state: inout AppState) -> [Effect] {
     }
     if key == .control("d") { return [.daily] }
     if game.isFinished {
-        // Keys within a moment of the winning Enter are the rest of a double press: the card stays.
-        if let wonAt = state.wonAt, let now = state.keyClock, now - wonAt < AppState.winGrace { return [] }
+        // A key that leaves the card within a moment of the winning Enter is the rest of a double
+        // press: the card stays.
+        if [.enter, .character("n"), .character("h")].contains(key), let wonAt = state.wonAt, let now = state.keyClock,
+           now - wonAt < AppState.winGrace { return [] }
         switch key {
         case .character("n"), .enter: return [.newGame(packID: game.packID)]
         case .character("h"): return [.newGame(packID: game.packID, hard: true)]

@@ -114,7 +114,7 @@ import Testing
         _ = update(&state, .guessPlayed(PlayedGuess(guess: won.game.guesses[4], number: 5, game: won)))
         #expect(state.notice == nil)
         #expect(update(&state, .pressed(.enter, at: 100.3)).isEmpty, "the double press does not leave the card")
-        #expect(update(&state, .pressed(.character("b"), at: 100.5)).isEmpty)
+        #expect(update(&state, .pressed(.character("n"), at: 100.5)).isEmpty)
         #expect(state.game?.id == "g1")
         #expect(update(&state, .pressed(.enter, at: 101.2)) == [.newGame(packID: "animals")], "a deliberate Enter does")
     }
