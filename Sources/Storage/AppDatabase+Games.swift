@@ -146,6 +146,15 @@ extension AppDatabase {
 }
 
 extension PlayerDatabase {
+    /// Checks a request as `startGame` would and writes nothing: an unknown pack or word, or a
+    /// word the rules forbid, is refused here (before the full screen opens).
+    public func check(_ request: GameRequest, lexicon: (() -> Lexicon)? = nil) throws(StorageError) {
+        try read { db in
+            let (pack, entry) = try AppDatabase.chooseSecret(request, playerID: profile.playerID, lexicon: lexicon, db)
+            if !(request.rules ?? pack.rules).allows(entry.word) { throw StorageError.rulesForbidWord(entry.word) }
+        }
+    }
+
     /// Starts a new game for the player. The word is the one asked for, or one drawn from the
     /// pack (seeded when a seed is given), preferring words the player has not had yet.
     public func startGame(_ request: GameRequest, lexicon: (() -> Lexicon)? = nil,

@@ -62,6 +62,8 @@ struct Play: ParsableCommand {
             // The code is checked before the screen opens, so a bad one is one line on the terminal.
             let request = try challenge.map { try setup.database.challengeRequest(code: $0, lexicon: setup.lexicon()) }
                 ?? (daily ? try setup.dailyRequest() : GameRequest(packID: pack, word: word, rules: rules, seed: seed, hard: hard))
+            // So is the pack or word asked for: a bad one is one line and status 64, as when piped.
+            if request.packID != nil || request.word != nil { try setup.player.check(request, lexicon: setup.lexicon) }
             return try FullScreen.run(setup: setup, request: request)
         }
         let session = PlainSession(
