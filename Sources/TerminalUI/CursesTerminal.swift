@@ -147,6 +147,13 @@ public final class CursesTerminal: Terminal {
         }
     }
 
+    /// Whether the locale's codeset is UTF-8 (`LANG`, `LC_ALL`, `LC_CTYPE`): the test the full
+    /// screen makes for its glyphs, for the commands' printed text too.
+    public static let localeIsUTF8: Bool = {
+        setlocale(LC_CTYPE, "")
+        return qk_locale_is_utf8() != 0
+    }()
+
     public func restore() {
         guard !restored else { return }
         restored = true

@@ -66,10 +66,14 @@ struct Play: ParsableCommand {
             if request.packID != nil || request.word != nil { try setup.player.check(request, lexicon: setup.lexicon) }
             return try FullScreen.run(setup: setup, request: request)
         }
+        let asText = !json
+        let write: @Sendable (String) -> Void = { line in
+            if asText { writeTextLine(line) } else { writeLine(line) }
+        }
         let session = PlainSession(
             player: setup.player, lexicon: setup.lexicon,
             rules: rules, seed: seed, hard: hard, json: json, daily: setup.dailyRequest,
-            dailyClock: { setup.dailyClock }, write: writeLine
+            dailyClock: { setup.dailyClock }, write: write
         )
         // Sync before (to resume a game from the other machine) and after (to hand this one over).
         setup.syncInPassing()
@@ -77,6 +81,11 @@ struct Play: ParsableCommand {
         session.run(readLine: { Swift.readLine() })
         setup.syncInPassing()
     }
+}
+
+/// A plain-mode text line, in ASCII when the locale is not UTF-8.
+func writeTextLine(_ line: String) {
+    writeLine(forLocale(line))
 }
 
 /// Writes straight to stdout, unbuffered, so a script reading the pipe sees each event as it
