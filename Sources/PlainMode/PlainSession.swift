@@ -96,7 +96,7 @@ public final class PlainSession {
         case .new(let packID, let hard):
             try start(GameRequest(packID: packID ?? current?.game.packID, rules: rules, seed: takeSeed(), hard: hard || self.hard))
         case .resume(let id):
-            let game = try player.game(id: id)
+            let game = try player.game(idOrPrefix: id)
             if game.game.isFinished { throw .rejected(.gameOver) }
             current = game
             emit(.started(GameJSON(game), resumed: true))

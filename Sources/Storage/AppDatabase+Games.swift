@@ -197,6 +197,27 @@ extension PlayerDatabase {
         }
     }
 
+    /// One of the player's games by its id or the start of it (as short as is unambiguous):
+    /// an id that starts none of the player's games, or several, is refused.
+    public func game(idOrPrefix prefix: String) throws(StorageError) -> SavedGame {
+        let prefix = prefix.lowercased()
+        return try read { db in
+            if let exact = try GameRecord.fetchOne(db, key: prefix), exact.playerId == profile.playerID {
+                return try AppDatabase.savedGame(exact, db)
+            }
+            guard !prefix.isEmpty, prefix.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { throw StorageError.noGame(prefix) }
+            let found = try GameRecord.fetchAll(db, sql: "SELECT * FROM game WHERE playerId = ? AND substr(id, 1, ?) = ? LIMIT 3",
+                                                arguments: [profile.playerID, prefix.count, prefix])
+            if found.count > 1 {
+                let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM game WHERE playerId = ? AND substr(id, 1, ?) = ?",
+                                             arguments: [profile.playerID, prefix.count, prefix]) ?? found.count
+                throw StorageError.ambiguousGame(prefix, count: count)
+            }
+            guard let only = found.first else { throw StorageError.noGame(prefix) }
+            return try AppDatabase.savedGame(only, db)
+        }
+    }
+
     /// One of the player's games.
     public func game(id: String) throws(StorageError) -> SavedGame {
         try read { db in try AppDatabase.savedGame(AppDatabase.gameRecord(id, profile, db), db) }

@@ -47,7 +47,10 @@ struct ListOptions: ParsableArguments {
     /// `view`; else `empty`, when there is nothing and it is given; else the `text`.
     func print<Item, View: Encodable>(_ read: (Setup) throws -> [Item], as view: (Item) -> View, empty: String? = nil,
                                       text: ([Item]) -> String) throws {
-        let items = try read(Setup.open(shared))
+        let setup = try Setup.open(shared)
+        // What the other machine changed shows: a quiet sync first (none with --no-sync).
+        setup.syncInPassing()
+        let items = try read(setup)
         if json { return printJSON(items.map(view)) }
         if items.isEmpty, let empty { return say(empty) }
         say(text(items))
