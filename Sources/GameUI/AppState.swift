@@ -141,6 +141,8 @@ public struct AppState: Sendable, Equatable {
     /// When the Enter that won the game on the board was pressed: keys within a moment of it are
     /// the rest of a double press, and do not leave the fact card.
     public var wonAt: Double?
+    /// Lines the fact card is scrolled by (Up/Down), when it is longer than the room for it.
+    public var cardScroll = 0
     /// The game this machine is giving up: its end is not news from elsewhere.
     public var endingHere: String?
     /// Index into the alphabet of the notepad letter under the cursor.

@@ -23,7 +23,9 @@ extension Canvas {
             drawNotepad(saved.game, box(panel, "Notepad"))
             if below.height >= 4 { drawRules(saved, box(below, "Rules")) }
             left = rest
-        } else {
+        } else if !saved.game.isFinished || board.height >= 24 {
+            // Narrow: the notepad under the guesses, unless the game is over and the fact card
+            // needs the room.
             let perRow = max(1, (board.width - 4) / 4)
             let height = (Notepad.alphabet.count + perRow - 1) / perRow + 2
             if board.height - height >= 3 {
@@ -33,7 +35,8 @@ extension Canvas {
             }
         }
         if saved.game.isFinished {
-            left = drawFactCard(saved, in: left, actions: true)
+            // Too low for the card and three guesses: the card alone (the guesses are in History).
+            left = drawFactCard(saved, in: left, actions: true, keepGuesses: left.height >= 10)
         }
         drawGuesses(saved, box(left, "Guesses"))
     }
@@ -177,9 +180,10 @@ extension Canvas {
     /// The card shown when a game is over: the word, how it went, its fact and, on the game
     /// screen, the actions. Drawn at the bottom of `rect`; returns what is left above it, at
     /// least three rows so the newest guess stays in view.
-    mutating func drawFactCard(_ saved: SavedGame, in rect: Rect, actions: Bool) -> Rect {
+    mutating func drawFactCard(_ saved: SavedGame, in rect: Rect, actions: Bool, keepGuesses: Bool = true) -> Rect {
         let width = rect.width - 4
-        guard width > 4, rect.height >= 6 else { return rect }
+        let reserve = keepGuesses ? 3 : 0
+        guard width > 4, rect.height - reserve >= 3 else { return rect }
         var lines = Text.wrap(endLine(saved, here: state.device), width: width)
         // The game ended elsewhere while in play here: said first, with the key that goes on.
         let notice = actions && saved.id == state.game?.id ? state.notice : nil
@@ -195,16 +199,24 @@ extension Canvas {
             firstAction = lines.count + 1
             lines += [""] + Text.wrap((keep + ["r review", "s share", "n next game"]).joined(separator: glyphs.separator), width: width)
         }
-        let height = min(lines.count + 2, rect.height - 3)
+        let height = min(lines.count + 2, rect.height - reserve)
         let (cardRect, rest) = rect.sliceBottom(height)
         let star = saved.bookmarked ? "\(glyphs.star) " : ""
         let inner = buffer.drawBox(cardRect, title: star + saved.game.secret.uppercased(), glyphs: glyphs, style: Style(color: .cyan), titleStyle: Style(color: .cyan, bold: true))
-        for (i, text) in lines.prefix(inner.height).enumerated() {
-            let cut = i == inner.height - 1 && lines.count > inner.height && !text.isEmpty
+        // Longer than the room: Up/Down scroll it (on the game screen), arrows on the border say
+        // more is above or below, and the last line shown ends in an ellipsis.
+        let scroll = actions ? min(state.cardScroll, max(0, lines.count - inner.height)) : 0
+        if scroll > 0 { buffer.write(String(glyphs.arrowUp), x: cardRect.maxX - 1, y: inner.y, style: Style(color: .cyan, bold: true)) }
+        if lines.count - scroll > inner.height {
+            buffer.write(String(glyphs.arrowDown), x: cardRect.maxX - 1, y: inner.maxY - 1, style: Style(color: .cyan, bold: true))
+        }
+        for (row, text) in lines.dropFirst(scroll).prefix(inner.height).enumerated() {
+            let i = row + scroll
+            let cut = row == inner.height - 1 && lines.count - scroll > inner.height && !text.isEmpty
             var style: Style = i < bold ? .bold : (i >= firstAction ? .dim : .plain)
             if notice != nil && i < bold - 1 { style = Style(color: .yellow, bold: true) }
             buffer.write(cut ? Text.truncate(text + " " + glyphs.ellipsis, to: width, ellipsis: glyphs.ellipsis) : text,
-                         x: inner.x + 1, y: inner.y + i, style: style, limit: width)
+                         x: inner.x + 1, y: inner.y + row, style: style, limit: width)
         }
         return rest
     }

@@ -35,6 +35,7 @@ public enum HelpKeys {
             HelpEntry(keys: "b", action: "bookmark, once over"),
             HelpEntry(keys: "r", action: "review, once over"),
             HelpEntry(keys: "s", action: "share, once over"),
+            HelpEntry(keys: "Up/Down", action: "scroll the card, once over"),
             HelpEntry(keys: "c", action: "play a challenge code"),
         ]),
         HelpSection(title: "Notepad (Tab from the guess)", entries: [

@@ -20,6 +20,7 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
             state.notice = nil
             state.noticeTyped = ""
             state.wonAt = nil
+            state.cardScroll = 0
         }
         let endingHere = state.endingHere == game.id
         state.endingHere = nil
@@ -396,6 +397,12 @@ private func handleGuess(_ key: Key, _ state: inout AppState) -> [Effect] {
         if [.enter, .character("n"), .character("h")].contains(key), let wonAt = state.wonAt, let now = state.keyClock,
            now - wonAt < AppState.winGrace { return [] }
         switch key {
+        case .up, .pageUp:
+            state.cardScroll = max(0, state.cardScroll - (key == .up ? 1 : 5))
+            return []
+        case .down, .pageDown:
+            state.cardScroll += key == .down ? 1 : 5
+            return []
         case .character("n"), .enter: return [.newGame(packID: game.packID)]
         case .character("h"): return [.newGame(packID: game.packID, hard: true)]
         case .character("b"): return toggleBookmark(saved)

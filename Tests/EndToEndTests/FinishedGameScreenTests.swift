@@ -72,4 +72,27 @@ extension FullScreenTests {
         session.send(["C-c"])
         #expect(try session.waitForExit() == 0)
     }
+
+    /// At 60x20 and at the minimum 40x12 a win shows its card, which scrolls to the fact's end
+    /// and the challenge code; the tabs never cut a name.
+    @Test(.enabled(if: tmux != nil, "tmux is not installed; the full-screen end-to-end test needs it (CI installs it)"),
+          arguments: [(60, 20), (40, 12)])
+    func aWinShowsItsCardAndScrollsAtSmallSizes(width: Int, height: Int) throws {
+        let session = try TmuxSession(width: width, height: height)
+        defer { session.close() }
+        try session.waitFor("the board") { $0.contains("> _ _ _ _ _") }
+        if height >= 16 { #expect(!session.screen().contains("In p"), "a cut tab name:\n\(session.screen())") }
+        session.send(["t", "i", "g", "e", "r", "Enter"])
+        try session.waitFor("the card") { $0.contains("You found TIGER in 1") }
+        var seen = session.screen()
+        for _ in 0..<12 {
+            session.send(["Down"])
+            Thread.sleep(forTimeInterval: 0.05)
+            seen += session.screen()
+        }
+        #expect(seen.contains("Challenge a friend:"), "the code was reached:\n\(seen)")
+        #expect(seen.contains("camera-trap"), "the fact's end was reached")
+        session.send(["C-c"])
+        #expect(try session.waitForExit() == 0)
+    }
 }

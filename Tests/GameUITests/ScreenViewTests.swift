@@ -730,8 +730,8 @@ import Testing
 │  b                  bookmark, once over                                                                              │
 │  r                  review, once over                                                                                │
 │  s                  share, once over                                                                                 │
+│  Up/Down            scroll the card, once over                                                                       │
 │  c                  play a challenge code                                                                            │
-│                                                                                                                      │
 │                                                                                                                      │
 │                                                                                                                      │
 │                                                                                                                      │

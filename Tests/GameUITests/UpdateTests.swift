@@ -26,6 +26,8 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
         "Lists/Up/Down, j/k", "Lists/PgUp/PgDn", "Lists/Home/End", "Lists/Enter", "Lists/b", "Lists/d", "Lists/y / n",
         // CoachUITests.
         "Game/F2", "Game/h", "Game/r", "Lists/h", "Lists/r",
+        // TextFitTests.
+        "Game/Up/Down",
         // DailyChallengeUITests.
         "Game/Ctrl-D", "Game/s", "Game/c", "Lists/c",
     ]
