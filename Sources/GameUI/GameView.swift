@@ -60,8 +60,12 @@ extension Canvas {
             let text = game.rules == .classic
                 ? "Find the \(game.length)-letter word. Each guess scores the letters it shares with it (\(glyphs.pipInPlace)), wherever they stand. No repeated letters."
                 : "Find the \(game.length)-letter word. Each guess shows letters in the right place (\(glyphs.pipInPlace)) and letters elsewhere in the word (\(glyphs.pipInWord))."
-            for (i, line) in Text.wrap(text, width: inner.width - 2).prefix(inner.height).enumerated() {
-                buffer.write(line, x: inner.x + 1, y: inner.y + i, style: .dim)
+            let lines = Text.wrap(text, width: inner.width - 2)
+            for (i, line) in lines.prefix(inner.height).enumerated() {
+                // Cut short by a low screen: the last line shown says more follows.
+                let cut = i == inner.height - 1 && lines.count > inner.height
+                buffer.write(cut ? Text.truncate(line + " " + glyphs.ellipsis, to: inner.width - 2, ellipsis: glyphs.ellipsis) : line,
+                             x: inner.x + 1, y: inner.y + i, style: .dim)
             }
             return
         }

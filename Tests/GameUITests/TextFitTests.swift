@@ -73,4 +73,26 @@ import Testing
             #expect(state.game?.id == "g2", "arrows do not leave the card")
         }
     }
+
+    @Test func theHelpWrapsItsActionsOnANarrowScreen() {
+        var state = Fixtures.state(.guess)
+        _ = update(&state, .key(.function(1)))
+        var seen = ""
+        for _ in 0..<80 {
+            seen += view(state, size: Size(width: 40, height: 12)).text + "\n"
+            _ = update(&state, .key(.down))
+        }
+        for entry in HelpKeys.sections.flatMap(\.entries) { Self.expectWhole(entry.action, on: seen, "help: \(entry.keys)") }
+    }
+
+    @Test func theReviewWrapsOrMarksWhatDoesNotFit() {
+        var state = Fixtures.state(.guess, game: Fixtures.won)
+        _ = update(&state, .reviewReady(Fixtures.won, CoachUITests.review))
+        let screen = view(state, size: Size(width: 40, height: 12)).text
+        Self.expectWhole("You found TIGER in 5 guesses.", on: screen, "the review's first line")
+        for line in screen.split(separator: "\n") where line.hasPrefix("│") && line.hasSuffix("│") {
+            let inside = line.dropFirst().dropLast()
+            #expect(inside.last == " " || inside.hasSuffix("…") || inside.hasSuffix("↓") || inside.hasSuffix("↑"), "cut: \(line)")
+        }
+    }
 }
