@@ -13,6 +13,8 @@ public enum CloudStoreError: Error, Sendable, Equatable, CustomStringConvertible
     case cloudReset(newGeneration: CloudGeneration)
     /// The folder is missing, unmounted or read-only: offline, nothing lost.
     case unavailable(reason: String)
+    /// The folder is there but refuses this user's writes (permissions, a read-only mount).
+    case notWritable(reason: String)
     case rateLimited(retryAfter: TimeInterval)
     /// Some records of a commit failed; nothing of the commit was written.
     case partialFailure([String: CloudStoreError])
@@ -35,6 +37,8 @@ public enum CloudStoreError: Error, Sendable, Equatable, CustomStringConvertible
             return "the cloud was reset on another device (generation \(generation.name)); adopt it to sync again"
         case .unavailable(let reason):
             return "cloud folder unavailable: \(reason)"
+        case .notWritable(let reason):
+            return reason
         case .rateLimited(let seconds):
             return "cloud busy: retry after \(String(format: "%.1f", seconds)) s"
         case .partialFailure(let errors):

@@ -31,7 +31,11 @@ public final class DiskFolder: CloudFolder {
     private static func errorText() -> String { String(cString: strerror(errno)) }
 
     private func unavailable(_ action: String, _ path: FolderPath) -> CloudStoreError {
-        .unavailable(reason: "cannot \(action) \(path.components.isEmpty ? rootPath : path.description): \(Self.errorText())")
+        // Refused permission to change the folder: not offline, and waiting will not mend it.
+        if ["create", "write", "publish", "lock", "flush"].contains(action), [EACCES, EPERM, EROFS].contains(errno) {
+            return .notWritable(reason: "the cloud folder \(rootPath) is not writable by this user (cannot \(action) \(path.components.isEmpty ? rootPath : path.description): \(Self.errorText()))")
+        }
+        return .unavailable(reason: "cannot \(action) \(path.components.isEmpty ? rootPath : path.description): \(Self.errorText())")
     }
 
     private static func fileType(_ path: String) -> mode_t? {

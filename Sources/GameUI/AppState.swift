@@ -28,6 +28,7 @@ public enum Pane: Int, Sendable, CaseIterable {
 public enum Confirmation: Sendable, Equatable {
     case giveUp(gameID: String)
     case deleteGame(id: String, word: String)
+    case removeBookmark(word: String)
     /// Not y/n: u keeps this machine's games (uploads them), e erases them.
     case cloudReset
 
@@ -35,6 +36,7 @@ public enum Confirmation: Sendable, Equatable {
         switch self {
         case .giveUp: "Give up this game and see the word? (y/n)"
         case .deleteGame(_, let word): "Delete the game on \(word.uppercased()) from your history? (y/n)"
+        case .removeBookmark(let word): "Remove \(word.uppercased()) from your reading list? (y/n)"
         case .cloudReset: "The cloud was reset on another machine. u: upload this machine's games to it, e: erase them and take the cloud's"
         }
     }
@@ -99,10 +101,14 @@ public struct DailyStreak: Sendable, Equatable {
 public struct AppState: Sendable, Equatable {
 
     public static let minimumSize = Size(width: 40, height: 12)
+    /// Keys pressed within this many seconds of the winning Enter do nothing on the fact card.
+    public static let winGrace = 0.6
     /// Letters per row of the notepad.
     public static let notepadColumns = 7
 
     public var glyphs: Glyphs
+    /// This machine's name, so an end reached on another machine can be told apart.
+    public var device = ""
     public var sync: SyncState = .off
     /// The wall clock as last told (by `.tick`), so the header can say how long ago sync ran.
     public var now: Date?
@@ -120,6 +126,25 @@ public struct AppState: Sendable, Equatable {
     /// True until the first game arrives or fails to.
     public var waitingForGame = true
     public var input = ""
+    /// The guess line holds a word just refused: the next letter starts a new word, and Enter
+    /// does not send it again unchanged.
+    public var inputRefused = false
+    /// The game on the board ended by a change from elsewhere (another machine) while it was in
+    /// play here: the card says so, and its one-key commands wait for Enter or Esc.
+    public var notice: String?
+    /// Letters typed for a guess while the notice was up (or dropped when it came): the Enter
+    /// that ends them belongs to that guess, and does not close the notice.
+    public var noticeTyped = ""
+    /// When the key being handled was pressed (seconds on a monotonic clock), when the loop
+    /// says so (`.pressed`); nil for keys given without a time.
+    public var keyClock: Double?
+    /// When the Enter that won the game on the board was pressed: keys within a moment of it are
+    /// the rest of a double press, and do not leave the fact card.
+    public var wonAt: Double?
+    /// Lines the fact card is scrolled by (Up/Down), when it is longer than the room for it.
+    public var cardScroll = 0
+    /// The game this machine is giving up: its end is not news from elsewhere.
+    public var endingHere: String?
     /// Index into the alphabet of the notepad letter under the cursor.
     public var notepadCursor = 0
 
@@ -156,8 +181,10 @@ public struct AppState: Sendable, Equatable {
     public var codeEntry: String?
     /// Challenge codes of finished games, for the fact card.
     public var challengeCodes: [String: String] = [:]
-    /// A game's summary to print once the screen closes.
-    public var share: String?
+    /// The summaries asked for (s), each printed once the screen closes.
+    public var shares: [String] = []
+    /// The last summary asked for.
+    public var share: String? { shares.last }
 
     public init(glyphs: Glyphs = .unicode) {
         self.glyphs = glyphs

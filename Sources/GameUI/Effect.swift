@@ -77,6 +77,8 @@ public struct SyncNews: Sendable, Equatable {
 /// Something that happened: a key, or the outcome of an effect.
 public enum Message: Sendable, Equatable {
     case key(Key)
+    /// A key and when it was pressed (seconds on a monotonic clock), as the event loop sends it.
+    case pressed(Key, at: Double)
     case gameLoaded(SavedGame)
     case guessPlayed(PlayedGuess)
     case guessRefused(input: String, reason: String)

@@ -1,3 +1,4 @@
+import Foundation
 import Screen
 
 /// Runs the interface on a terminal: draws, reads an event, updates, performs the effects,
@@ -34,7 +35,7 @@ public enum EventLoop {
             switch event {
             case .interrupted: return
             case .resize(let newSize): size = newSize
-            case .key(let key): pending = update(&state, .key(key))
+            case .key(let key): pending = update(&state, .pressed(key, at: ProcessInfo.processInfo.systemUptime))
             }
         }
     }

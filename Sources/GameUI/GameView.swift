@@ -23,7 +23,9 @@ extension Canvas {
             drawNotepad(saved.game, box(panel, "Notepad"))
             if below.height >= 4 { drawRules(saved, box(below, "Rules")) }
             left = rest
-        } else {
+        } else if !saved.game.isFinished || board.height >= 24 {
+            // Narrow: the notepad under the guesses, unless the game is over and the fact card
+            // needs the room.
             let perRow = max(1, (board.width - 4) / 4)
             let height = (Notepad.alphabet.count + perRow - 1) / perRow + 2
             if board.height - height >= 3 {
@@ -33,7 +35,8 @@ extension Canvas {
             }
         }
         if saved.game.isFinished {
-            left = drawFactCard(saved, in: left, actions: true)
+            // Too low for the card and three guesses: the card alone (the guesses are in History).
+            left = drawFactCard(saved, in: left, actions: true, keepGuesses: left.height >= 10)
         }
         drawGuesses(saved, box(left, "Guesses"))
     }
@@ -57,8 +60,12 @@ extension Canvas {
             let text = game.rules == .classic
                 ? "Find the \(game.length)-letter word. Each guess scores the letters it shares with it (\(glyphs.pipInPlace)), wherever they stand. No repeated letters."
                 : "Find the \(game.length)-letter word. Each guess shows letters in the right place (\(glyphs.pipInPlace)) and letters elsewhere in the word (\(glyphs.pipInWord))."
-            for (i, line) in Text.wrap(text, width: inner.width - 2).prefix(inner.height).enumerated() {
-                buffer.write(line, x: inner.x + 1, y: inner.y + i, style: .dim)
+            let lines = Text.wrap(text, width: inner.width - 2)
+            for (i, line) in lines.prefix(inner.height).enumerated() {
+                // Cut short by a low screen: the last line shown says more follows.
+                let cut = i == inner.height - 1 && lines.count > inner.height
+                buffer.write(cut ? Text.truncate(line + " " + glyphs.ellipsis, to: inner.width - 2, ellipsis: glyphs.ellipsis) : line,
+                             x: inner.x + 1, y: inner.y + i, style: .dim)
             }
             return
         }
@@ -76,6 +83,7 @@ extension Canvas {
             }
             x = buffer.write("  " + guess.feedback.summary, x: x, y: y, style: Style(bold: newest), limit: inner.maxX - x)
             var note: [String] = []
+            if let anagram = guess.fullScoreNote(secret: game.secret) { note.append(anagram) }
             if devices.indices.contains(index) { note.append("on \(devices[index])") }
             if let win, index > win { note.append("after the win") }
             if !note.isEmpty { buffer.write("  (" + note.joined(separator: ", ") + ")", x: x, y: y, style: .dim, limit: inner.maxX - x) }
@@ -112,9 +120,12 @@ extension Canvas {
     mutating func drawNotepad(_ game: Game, _ inner: Rect, perRow: Int = AppState.notepadColumns) {
         guard !inner.isEmpty else { return }
         let focused = state.pane == .notepad && !state.helpOpen
-        for (i, entry) in game.notepad(candidates: state.currentCandidates).entries.enumerated() {
+        for (i, var entry) in game.notepad(candidates: state.currentCandidates).entries.enumerated() {
             let y = inner.y + i / perRow
             guard y < inner.maxY else { break }
+            // Once the game is over, the player's own marks stay as they left them: the winning
+            // guess's proofs do not cover them.
+            if game.isFinished && entry.marked != nil { entry.deduced = nil }
             let symbol = entry.shown.map { $0 == .in ? glyphs.check : glyphs.cross } ?? glyphs.unknown
             let letter = entry.letter.uppercased()
             let text = entry.deduced != nil ? "[\(letter)\(symbol)]" : " \(letter)\(symbol) "
@@ -187,10 +198,16 @@ extension Canvas {
     /// The card shown when a game is over: the word, how it went, its fact and, on the game
     /// screen, the actions. Drawn at the bottom of `rect`; returns what is left above it, at
     /// least three rows so the newest guess stays in view.
-    mutating func drawFactCard(_ saved: SavedGame, in rect: Rect, actions: Bool) -> Rect {
+    mutating func drawFactCard(_ saved: SavedGame, in rect: Rect, actions: Bool, keepGuesses: Bool = true) -> Rect {
         let width = rect.width - 4
-        guard width > 4, rect.height >= 6 else { return rect }
-        var lines = [endLine(saved), ""] + Text.wrap(saved.fact.isEmpty ? Practice.noFact : saved.fact, width: width)
+        let reserve = keepGuesses ? 3 : 0
+        guard width > 4, rect.height - reserve >= 3 else { return rect }
+        var lines = Text.wrap(endLine(saved, here: state.device), width: width)
+        // The game ended elsewhere while in play here: said first, with the key that goes on.
+        let notice = actions && saved.id == state.game?.id ? state.notice : nil
+        if let notice { lines = Text.wrap("\(notice). Enter or Esc to go on.", width: width) + lines }
+        let bold = lines.count
+        lines += [""] + Text.wrap(saved.fact.isEmpty ? Practice.noFact : saved.fact, width: width)
         // After a daily game: the time to the next one, at local midnight.
         if saved.daily != nil, let clock = state.dailyClock { lines += ["", "Next daily word in \(clock.untilNextDayText)"] }
         var firstAction = Int.max
@@ -200,16 +217,25 @@ extension Canvas {
             firstAction = lines.count + 1
             lines += [""] + Text.wrap((keep + ["r review", "s share", "n next game"]).joined(separator: glyphs.separator), width: width)
         }
-        let height = min(lines.count + 2, rect.height - 3)
+        let height = min(lines.count + 2, rect.height - reserve)
         let (cardRect, rest) = rect.sliceBottom(height)
         let star = saved.bookmarked ? "\(glyphs.star) " : ""
         let title = star + saved.game.secret.uppercased() + glyphs.separator + Self.helpLine(saved)
         let inner = buffer.drawBox(cardRect, title: title, glyphs: glyphs, style: Style(color: .cyan), titleStyle: Style(color: .cyan, bold: true))
-        for (i, text) in lines.prefix(inner.height).enumerated() {
-            let cut = i == inner.height - 1 && lines.count > inner.height && !text.isEmpty
-            let style: Style = i == 0 ? .bold : (i >= firstAction ? .dim : .plain)
+        // Longer than the room: Up/Down scroll it (on the game screen), arrows on the border say
+        // more is above or below, and the last line shown ends in an ellipsis.
+        let scroll = actions ? min(state.cardScroll, max(0, lines.count - inner.height)) : 0
+        if scroll > 0 { buffer.write(String(glyphs.arrowUp), x: cardRect.maxX - 1, y: inner.y, style: Style(color: .cyan, bold: true)) }
+        if lines.count - scroll > inner.height {
+            buffer.write(String(glyphs.arrowDown), x: cardRect.maxX - 1, y: inner.maxY - 1, style: Style(color: .cyan, bold: true))
+        }
+        for (row, text) in lines.dropFirst(scroll).prefix(inner.height).enumerated() {
+            let i = row + scroll
+            let cut = row == inner.height - 1 && lines.count - scroll > inner.height && !text.isEmpty
+            var style: Style = i < bold ? .bold : (i >= firstAction ? .dim : .plain)
+            if notice != nil && i < bold - 1 { style = Style(color: .yellow, bold: true) }
             buffer.write(cut ? Text.truncate(text + " " + glyphs.ellipsis, to: width, ellipsis: glyphs.ellipsis) : text,
-                         x: inner.x + 1, y: inner.y + i, style: style, limit: width)
+                         x: inner.x + 1, y: inner.y + row, style: style, limit: width)
         }
         return rest
     }

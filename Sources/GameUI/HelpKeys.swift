@@ -24,9 +24,9 @@ public enum HelpKeys {
         HelpSection(title: "Game", entries: [
             HelpEntry(keys: "a to z", action: "type a guess"),
             HelpEntry(keys: "Enter", action: "submit the guess"),
-            HelpEntry(keys: "Backspace", action: "delete a letter"),
+            HelpEntry(keys: "Backspace, Ctrl-H", action: "delete a letter"),
             HelpEntry(keys: "Ctrl-U", action: "clear the guess"),
-            HelpEntry(keys: "Ctrl-H, F2", action: "a hint (counted)"),
+            HelpEntry(keys: "F2", action: "a hint (counted)"),
             HelpEntry(keys: "Ctrl-G", action: "give up (asks first)"),
             HelpEntry(keys: "Ctrl-N", action: "start another game"),
             HelpEntry(keys: "Ctrl-D", action: "today's daily word"),
@@ -35,6 +35,7 @@ public enum HelpKeys {
             HelpEntry(keys: "b", action: "bookmark, once over"),
             HelpEntry(keys: "r", action: "review, once over"),
             HelpEntry(keys: "s", action: "share, once over"),
+            HelpEntry(keys: "Up/Down", action: "scroll the card, once over"),
             HelpEntry(keys: "c", action: "play a challenge code"),
         ]),
         HelpSection(title: "Notepad (Tab from the guess)", entries: [
@@ -55,7 +56,7 @@ public enum HelpKeys {
             HelpEntry(keys: "c", action: "challenge code (packs)"),
             HelpEntry(keys: "r", action: "review (history)"),
             HelpEntry(keys: "b", action: "bookmark (history)"),
-            HelpEntry(keys: "d", action: "delete (asks) / remove"),
+            HelpEntry(keys: "d", action: "delete / remove (asks)"),
             HelpEntry(keys: "y / n", action: "answer a question"),
         ]),
     ]

@@ -11,9 +11,18 @@ extension Canvas {
         let half = sectionLines.count / 2
         let columnWidth = (inner.width - 1) / 2
         let longest = sectionLines.flatMap { $0 }.map(\.0.columns).max() ?? 0
+        // One column, narrow: an action too long for the line wraps under itself.
+        let indent = String(repeating: " ", count: keyWidth + 3)
+        let narrow = HelpKeys.sections.map { section in
+            [(section.title, Style.bold)] + section.entries.flatMap { entry -> [(String, Style)] in
+                let room = max(8, inner.width - 2 - indent.count)
+                let wrapped = Text.wrap(entry.action, width: room)
+                return wrapped.enumerated().map { i, part in ((i == 0 ? " " + Text.pad(entry.keys, to: keyWidth) + "  " : indent) + part, Style.plain) }
+            }
+        }
         let columns: [[(String, Style)]] = columnWidth >= longest + 1
             ? [Array(sectionLines[..<half].joined(separator: [("", .plain)])), Array(sectionLines[half...].joined(separator: [("", .plain)]))]
-            : [Array(sectionLines.joined(separator: [("", .plain)]))]
+            : [Array(narrow.joined(separator: [("", .plain)]))]
         let tallest = columns.map(\.count).max() ?? 0
         let scroll = min(state.helpScroll, max(0, tallest - inner.height))
         for (c, lines) in columns.enumerated() {

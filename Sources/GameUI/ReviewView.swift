@@ -11,7 +11,7 @@ extension Canvas {
         let arrow = glyphs == .ascii ? "->" : "→"
         func padLeft(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.columns)) + text }
         var lines: [(String, Style)] = [
-            ("\(endLine(shown.game))  \(game.rules.rawValue)\(game.hard ? ", hard" : "")"
+            ("\(endLine(shown.game, here: state.device))  \(game.rules.rawValue)\(game.hard ? ", hard" : "")"
                 + (shown.game.hints.isEmpty ? "" : ", \(shown.game.hints.count) \(shown.game.hints.count == 1 ? "hint" : "hints")"), .bold),
             ("", .plain),
             ("  #  guess    possible    expected  best guess", .dim),
@@ -26,6 +26,13 @@ extension Canvas {
         }
         lines += [("", .plain), (Review.summary(skill: shown.review.skill, luck: shown.review.luck), .bold),
                   ("Expected: the words a guess leaves on average; best: the guess that leaves the fewest.", .dim)]
+        // Sentences wrap; a table row too wide ends in an ellipsis.
+        let width = inner.width - 2
+        lines = lines.flatMap { line -> [(String, Style)] in
+            guard line.0.columns > width else { return [line] }
+            let isRow = line.0.hasPrefix("  ")
+            return isRow ? [(Text.truncate(line.0, to: width, ellipsis: glyphs.ellipsis), line.1)] : Text.wrap(line.0, width: width).map { ($0, line.1) }
+        }
         let scroll = min(state.reviewScroll, max(0, lines.count - inner.height))
         for (row, line) in lines.dropFirst(scroll).prefix(inner.height).enumerated() {
             buffer.write(line.0, x: inner.x + 1, y: inner.y + row, style: line.1, limit: inner.width - 1)

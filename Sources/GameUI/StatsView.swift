@@ -46,9 +46,21 @@ extension Canvas {
             let number = DailyWord.number(day: clock.day).map { "#\($0)" } ?? clock.date
             coach.append("Daily word \(number) today, the next in \(clock.untilNextDayText)")
         }
-        if !coach.isEmpty, y + 1 < inner.maxY {
-            buffer.write(coach.joined(separator: glyphs.separator), x: inner.x + 1, y: y, style: .plain, limit: inner.width - 1)
-            y += 2
+        if !coach.isEmpty {
+            // Wrapped at the separators, so no figure is cut in two.
+            var lines: [String] = []
+            for part in coach {
+                if let last = lines.last, (last + glyphs.separator + part).columns <= inner.width - 2 {
+                    lines[lines.count - 1] = last + glyphs.separator + part
+                } else {
+                    lines += Text.wrap(part, width: inner.width - 2)
+                }
+            }
+            for line in lines where y + 1 < inner.maxY {
+                buffer.write(line, x: inner.x + 1, y: y, style: .plain, limit: inner.width - 1)
+                y += 1
+            }
+            y += 1
         }
         guard y < inner.maxY else { return }
         buffer.write("Guess distribution (games won)", x: inner.x + 1, y: y, style: .bold, limit: inner.width - 1)

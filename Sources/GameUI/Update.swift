@@ -5,27 +5,61 @@ import Screen
 public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
     switch message {
     case .key(let key):
+        state.keyClock = nil
+        return handle(key, &state)
+    case .pressed(let key, let at):
+        state.keyClock = at
         return handle(key, &state)
     case .gameLoaded(let game):
+        let wasInPlay = state.game?.id == game.id && state.game?.game.isFinished == false
+        let typing = !state.input.isEmpty
         // The same game reloaded (a sync brought a move from the other machine) keeps what
         // the player is typing.
-        if state.game?.id != game.id { state.input = "" }
+        if state.game?.id != game.id {
+            forgetTyping(&state)
+            state.notice = nil
+            state.noticeTyped = ""
+            state.wonAt = nil
+            state.cardScroll = 0
+        }
+        let endingHere = state.endingHere == game.id
+        state.endingHere = nil
         state.game = game
         state.waitingForGame = false
-        if game.game.isFinished { state.status = StatusMessage(endLine(game)) }
+        if game.game.isFinished {
+            state.status = StatusMessage(endLine(game, here: state.device))
+            // Ended by a change from elsewhere while in play here: what was being typed is
+            // dropped, and the card's keys wait for a deliberate Enter or Esc.
+            if wasInPlay && !endingHere {
+                noticeEnd(game, typing: typing, &state)
+                forgetTyping(&state)
+            }
+        }
         return []
     case .guessPlayed(let played):
+        let wasInPlay = state.game?.id == played.game.id && state.game?.game.isFinished == false
         state.game = played.game
-        state.input = ""
+        forgetTyping(&state)
         let game = played.game
         if game.game.isFinished {
-            state.status = StatusMessage(endLine(game))
+            state.status = StatusMessage(endLine(game, here: state.device))
+            if endedBy(played) {
+                // The winning Enter: a second press within a moment does not leave the card.
+                if game.game.status == .won { state.wonAt = state.keyClock }
+            } else if wasInPlay {
+                // This guess was played as the game ended elsewhere.
+                noticeEnd(game, typing: true, &state)
+                state.noticeTyped = ""
+            }
             return [.load(.packs)]
         }
-        state.status = StatusMessage("\(played.guess.word.uppercased()): \(played.guess.feedback.summary).")
+        let anagram = played.guess.fullScoreNote(secret: game.game.secret).map { ": \($0)" } ?? ""
+        state.status = StatusMessage("\(played.guess.word.uppercased()): \(played.guess.feedback.summary)\(anagram).")
         return []
     case .guessRefused(let input, let reason):
         state.status = StatusMessage("\(input.uppercased()) refused: \(reason).", isError: true)
+        // The word stays to be changed: the next letter starts a new one, Backspace edits it.
+        if state.input == input { state.inputRefused = true }
         return []
     case .candidatesLoaded(let gameID, let guesses, let words):
         state.candidates = Candidates(gameID: gameID, guesses: guesses, words: words)
@@ -42,12 +76,15 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.challengeCodes[gameID] = code
     case .switchedTo(let game):
         state.game = game
-        state.input = ""
+        forgetTyping(&state)
+        state.notice = nil
         let count = game.game.guesses.count
         state.status = StatusMessage("Your game from \(game.lastChangedOn) is here: \(count) \(count == 1 ? "guess" : "guesses") so far.")
     case .shareReady(let text):
-        state.share = text
-        state.status = StatusMessage("The summary prints when you quit (q), and goes to the clipboard where the terminal allows.")
+        if !state.shares.contains(text) { state.shares.append(text) }
+        let count = state.shares.count
+        state.status = StatusMessage((count == 1 ? "The summary prints" : "The \(count) summaries print")
+            + " when you quit (q), and go to the clipboard where the terminal allows.")
     case .packsLoaded(let packs):
         show(packs, in: &state.packs, selection: &state.packSelection)
     case .assistLoaded(let level):
@@ -102,15 +139,55 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
     return []
 }
 
-/// What the status line says when a game ends.
-func endLine(_ saved: SavedGame) -> String {
+/// Whether the guess just played is the one that ended its game.
+private func endedBy(_ played: PlayedGuess) -> Bool {
+    let game = played.game.game
+    switch game.status {
+    case .won: return game.guesses.firstIndex { $0.word == game.secret } == played.number - 1
+    case .lost: return game.guesses.count == played.number
+    default: return false
+    }
+}
+
+/// The device whose change ended a finished game, when known.
+func endingDevice(_ saved: SavedGame) -> String? {
+    switch saved.game.status {
+    case .won: return saved.foundOn
+    case .lost: return saved.guessDevices.last
+    default: return saved.lastChangedOn
+    }
+}
+
+/// The card's notice for a game that ended by a change made elsewhere.
+private func noticeEnd(_ saved: SavedGame, typing: Bool, _ state: inout AppState) {
+    let place = endingDevice(saved).map { " on \($0)" } ?? " elsewhere"
+    let what = switch saved.game.status {
+    case .won: "Found"
+    case .lost: "Out of guesses"
+    default: "Given up"
+    }
+    state.notice = what + place + (typing ? " while you were typing" : "")
+    state.noticeTyped = state.input
+}
+
+/// Drops the guess being typed.
+private func forgetTyping(_ state: inout AppState) {
+    state.input = ""
+    state.inputRefused = false
+}
+
+/// What the status line says when a game ends. `here` is this machine's name: a word found on
+/// another machine says where.
+func endLine(_ saved: SavedGame, here: String = "") -> String {
     let game = saved.game
     let word = game.secret.uppercased()
     switch game.status {
     case .won:
         let count = game.guessesUsed
-        // Played on two machines: where the word was found, so each screen tells the same story.
-        let place = saved.playedOnSeveralDevices ? saved.foundOn.map { " on \($0)" } ?? "" : ""
+        // Played on two machines, or found on another: where the word was found, so each screen
+        // tells the same story.
+        let elsewhere = !here.isEmpty && saved.foundOn != nil && saved.foundOn != here
+        let place = saved.playedOnSeveralDevices || elsewhere ? saved.foundOn.map { " on \($0)" } ?? "" : ""
         return "You found \(word)\(place) in \(count) \(count == 1 ? "guess" : "guesses"). Score \(game.score)."
     case .lost: return "Out of guesses: the word was \(word)."
     default: return "The word was \(word)."
@@ -151,12 +228,34 @@ private func handle(_ key: Key, _ state: inout AppState) -> [Effect] {
             return []
         }
         switch confirmation {
-        case .giveUp(let id): return [.giveUp(gameID: id)]
+        case .giveUp(let id):
+            state.endingHere = id
+            return [.giveUp(gameID: id)]
         case .deleteGame(let id, _): return [.deleteGame(id: id)]
+        case .removeBookmark(let word): return [.removeBookmark(word: word)]
         case .cloudReset: return []
         }
     }
     if state.helpOpen { return handleHelp(key, &state) }
+    if state.notice != nil && state.pane == .guess {
+        // The game ended elsewhere: keys meant for the guess never reach the card's commands.
+        switch key {
+        case .enter where !state.noticeTyped.isEmpty:
+            // The Enter of a guess typed as the game ended: that guess goes nowhere.
+            state.status = StatusMessage("\(state.noticeTyped.uppercased()) was not played: the game is over. Enter or Esc to go on.")
+            state.noticeTyped = ""
+        case .enter, .escape:
+            state.notice = nil
+            state.noticeTyped = ""
+            if let game = state.game { state.status = StatusMessage(endLine(game, here: state.device)) }
+        case .character(let c) where c.isLetter && c.isASCII:
+            state.noticeTyped.append(Character(c.lowercased()))
+            state.status = StatusMessage("This game is over: Enter or Esc to go on.")
+        default:
+            state.status = StatusMessage("This game is over: Enter or Esc to go on.")
+        }
+        return []
+    }
     if state.review != nil { return handleReview(key, &state) }
     if state.codeEntry != nil { return handleCodeEntry(key, &state) }
     if let effects = handleGlobal(key, &state) { return effects }
@@ -191,7 +290,7 @@ private func handleGlobal(_ key: Key, _ state: inout AppState) -> [Effect]? {
             state.historyOpen = false
             return []
         }
-        if state.pane == .guess { state.input = "" }
+        if state.pane == .guess { forgetTyping(&state) }
         return go(to: .guess, &state)
     case .character(let c) where ("1"..."6").contains(c):
         return go(to: Pane.screens[Int(String(c))! - 1], &state)
@@ -295,7 +394,17 @@ private func handleGuess(_ key: Key, _ state: inout AppState) -> [Effect] {
     }
     if key == .control("d") { return [.daily] }
     if game.isFinished {
+        // A key that leaves the card within a moment of the winning Enter is the rest of a double
+        // press: the card stays.
+        if [.enter, .character("n"), .character("h")].contains(key), let wonAt = state.wonAt, let now = state.keyClock,
+           now - wonAt < AppState.winGrace { return [] }
         switch key {
+        case .up, .pageUp:
+            state.cardScroll = max(0, state.cardScroll - (key == .up ? 1 : 5))
+            return []
+        case .down, .pageDown:
+            state.cardScroll += key == .down ? 1 : 5
+            return []
         case .character("n"), .enter: return [.newGame(packID: game.packID)]
         case .character("h"): return [.newGame(packID: game.packID, hard: true)]
         case .character("b"): return toggleBookmark(saved)
@@ -311,24 +420,31 @@ private func handleGuess(_ key: Key, _ state: inout AppState) -> [Effect] {
     }
     switch key {
     case .character(let c) where c.isLetter && c.isASCII:
+        if state.inputRefused { forgetTyping(&state) }
         if state.input.count < game.length {
             state.input.append(Character(c.lowercased()))
         } else {
             state.status = StatusMessage("The word has \(game.length) letters: Enter to guess, Backspace to change it.")
         }
-    case .backspace, .delete:
+    case .backspace, .delete, .control("h"):
+        // Ctrl-H is what many terminals send for Backspace.
         if !state.input.isEmpty { state.input.removeLast() }
+        state.inputRefused = false
     case .control("u"):
-        state.input = ""
+        forgetTyping(&state)
     case .enter:
         if state.input.isEmpty {
             state.status = StatusMessage("Type a \(game.length)-letter word, then Enter.")
             return []
         }
+        if state.inputRefused {
+            state.status = StatusMessage("\(state.input.uppercased()) was refused: type another word, or Backspace to change it.", isError: true)
+            return []
+        }
         return [.guess(state.input, gameID: game.id)]
     case .control("g"):
         state.confirmation = .giveUp(gameID: game.id)
-    case .control("h"), .function(2):
+    case .function(2):
         if state.thinking { return [] }
         if let hint = state.currentHint {
             state.status = StatusMessage("Hint: \(hint.word.uppercased())\(state.glyphs.separator)it \(hint.reason).")
@@ -402,7 +518,8 @@ private func handleList(_ key: Key, _ state: inout AppState) -> [Effect] {
         move(&state.inProgressSelection, state.inProgress.count, key)
     case .readingList:
         if key == .character("d") || key == .delete, state.readingList.indices.contains(state.readingSelection) {
-            return [.removeBookmark(word: state.readingList[state.readingSelection].word)]
+            state.confirmation = .removeBookmark(word: state.readingList[state.readingSelection].word)
+            return []
         }
         move(&state.readingSelection, state.readingList.count, key)
     case .history:

@@ -15,7 +15,10 @@ public func view(_ state: AppState, size: Size) -> ScreenBuffer {
     canvas.drawHeader(header)
     let footer: Rect, statusLine: Rect
     (footer, rest) = rest.sliceBottom(1)
-    (statusLine, rest) = rest.sliceBottom(1)
+    // A long status (a refusal, what a finished game's keys do) wraps onto up to four lines
+    // rather than being cut.
+    let statusRows = min(4, max(1, canvas.statusLines(width: size.width).count))
+    (statusLine, rest) = rest.sliceBottom(statusRows)
     canvas.drawFooter(footer)
     canvas.drawStatus(statusLine)
     if size.height >= 16 {
@@ -90,8 +93,9 @@ struct Canvas {
     mutating func drawTabs(_ rect: Rect) {
         let current = state.helpOpen ? nil : Pane.screens.first { $0.screenTitle == state.pane.screenTitle }
         let long = Pane.screens.enumerated().map { " \($0.offset + 1) \($0.element.screenTitle) " }
-        let short = Pane.screens.enumerated().map { " \($0.offset + 1) \($0.element.screenTitle.prefix(4)) " }
-        let labels = long.joined().columns + 1 <= rect.width ? long : short
+        // Too narrow for every name: the numbers, and the name of the screen shown (never a name cut short).
+        let numbers = Pane.screens.enumerated().map { $0.element == current ? " \($0.offset + 1) \($0.element.screenTitle) " : " \($0.offset + 1) " }
+        let labels = long.joined().columns + 1 <= rect.width ? long : numbers
         var x = rect.x + 1
         for (pane, label) in zip(Pane.screens, labels) {
             x = buffer.write(label, x: x, y: rect.y, style: pane == current ? Style(bold: true, reverse: true) : .plain, limit: rect.maxX - x)
@@ -121,28 +125,41 @@ struct Canvas {
             if state.game?.game.isFinished ?? true {
                 return [("n", "next game"), ("b", "bookmark"), ("r", "review"), ("s", "share"), ("h", "hard game")] + common
             }
-            return [("Enter", "guess"), ("Tab", "notepad"), ("^H", "hint"), ("^G", "give up"), ("^N", "new"), ("^D", "daily"), ("F1", "help"),
+            return [("Enter", "guess"), ("Tab", "notepad"), ("F2", "hint"), ("^G", "give up"), ("^N", "new"), ("^D", "daily"), ("F1", "help"),
                     ("^C", "quit")]
         case .notepad:
             return [("Space", "cycle"), ("-", "out"), ("+", "in"), ("Enter", "back")] + common
         case .packs: return [("Enter", "play"), ("h", "play hard"), ("a", "help level"), ("c", "challenge code"), (arrows, "choose")] + common
         case .inProgress: return [("Enter", "resume"), (arrows, "choose")] + common
-        case .readingList: return [(arrows, "read"), ("d", "remove")] + common
+        case .readingList: return [(arrows, "read"), ("d", "remove (asks)")] + common
         case .history:
             return [("Enter", state.historyOpen ? "close" : "open"), ("r", "review"), ("b", "bookmark"), ("d", "delete")] + common
-        case .stats: return [("1", "game"), ("F5", "sync")] + common
+        case .stats: return [("1", "back to the game"), ("F5", "sync")] + common
         }
     }
 
+    /// What the status line says, and its style.
+    var statusText: (String, Style)? {
+        if let confirmation = state.confirmation { return (confirmation.question, Style(color: .yellow, bold: true)) }
+        if let code = state.codeEntry { return ("Challenge code: \(code)_   (Enter plays it, Esc cancels)", Style(color: .yellow, bold: true)) }
+        if state.thinking { return ("Thinking" + glyphs.ellipsis, Style(color: .cyan)) }
+        if let status = state.status { return (status.text, status.isError ? Style(color: .red, bold: true) : Style(color: .cyan)) }
+        return nil
+    }
+
+    /// The status wrapped to the screen's width, a space in from the left.
+    func statusLines(width: Int) -> [String] {
+        guard let (text, _) = statusText else { return [] }
+        return text.columns <= width - 2 ? [text] : Text.wrap(text, width: max(1, width - 2))
+    }
+
     mutating func drawStatus(_ rect: Rect) {
-        if let confirmation = state.confirmation {
-            buffer.write(" " + confirmation.question, in: rect, style: Style(color: .yellow, bold: true))
-        } else if let code = state.codeEntry {
-            buffer.write(" Challenge code: \(code)_   (Enter plays it, Esc cancels)", in: rect, style: Style(color: .yellow, bold: true))
-        } else if state.thinking {
-            buffer.write(" Thinking" + glyphs.ellipsis, in: rect, style: Style(color: .cyan))
-        } else if let status = state.status {
-            buffer.write(" " + status.text, in: rect, style: status.isError ? Style(color: .red, bold: true) : Style(color: .cyan))
+        guard let (_, style) = statusText else { return }
+        let lines = statusLines(width: rect.width)
+        for (i, line) in lines.prefix(rect.height).enumerated() {
+            let last = i == rect.height - 1 && lines.count > rect.height
+            buffer.write(" " + (last ? Text.truncate(line + " " + glyphs.ellipsis, to: rect.width - 2, ellipsis: glyphs.ellipsis) : line),
+                         in: rect.row(i), style: style)
         }
     }
 

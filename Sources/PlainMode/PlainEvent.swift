@@ -10,7 +10,10 @@ public enum PlainEvent: Encodable, Equatable {
     case hint(gameID: String, word: String, candidates: Int, expectedLeft: Double, reason: String)
     case rejected(input: String, reason: String, code: String)
     /// `nextDailyInSeconds`: after a daily game, the time to the next daily (local midnight).
-    case ended(GameJSON, result: GameStatus, word: String, fact: String, score: Int, challenge: String?, nextDailyInSeconds: Int? = nil)
+    /// `foundOn`: the device the winning guess was played on; `foundElsewhere`: that device is
+    /// not this one, or several played the game (the text then names it).
+    case ended(GameJSON, result: GameStatus, word: String, fact: String, score: Int, challenge: String?, nextDailyInSeconds: Int? = nil,
+               foundOn: String? = nil, foundElsewhere: Bool = false)
     case share(gameID: String, text: String)
     case bookmarked(word: String, fact: String)
     case unbookmarked(word: String)
@@ -23,6 +26,7 @@ public enum PlainEvent: Encodable, Equatable {
     private enum Key: String, CodingKey {
         case event, game, resumed, gameId, n, guess, common, inPlace, inWord, guessesLeft, candidates, expectedLeft
         case input, reason, code, result, word, fact, score, letter, mark, games, notepad, commands, message, challenge, text, nextDailyInSeconds
+        case foundOn
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -45,9 +49,9 @@ public enum PlainEvent: Encodable, Equatable {
                       (.expectedLeft, (expectedLeft * 100).rounded() / 100), (.reason, reason)])
         case .rejected(let input, let reason, let code):
             ("rejected", [(.input, input), (.reason, reason), (.code, code)])
-        case .ended(let game, let result, let word, let fact, let score, let challenge, let next):
+        case .ended(let game, let result, let word, let fact, let score, let challenge, let next, let foundOn, _):
             ("ended", [(.game, game), (.result, result), (.word, word), (.fact, fact), (.score, score), (.challenge, challenge),
-                       (.nextDailyInSeconds, next)])
+                       (.nextDailyInSeconds, next), (.foundOn, foundOn)])
         case .share(let gameID, let text):
             ("share", [(.gameId, gameID), (.text, text)])
         case .bookmarked(let word, let fact):

@@ -102,7 +102,7 @@ public final class PlainSession {
         case .new(let packID, let hard):
             try start(GameRequest(packID: packID ?? current?.game.packID, rules: rules, seed: takeSeed(), hard: hard || self.hard, assist: assist))
         case .resume(let id):
-            let game = try player.game(id: id)
+            let game = try player.game(idOrPrefix: id)
             if game.game.isFinished { throw .rejected(.gameOver) }
             current = game
             emit(.started(GameJSON(game), resumed: true))
@@ -181,7 +181,8 @@ public final class PlainSession {
     private func emitEnded(_ game: SavedGame) {
         let code = try? database.challengeCode(for: game.game, lexicon: lexicon())
         emit(.ended(GameJSON(game), result: game.game.status, word: game.game.secret, fact: game.fact, score: game.game.score,
-                    challenge: code ?? nil, nextDailyInSeconds: game.daily != nil ? dailyClock().secondsToNextDay : nil))
+                    challenge: code ?? nil, nextDailyInSeconds: game.daily != nil ? dailyClock().secondsToNextDay : nil,
+                    foundOn: game.foundOn, foundElsewhere: game.playedOnSeveralDevices || (game.foundOn.map { $0 != profile.device.name } ?? false)))
     }
 
     /// The notepad as the board event gives it: "in (proven)" or "out (coach)" for a mark the

@@ -19,9 +19,10 @@ enum PlainText {
             return "Hint: \(word.uppercased()). It \(reason)."
         case .rejected(let input, let reason, _):
             return "'\(input)' refused: \(reason)."
-        case .ended(let game, let result, let word, let fact, let score, let challenge, let nextDaily):
+        case .ended(let game, let result, let word, let fact, let score, let challenge, let nextDaily, let foundOn, let elsewhere):
+            let place = elsewhere ? foundOn.map { ", found on \($0)" } ?? "" : ""
             let headline = switch result {
-            case .won: "You won! The word was \(word.uppercased()). Score \(score)."
+            case .won: "You won! The word was \(word.uppercased())\(place). Score \(score)."
             case .lost: "Out of guesses. The word was \(word.uppercased())."
             default: "Given up. The word was \(word.uppercased())."
             }

@@ -44,6 +44,15 @@ public enum Feedback: Sendable, Hashable {
     }
 }
 
+extension Guess {
+    /// Why a guess that shares every letter did not win: under classic, an anagram of the word
+    /// scores full marks too.
+    public func fullScoreNote(secret: String) -> String? {
+        if case .common(let n) = feedback, n == word.count, word != secret { return "all letters, wrong order" }
+        return nil
+    }
+}
+
 /// A guess that was accepted, with its feedback.
 public struct Guess: Sendable, Hashable {
     public var word: String

@@ -7,7 +7,9 @@ public struct GameCoach: Sendable {
     /// `packAnswers` is nil for a game whose pack does not hold its secret.
     public init(game: Game, packAnswers: [String]?, lexicon: Lexicon) {
         let guesses = lexicon.words(ofLength: game.length)
-        solver = Solver(rules: game.rules, length: game.length, answers: packAnswers ?? guesses, guesses: guesses)
+        var solver = Solver(rules: game.rules, length: game.length, answers: packAnswers ?? guesses, guesses: guesses)
+        solver.preferred = lexicon.common
+        self.solver = solver
     }
 
     /// The answers still possible after the game's guesses. Needs no guess set, so it is cheap

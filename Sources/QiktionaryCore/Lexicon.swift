@@ -1,6 +1,16 @@
 /// The words a player may guess. Rules take it as a value so tests can pass a tiny one.
 public struct Lexicon: Sendable {
     private let words: Set<String>
+    /// The common tier, when given (`withCommon`): the hint prefers these words when they split
+    /// the candidates as well, or nearly.
+    public private(set) var common: Set<String> = []
+
+    /// This dictionary with `tier`'s words as its common ones.
+    public func withCommon(_ tier: Lexicon) -> Lexicon {
+        var copy = self
+        copy.common = tier.words
+        return copy
+    }
 
     public init<S: Sequence>(_ words: S) where S.Element == String {
         self.words = Set(words)

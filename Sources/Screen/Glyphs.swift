@@ -1,3 +1,4 @@
+import Foundation
 /// The characters the interface draws with: Unicode when the terminal's locale is UTF-8,
 /// plain ASCII otherwise, so a board never turns into question marks.
 public struct Glyphs: Sendable, Equatable {
@@ -37,4 +38,38 @@ public struct Glyphs: Sendable, Equatable {
         pipInPlace: "*", pipInWord: "o", pipMiss: ".", star: "*", ellipsis: "...", separator: " | ",
         arrowUp: "^", arrowDown: "v"
     )
+}
+
+extension Glyphs {
+    /// `text` for a terminal whose locale is not UTF-8: each Unicode glyph of the interface as
+    /// its ASCII stand-in (✓ +, ✗ -, ● *, ★ *, █ #, … ...), accents dropped, and any other
+    /// character beyond ASCII as `?`.
+    public static func asciiText(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text {
+            if character.isASCII { out.append(character); continue }
+            if let stand = asciiStandIns[character] { out += stand; continue }
+            let folded = String(character).folding(options: [.diacriticInsensitive, .widthInsensitive], locale: nil)
+            out += folded.allSatisfy(\.isASCII) && !folded.isEmpty ? folded : "?"
+        }
+        return out
+    }
+
+    private static let asciiStandIns: [Character: String] = {
+        var table: [Character: String] = [:]
+        let (u, a) = (Glyphs.unicode, Glyphs.ascii)
+        for (from, to) in [(u.topLeft, a.topLeft), (u.topRight, a.topRight), (u.bottomLeft, a.bottomLeft), (u.bottomRight, a.bottomRight),
+                           (u.horizontal, a.horizontal), (u.vertical, a.vertical), (u.check, a.check), (u.cross, a.cross),
+                           (u.unknown, a.unknown), (u.barFull, a.barFull), (u.barEmpty, a.barEmpty), (u.pipInPlace, a.pipInPlace),
+                           (u.pipInWord, a.pipInWord), (u.star, a.star), (u.arrowUp, a.arrowUp), (u.arrowDown, a.arrowDown)] {
+            table[from] = String(to)
+        }
+        table["…"] = "..."
+        for (from, to) in [("→", "->"), ("←", "<-"), ("×", "x"), ("—", "-"), ("–", "-"), ("’", "'"), ("‘", "'"), ("“", "\""), ("”", "\""),
+                           ("−", "-"), ("²", "2"), ("≈", "~"), ("°", " deg")] as [(Character, String)] {
+            table[from] = to
+        }
+        return table
+    }()
 }

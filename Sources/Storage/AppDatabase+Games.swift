@@ -157,6 +157,15 @@ extension AppDatabase {
 }
 
 extension PlayerDatabase {
+    /// Checks a request as `startGame` would and writes nothing: an unknown pack or word, or a
+    /// word the rules forbid, is refused here (before the full screen opens).
+    public func check(_ request: GameRequest, lexicon: (() -> Lexicon)? = nil) throws(StorageError) {
+        try read { db in
+            let (pack, entry) = try AppDatabase.chooseSecret(request, playerID: profile.playerID, lexicon: lexicon, db)
+            if !(request.rules ?? pack.rules).allows(entry.word) { throw StorageError.rulesForbidWord(entry.word) }
+        }
+    }
+
     /// Starts a new game for the player. The word is the one asked for, or one drawn from the
     /// pack (seeded when a seed is given), preferring words the player has not had yet.
     public func startGame(_ request: GameRequest, lexicon: (() -> Lexicon)? = nil,
@@ -197,6 +206,27 @@ extension PlayerDatabase {
                 ORDER BY EXISTS (SELECT 1 FROM guess e WHERE e.gameId = g.id) DESC, g.updatedAt DESC, g.id LIMIT 1
                 """, arguments: [profile.playerID])
                 .map { try AppDatabase.savedGame($0, db) }
+        }
+    }
+
+    /// One of the player's games by its id or the start of it (as short as is unambiguous):
+    /// an id that starts none of the player's games, or several, is refused.
+    public func game(idOrPrefix prefix: String) throws(StorageError) -> SavedGame {
+        let prefix = prefix.lowercased()
+        return try read { db in
+            if let exact = try GameRecord.fetchOne(db, key: prefix), exact.playerId == profile.playerID {
+                return try AppDatabase.savedGame(exact, db)
+            }
+            guard !prefix.isEmpty, prefix.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { throw StorageError.noGame(prefix) }
+            let found = try GameRecord.fetchAll(db, sql: "SELECT * FROM game WHERE playerId = ? AND substr(id, 1, ?) = ? LIMIT 3",
+                                                arguments: [profile.playerID, prefix.count, prefix])
+            if found.count > 1 {
+                let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM game WHERE playerId = ? AND substr(id, 1, ?) = ?",
+                                             arguments: [profile.playerID, prefix.count, prefix]) ?? found.count
+                throw StorageError.ambiguousGame(prefix, count: count)
+            }
+            guard let only = found.first else { throw StorageError.noGame(prefix) }
+            return try AppDatabase.savedGame(only, db)
         }
     }
 

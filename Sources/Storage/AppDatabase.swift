@@ -26,6 +26,10 @@ public struct AppDatabase: Sendable {
         do {
             try FileManager.default.createDirectory(at: dataDir, withIntermediateDirectories: true)
         } catch {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: dataDir.path, isDirectory: &isFolder), !isFolder.boolValue {
+                throw .dataDirUnusable(dataDir.path, reason: "it is a file, not a folder")
+            }
             throw .dataDirUnusable(dataDir.path, reason: StorageError.describe(error))
         }
         guard FileManager.default.isWritableFile(atPath: dataDir.path) else {

@@ -12,6 +12,8 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     case rulesForbidWord(String)
     case packEmpty(String)
     case noGame(String)
+    /// A short id that starts more than one of the player's games.
+    case ambiguousGame(String, count: Int)
     case gameInProgress(String)
     case gameNotFinished
     case notBookmarked(String)
@@ -44,6 +46,7 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
             "'\(word)' repeats a letter, so it can only be played with --rules mastermind"
         case .packEmpty(let id): "the pack '\(id)' has no word for these rules"
         case .noGame(let id): "no game with id '\(id)'"
+        case .ambiguousGame(let prefix, let count): "'\(prefix)' starts the ids of \(count) games; give more of the id"
         case .gameInProgress(let id): "game '\(id)' is still in progress; only finished games can be deleted"
         case .gameNotFinished: "finish the game first: its word is still secret"
         case .notBookmarked(let word): "'\(word)' is not on the reading list"

@@ -671,6 +671,7 @@ public struct SyncEngine: Sendable {
             switch error {
             case .cloudReset: return .cloudReset
             case .unavailable(let reason): return .offline(reason)
+            case .notWritable(let reason): return .notWritable(reason)
             case .rateLimited, .partialFailure: return .busy(error.description)
             default: return .unexpected(error.description)
             }

@@ -7,6 +7,8 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     case cloudReset
     /// The folder is missing, unmounted or read-only; every change stays queued.
     case offline(String)
+    /// The folder is there but this user cannot write to it: changes stay queued until it is mended.
+    case notWritable(String)
     /// The cloud stayed busy after every retry.
     case busy(String)
     case storage(StorageError)
@@ -15,7 +17,7 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     public var exitCode: Int32 {
         switch self {
         case .cloudReset: 65
-        case .offline: 69
+        case .offline, .notWritable: 69
         case .busy: 75
         case .storage, .unexpected: 1
         }
@@ -26,6 +28,7 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case .cloudReset:
             "the cloud was reset on another machine; run 'qiktionary sync --adopt-reset upload' to put this machine's games in the new cloud, or '--adopt-reset erase' to replace them with the cloud's"
         case .offline(let reason): "offline: \(reason); your changes stay queued and sync when the folder is back"
+        case .notWritable(let reason): "\(reason); give this user write access to it, or pass another with --cloud-dir (your changes stay queued)"
         case .busy(let reason): "the cloud folder is busy (\(reason)); try again shortly"
         case .storage(let error): error.description
         case .unexpected(let message): "sync failed: \(message)"
@@ -45,7 +48,7 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .cloudReset: "needs-attention"
         case .offline: "offline"
-        case .busy, .storage, .unexpected: "error"
+        case .notWritable, .busy, .storage, .unexpected: "error"
         }
     }
 }

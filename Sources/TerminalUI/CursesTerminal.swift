@@ -138,13 +138,21 @@ public final class CursesTerminal: Terminal {
         case 9: return .tab
         case 10, 13: return .enter
         case 27: return .escape
-        // The terminal's own Backspace arrives as KEY_BACKSPACE or DEL; a raw ^H is Ctrl-H (a hint).
-        case 127: return .backspace
+        // The terminal's own Backspace arrives as KEY_BACKSPACE, DEL or, in many terminals, ^H:
+        // all three delete a letter.
+        case 127, 8: return .backspace
         case 1...26: return .control(Character(UnicodeScalar(code + 96)!))
         case 0..<32: return nil
         default: return UnicodeScalar(code).map { .character(Character($0)) }
         }
     }
+
+    /// Whether the locale's codeset is UTF-8 (`LANG`, `LC_ALL`, `LC_CTYPE`): the test the full
+    /// screen makes for its glyphs, for the commands' printed text too.
+    public static let localeIsUTF8: Bool = {
+        setlocale(LC_CTYPE, "")
+        return qk_locale_is_utf8() != 0
+    }()
 
     public func restore() {
         guard !restored else { return }

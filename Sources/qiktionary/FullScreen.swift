@@ -16,6 +16,7 @@ enum FullScreen {
         do { terminal = try CursesTerminal() } catch { throw Failure(error.description) }
         defer { terminal.restore() }
         var state = AppState(glyphs: terminal.capabilities.glyphs)
+        state.device = setup.profile.device.name
         let inbox = Inbox()
         let background = setup.syncEnabled ? BackgroundSync(setup: setup, inbox: inbox) : nil
         let effects = EffectInterpreter(data: LiveGameData(player: setup.player, lexicon: setup.lexicon,
@@ -35,7 +36,7 @@ enum FullScreen {
         }, perform: effects.perform)
         terminal.restore()
         background?.stop()
-        if let share = state.share { Self.printShare(share) }
+        if !state.shares.isEmpty { Self.printShare(state.shares.joined(separator: "\n\n")) }
         // Hand this session's moves to the other machine on the way out, like plain mode.
         setup.syncInPassing()
     }

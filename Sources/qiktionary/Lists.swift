@@ -65,22 +65,23 @@ struct History: ParsableCommand {
         func run() throws {
             let (setup, game) = try finished.open(else: StorageError.gameInProgress)
             try AskFirst.require("Delete the game on \(game.game.secret.uppercased()) (\(game.game.status.rawValue))?",
-                                     yes: yes, refusal: "game \(finished.gameID) not deleted")
-            try setup.player.deleteGame(id: finished.gameID)
-            say("Deleted game \(finished.gameID) (\(game.game.secret)).")
+                                     yes: yes, refusal: "game \(game.id) not deleted")
+            try setup.player.deleteGame(id: game.id)
+            say("Deleted game \(game.id) (\(game.game.secret)).")
         }
     }
 
     /// The game `history show` and `history delete` take, which must be finished.
     struct FinishedGameArguments: ParsableArguments {
         @OptionGroup var shared: SharedOptions
-        @Argument(help: ArgumentHelp("The game's id (see 'qiktionary history').", valueName: "game-id")) var gameID: String
+        @Argument(help: ArgumentHelp("The game's id, or its start (see 'qiktionary history').", valueName: "game-id")) var gameID: String
 
         /// Opens the data and reads the game; one still in play is refused with `refusal`.
         func open(else refusal: (String) -> StorageError) throws -> (Setup, SavedGame) {
             let setup = try Setup.open(shared)
-            let saved = try setup.player.game(id: gameID)
-            guard saved.game.isFinished else { throw Failure(refusal(gameID)) }
+            setup.syncInPassing()
+            let saved = try setup.player.game(idOrPrefix: gameID)
+            guard saved.game.isFinished else { throw Failure(refusal(saved.id)) }
             return (setup, saved)
         }
     }
@@ -105,6 +106,7 @@ struct ReadingList: ParsableCommand {
         func run() throws {
             if markdown {
                 let setup = try Setup.open(list.shared)
+                setup.syncInPassing()
                 let facts = try setup.player.readingList()
                 let titles = Dictionary(try setup.player.packs().map { ($0.id, $0.title) }, uniquingKeysWith: { a, _ in a })
                 return say(ReadingListMarkdown.render(facts, packTitles: titles))

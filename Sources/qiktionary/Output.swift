@@ -2,13 +2,21 @@ import ArgumentParser
 import Foundation
 import PlainMode
 import QiktionaryCore
+import Screen
+import TerminalUI
 import TextSafety
 
 /// Prints text for a person. Every line a command prints goes through here or `printJSON`:
 /// whatever it quotes from data (a fact, a pack's title, a device name) has each character a
 /// terminal would obey shown as a visible escape (`visible`), so no file commands the terminal.
 func say(_ text: String) {
-    Swift.print(visible(text))
+    Swift.print(forLocale(visible(text)))
+}
+
+/// Text as this terminal's locale can show it: ASCII stand-ins (as the full screen draws) when
+/// the locale is not UTF-8.
+func forLocale(_ text: String) -> String {
+    CursesTerminal.localeIsUTF8 ? text : Glyphs.asciiText(text)
 }
 
 /// Prints a value as JSON for the `--json` of commands (`JSONLine` escapes what a terminal would obey).
@@ -39,7 +47,10 @@ struct ListOptions: ParsableArguments {
     /// `view`; else `empty`, when there is nothing and it is given; else the `text`.
     func print<Item, View: Encodable>(_ read: (Setup) throws -> [Item], as view: (Item) -> View, empty: String? = nil,
                                       text: ([Item]) -> String) throws {
-        let items = try read(Setup.open(shared))
+        let setup = try Setup.open(shared)
+        // What the other machine changed shows: a quiet sync first (none with --no-sync).
+        setup.syncInPassing()
+        let items = try read(setup)
         if json { return printJSON(items.map(view)) }
         if items.isEmpty, let empty { return say(empty) }
         say(text(items))

@@ -74,12 +74,18 @@ struct Play: ParsableCommand {
             // The code is checked before the screen opens, so a bad one is one line on the terminal.
             let request = try challenge.map { try setup.database.challengeRequest(code: $0, lexicon: setup.lexicon()) }
                 ?? (daily ? try setup.dailyRequest() : GameRequest(packID: pack, word: word, rules: rules, seed: seed, hard: hard))
+            // So is the pack or word asked for: a bad one is one line and status 64, as when piped.
+            if request.packID != nil || request.word != nil { try setup.player.check(request, lexicon: setup.lexicon) }
             return try FullScreen.run(setup: setup, request: request)
+        }
+        let asText = !json
+        let write: @Sendable (String) -> Void = { line in
+            if asText { writeTextLine(line) } else { writeLine(line) }
         }
         let session = PlainSession(
             player: setup.player, lexicon: setup.lexicon,
             rules: rules, seed: seed, hard: hard, assist: assist, json: json, daily: setup.dailyRequest,
-            dailyClock: { setup.dailyClock }, write: writeLine
+            dailyClock: { setup.dailyClock }, write: write
         )
         // Sync before (to resume a game from the other machine) and after (to hand this one over).
         setup.syncInPassing()
@@ -87,6 +93,11 @@ struct Play: ParsableCommand {
         session.run(readLine: { Swift.readLine() })
         setup.syncInPassing()
     }
+}
+
+/// A plain-mode text line, in ASCII when the locale is not UTF-8.
+func writeTextLine(_ line: String) {
+    writeLine(forLocale(line))
 }
 
 /// Writes straight to stdout, unbuffered, so a script reading the pipe sees each event as it

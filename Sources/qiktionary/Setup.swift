@@ -148,7 +148,8 @@ final class LoadedLexicon: Sendable {
         lexicon.withLock { lexicon in
             if let lexicon { return lexicon }
             do {
-                let loaded = try BundledContent.lexicon()
+                // With the common tier, which the hint prefers at a near-equal split.
+                let loaded = try BundledContent.lexicon().withCommon((try? BundledContent.commonWords()) ?? Lexicon([String]()))
                 lexicon = loaded
                 return loaded
             } catch {

@@ -20,7 +20,7 @@ struct SharedOptions: ParsableArguments {
     @Option(help: ArgumentHelp("This machine's name, shown on the other machine; remembered once given.", valueName: "name"))
     var device: String?
 
-    @Flag(name: .customLong("no-sync"), help: "Do not touch the cloud folder in this run.")
+    @Flag(name: .customLong("no-sync"), help: "Do not touch the cloud folder in this run (commands that show your data sync quietly first otherwise).")
     var noSync = false
 
     /// Where the data lives, by the precedence the README gives (Where your data lives).

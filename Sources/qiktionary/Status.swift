@@ -24,6 +24,8 @@ struct Status: ParsableCommand {
 
     func run() throws {
         let setup = try Setup.open(shared)
+        // "synced" means what the folder holds now: a quiet sync first (none with --no-sync).
+        setup.syncInPassing()
         let player = setup.player, profile = setup.profile
         let sync = try player.syncStatus()
         let report = Report(

@@ -3,7 +3,7 @@ import Testing
 
 extension FullScreenTests {
     /// A hard game in tmux: the header says hard, the board counts the words still possible,
-    /// a contradicting guess is refused, Ctrl-H shows a hint, the win's card offers the review
+    /// a contradicting guess is refused, F2 shows a hint, the win's card offers the review
     /// and `r` opens it.
     @Test(.enabled(if: tmux != nil, "tmux is not installed; the full-screen end-to-end test needs it (CI installs it)"))
     func aHardGameWithAHintAndItsReview() throws {
@@ -22,7 +22,7 @@ extension FullScreenTests {
         try session.waitFor("the refusal") { $0.contains("GHOST refused: hard mode: CRANE scored 2 in common") }
         #expect(!session.screen().contains("2  GHOST"))
 
-        session.send(["C-u", "C-h"])
+        session.send(["C-u", "F2"])
         try session.waitFor("the hint") { $0.contains("Hint: ") && $0.contains("on average") }
 
         session.send(["t", "i", "g", "e", "r", "Enter"])

@@ -36,7 +36,7 @@ import Testing
         #expect(feedback["gameId"] as? String == game?["id"] as? String)
 
         let ended = events[3]
-        #expect(keys(ended) == ["event", "game", "result", "word", "fact", "score", "challenge"])
+        #expect(keys(ended) == ["event", "game", "result", "word", "fact", "score", "challenge", "foundOn"])
         #expect(ended["result"] as? String == "won")
         #expect(ended["word"] as? String == "tiger")
         #expect((ended["fact"] as? String)?.isEmpty == false)

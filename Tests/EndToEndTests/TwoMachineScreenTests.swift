@@ -32,17 +32,22 @@ extension FullScreenTests {
         }
     }
 
+    /// One game on TIGER with SLATE played, on the screens of laptop (A) and desktop (B).
+    static func oneGameOnTwoScreens(_ pair: Pair) throws -> (a: Peer, b: Peer, onA: TmuxSession, onB: TmuxSession) {
+        let a = pair.peer("laptop"), b = pair.peer("desktop")
+        _ = try a.play(["--word", "tiger"], ["slate"])
+        let onA = try TmuxSession(width: 100, height: 30, arguments: Self.screenArguments(a))
+        let onB = try TmuxSession(width: 100, height: 30, arguments: Self.screenArguments(b))
+        for session in [onA, onB] { try session.waitFor("the game on both") { $0.contains("1  SLATE") && $0.contains("Guess 2 of 15") } }
+        return (a, b, onA, onB)
+    }
+
     @Test(.enabled(if: tmux != nil, "tmux is not installed; the full-screen end-to-end test needs it (CI installs it)"))
     func oneGameFinishedOnBothScreensAtOnce() throws {
         let pair = try Pair()
         defer { pair.remove() }
-        let a = pair.peer("laptop"), b = pair.peer("desktop")
-        _ = try a.play(["--word", "tiger"], ["slate"])
-        let onA = try TmuxSession(width: 100, height: 30, arguments: Self.screenArguments(a))
-        defer { onA.close() }
-        let onB = try TmuxSession(width: 100, height: 30, arguments: Self.screenArguments(b))
-        defer { onB.close() }
-        for session in [onA, onB] { try session.waitFor("the game on both") { $0.contains("1  SLATE") && $0.contains("Guess 2 of 15") } }
+        let (a, _, onA, onB) = try Self.oneGameOnTwoScreens(pair)
+        defer { onA.close(); onB.close() }
         // At once: A finds the word, B plays another guess.
         onA.send(["t", "i", "g", "e", "r"])
         onB.send(["b", "r", "i", "c", "k"])

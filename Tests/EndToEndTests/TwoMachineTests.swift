@@ -201,7 +201,7 @@ func gameID(_ events: [[String: Any]]) -> String? {
     static let setpriv: String? = getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") ? "/usr/bin/setpriv" : nil
 
     @Test(.enabled(if: setpriv != nil, "needs root and setpriv to play a user without write access"))
-    func scenario7_aReadOnlyFolderMeansOfflineWithChangesQueuedUntilItIsWritable() throws {
+    func scenario7_aReadOnlyFolderSaysItIsNotWritableWithChangesQueuedUntilItIs() throws {
         let pair = try Pair()
         defer { pair.remove() }
         let a = pair.peer("laptop")
@@ -220,7 +220,8 @@ func gameID(_ events: [[String: Any]]) -> String? {
         #expect(played.events.last?["result"] as? String == "won")
         let failed = try asNobody(["sync"])
         #expect(failed.status == 69, "\(failed.stderr)")
-        #expect(failed.stderr.split(separator: "\n").count == 1 && failed.stderr.contains("offline"))
+        #expect(failed.stderr.split(separator: "\n").count == 1 && failed.stderr.contains("is not writable by this user")
+                && !failed.stderr.contains("offline"), "\(failed.stderr)")
         #expect(Set(((try asNobody(["history", "--json", "--no-sync"]).json as? [[String: Any]]) ?? []).compactMap { $0["word"] as? String }) == ["tiger", "comet"])
         // Writable again: everything queued goes, and A gets it.
         let writable = Process()

@@ -12,8 +12,8 @@ import Testing
         Review.Step(word: "tiger", candidatesBefore: 9, candidatesAfter: 1, best: "tiger", bestExpected: 1.4, expected: 1.4),
     ], skill: 89, luck: 0.4)
 
-    @Test func ctrlHOrF2AsksForAHintOnceAndSaysItIsThinking() {
-        for key in [Key.control("h"), .function(2)] {
+    @Test func f2AsksForAHintOnceAndSaysItIsThinking() {
+        for key in [Key.function(2)] {
             let (state, effects) = press(key, on: Fixtures.state(.guess))
             #expect(effects == [.hint(gameID: "g1")])
             #expect(state.thinking)
@@ -24,14 +24,14 @@ import Testing
 
     @Test func theHintShowsOnTheBoardUntilTheNextGuessAndIsNotAskedTwice() {
         var state = Fixtures.state(.guess)
-        _ = update(&state, .key(.control("h")))
+        _ = update(&state, .key(.function(2)))
         _ = update(&state, .hintReady(Fixtures.inPlay, Self.hint))
         #expect(!state.thinking && state.currentHint == Self.hint)
         #expect(state.status?.text == "Hint: TIGER · it \(Self.hint.reason).")
         let screen = view(state, size: Size(width: 100, height: 30)).text
         #expect(screen.contains("│ Hint: TIGER (1.0 left on average)"))
         // Asked again at the same point: shown again, not worked out (or counted) again.
-        let again = press(.control("h"), on: state)
+        let again = press(.function(2), on: state)
         #expect(again.1.isEmpty && again.0.status?.text.hasPrefix("Hint: TIGER") == true)
         // After another guess the hint no longer applies.
         var later = state
@@ -95,7 +95,7 @@ import Testing
     }
 
     @Test func aFailureWhileThinkingStopsTheThinking() {
-        var state = press(.control("h"), on: Fixtures.state(.guess)).0
+        var state = press(.function(2), on: Fixtures.state(.guess)).0
         _ = update(&state, .failed("no hint: no word of the answer set fits every guess so far"))
         #expect(!state.thinking && state.status?.isError == true)
     }

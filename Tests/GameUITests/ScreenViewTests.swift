@@ -32,7 +32,7 @@ import Testing
 │ > _ _ _ _ _                                                    11 of 15 left │
 └──────────────────────────────────────────────────────────────────────────────┘
 
- Enter guess  Tab notepad  ^H hint  ^G give up  ^N new  ^D daily  F1 help
+ Enter guess  Tab notepad  F2 hint  ^G give up  ^N new  ^D daily  F1 help
 """, "game")
     }
 
@@ -77,7 +77,7 @@ import Testing
 │ > _ _ _ _ _                                                                                            11 of 15 left │
 └──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────┘
 
- Enter guess  Tab notepad  ^H hint  ^G give up  ^N new  ^D daily  F1 help  ^C quit
+ Enter guess  Tab notepad  F2 hint  ^G give up  ^N new  ^D daily  F1 help  ^C quit
 """, "game")
     }
 
@@ -402,7 +402,7 @@ import Testing
 │ struggled to land on horses wearing striped coats.                           │
 └──────────────────────────────────────────────────────────────────────────────┘
 
- ↑↓ read  d remove  Tab next  F1 help  ^C quit
+ ↑↓ read  d remove (asks)  Tab next  F1 help  ^C quit
 """, "readingList")
     }
 
@@ -447,7 +447,7 @@ import Testing
 │ striped coats.                                                                                                       │
 └──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────┘
 
- ↑↓ read  d remove  Tab next  F1 help  ^C quit
+ ↑↓ read  d remove (asks)  Tab next  F1 help  ^C quit
 """, "readingList")
     }
 
@@ -624,7 +624,7 @@ import Testing
 │                                                                              │
 └──────────────────────────────────────────────────────────────────────────────┘
 
- 1 game  F5 sync  Tab next  F1 help  ^C quit
+ 1 back to the game  F5 sync  Tab next  F1 help  ^C quit
 """, "stats")
     }
 
@@ -669,7 +669,7 @@ import Testing
 │                                                                                                                      │
 └──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────┘
 
- 1 game  F5 sync  Tab next  F1 help  ^C quit
+ 1 back to the game  F5 sync  Tab next  F1 help  ^C quit
 """, "stats")
     }
 
@@ -678,24 +678,24 @@ import Testing
  Animals 12/36 solved · classic, 5 letters       sync off · last change: laptop
   1 Game  2 Packs  3 In progress  4 Reading list  5 History  6 Stats  Help
 ┌─ Help: every key ────────────────────────────────────────────────────────────┐
-│ Everywhere                            Notepad (Tab from the guess)           │
-│  Tab, S-Tab    next / previous pane    arrows        move between letters    │
-│  1 to 6        go to a screen          a to z        jump to a letter        │
-│  F1, ?         this help               Space         cycle unknown/out/in    │
-│  F5, Ctrl-R    sync now                - / +         mark out / in           │
-│  Esc           back to the game        Backspace     clear the mark          │
-│  q             quit when not typing    Enter         back to the guess       │
-│  Ctrl-C        quit                                                          │
-│                                       Lists                                  │
-│ Game                                   Up/Down, j/k  choose                  │
-│  a to z        type a guess            PgUp/PgDn     a page up / down        │
-│  Enter         submit the guess        Home/End      first / last            │
-│  Backspace     delete a letter         Enter         play, resume, open      │
-│  Ctrl-U        clear the guess         h             play hard (packs)       │
-│  Ctrl-H, F2    a hint (counted)        a             help level (packs)      │
-│  Ctrl-G        give up (asks first)    c             challenge code (packs)  │
-│  Ctrl-N        start another game      r             review (history)        │
-│  Ctrl-D        today's daily word      b             bookmark (history)     ↓│
+│ Everywhere                                                                   │
+│  Tab, S-Tab         next / previous pane                                     │
+│  1 to 6             go to a screen                                           │
+│  F1, ?              this help                                                │
+│  F5, Ctrl-R         sync now                                                 │
+│  Esc                back to the game                                         │
+│  q                  quit when not typing                                     │
+│  Ctrl-C             quit                                                     │
+│                                                                              │
+│ Game                                                                         │
+│  a to z             type a guess                                             │
+│  Enter              submit the guess                                         │
+│  Backspace, Ctrl-H  delete a letter                                          │
+│  Ctrl-U             clear the guess                                          │
+│  F2                 a hint (counted)                                         │
+│  Ctrl-G             give up (asks first)                                     │
+│  Ctrl-N             start another game                                       │
+│  Ctrl-D             today's daily word                                      ↓│
 └──────────────────────────────────────────────────────────────────────────────┘
 
  Esc close  ↑↓ scroll  ^C quit
@@ -708,30 +708,30 @@ import Testing
   1 Game  2 Packs  3 In progress  4 Reading list  5 History  6 Stats  Help
 ┌─ Help: every key ────────────────────────────────────────────────────────────────────────────────────────────────────┐
 │ Everywhere                                                Notepad (Tab from the guess)                               │
-│  Tab, S-Tab    next / previous pane                        arrows        move between letters                        │
-│  1 to 6        go to a screen                              a to z        jump to a letter                            │
-│  F1, ?         this help                                   Space         cycle unknown/out/in                        │
-│  F5, Ctrl-R    sync now                                    - / +         mark out / in                               │
-│  Esc           back to the game                            Backspace     clear the mark                              │
-│  q             quit when not typing                        Enter         back to the guess                           │
-│  Ctrl-C        quit                                                                                                  │
+│  Tab, S-Tab         next / previous pane                   arrows             move between letters                   │
+│  1 to 6             go to a screen                         a to z             jump to a letter                       │
+│  F1, ?              this help                              Space              cycle unknown/out/in                   │
+│  F5, Ctrl-R         sync now                               - / +              mark out / in                          │
+│  Esc                back to the game                       Backspace          clear the mark                         │
+│  q                  quit when not typing                   Enter              back to the guess                      │
+│  Ctrl-C             quit                                                                                             │
 │                                                           Lists                                                      │
-│ Game                                                       Up/Down, j/k  choose                                      │
-│  a to z        type a guess                                PgUp/PgDn     a page up / down                            │
-│  Enter         submit the guess                            Home/End      first / last                                │
-│  Backspace     delete a letter                             Enter         play, resume, open                          │
-│  Ctrl-U        clear the guess                             h             play hard (packs)                           │
-│  Ctrl-H, F2    a hint (counted)                            a             help level (packs)                          │
-│  Ctrl-G        give up (asks first)                        c             challenge code (packs)                      │
-│  Ctrl-N        start another game                          r             review (history)                            │
-│  Ctrl-D        today's daily word                          b             bookmark (history)                          │
-│  n, Enter      next game, once over                        d             delete (asks) / remove                      │
-│  h             next game, hard mode                        y / n         answer a question                           │
-│  b             bookmark, once over                                                                                   │
-│  r             review, once over                                                                                     │
-│  s             share, once over                                                                                      │
-│  c             play a challenge code                                                                                 │
-│                                                                                                                      │
+│ Game                                                       Up/Down, j/k       choose                                 │
+│  a to z             type a guess                           PgUp/PgDn          a page up / down                       │
+│  Enter              submit the guess                       Home/End           first / last                           │
+│  Backspace, Ctrl-H  delete a letter                        Enter              play, resume, open                     │
+│  Ctrl-U             clear the guess                        h                  play hard (packs)                      │
+│  F2                 a hint (counted)                       a                  help level (packs)                     │
+│  Ctrl-G             give up (asks first)                   c                  challenge code (packs)                 │
+│  Ctrl-N             start another game                     r                  review (history)                       │
+│  Ctrl-D             today's daily word                     b                  bookmark (history)                     │
+│  n, Enter           next game, once over                   d                  delete / remove (asks)                 │
+│  h                  next game, hard mode                   y / n              answer a question                      │
+│  b                  bookmark, once over                                                                              │
+│  r                  review, once over                                                                                │
+│  s                  share, once over                                                                                 │
+│  Up/Down            scroll the card, once over                                                                       │
+│  c                  play a challenge code                                                                            │
 │                                                                                                                      │
 │                                                                                                                      │
 │                                                                                                                      │
@@ -772,7 +772,7 @@ import Testing
 | > _ _ _ _ _                                                    11 of 15 left |
 +------------------------------------------------------------------------------+
 
- Enter guess  Tab notepad  ^H hint  ^G give up  ^N new  ^D daily  F1 help
+ Enter guess  Tab notepad  F2 hint  ^G give up  ^N new  ^D daily  F1 help
 """, "ascii")
     }
 
@@ -819,7 +819,7 @@ import Testing
 └──────────────────────────────────────┘
  > _ _ _ _ _              11 of 15 left
 
- Enter guess  Tab notepad  ^H hint
+ Enter guess  Tab notepad  F2 hint
 """, "minimum")
     }
 }

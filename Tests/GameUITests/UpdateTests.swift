@@ -20,12 +20,14 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
     static let covered: Set<String> = [
         "Everywhere/Tab, S-Tab", "Everywhere/1 to 6", "Everywhere/F1, ?", "Everywhere/F5, Ctrl-R", "Everywhere/Esc",
         "Everywhere/q", "Everywhere/Ctrl-C",
-        "Game/a to z", "Game/Enter", "Game/Backspace", "Game/Ctrl-U", "Game/Ctrl-G", "Game/Ctrl-N", "Game/n, Enter", "Game/b",
+        "Game/a to z", "Game/Enter", "Game/Backspace, Ctrl-H", "Game/Ctrl-U", "Game/Ctrl-G", "Game/Ctrl-N", "Game/n, Enter", "Game/b",
         "Notepad (Tab from the guess)/arrows", "Notepad (Tab from the guess)/a to z", "Notepad (Tab from the guess)/Space",
         "Notepad (Tab from the guess)/- / +", "Notepad (Tab from the guess)/Backspace", "Notepad (Tab from the guess)/Enter",
         "Lists/Up/Down, j/k", "Lists/PgUp/PgDn", "Lists/Home/End", "Lists/Enter", "Lists/b", "Lists/d", "Lists/y / n",
         // CoachUITests.
-        "Game/Ctrl-H, F2", "Game/h", "Game/r", "Lists/h", "Lists/r",
+        "Game/F2", "Game/h", "Game/r", "Lists/h", "Lists/r",
+        // TextFitTests.
+        "Game/Up/Down",
         // DailyChallengeUITests.
         "Game/Ctrl-D", "Game/s", "Game/c", "Lists/c",
         // Here: the help level.
@@ -293,7 +295,12 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
     @Test func dDeletesAHistoryGameAfterAskingAndRemovesAReadingListFact() {
         let (asking, none) = press(.character("d"), on: Fixtures.state(.history))
         #expect(none.isEmpty && asking.confirmation == .deleteGame(id: "g2", word: "tiger"))
-        #expect(press(.character("d"), on: Fixtures.state(.readingList)).1 == [.removeBookmark(word: "zebra")])
+        // The reading list asks first too.
+        let (removing, nothing) = press(.character("d"), on: Fixtures.state(.readingList))
+        #expect(nothing.isEmpty && removing.confirmation == .removeBookmark(word: "zebra"))
+        #expect(view(removing, size: Size(width: 80, height: 24)).text.contains("Remove ZEBRA from your reading list? (y/n)"))
+        #expect(press(.character("y"), on: removing).1 == [.removeBookmark(word: "zebra")])
+        #expect(press(.character("n"), on: removing).1.isEmpty)
     }
 
     @Test func yConfirmsAndAnyOtherKeyCancels() {

@@ -168,7 +168,7 @@ import Testing
         #expect(solver.hint(candidates: []) == nil)
         let one = solver.hint(candidates: ["slate"])
         #expect(one == Hint(word: "slate", candidates: 1, groups: 1, expectedLeft: 1, isCandidate: true))
-        #expect(one?.reason == "only one word fits")
+        #expect(one?.reason == "is the only word that fits")
         #expect(solver.split(of: "crane", over: []) == (groups: 0, expectedLeft: 0))
         #expect(solver.split(of: "cran", over: ["crane", "slate"]) == (groups: 1, expectedLeft: 2))
         // A feedback these rules cannot give leaves nothing; a guess of another length tells nothing.

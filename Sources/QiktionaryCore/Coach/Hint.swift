@@ -20,9 +20,10 @@ public struct Hint: Sendable, Equatable {
         self.isCandidate = isCandidate
     }
 
-    /// One line of why, e.g. "splits the 37 candidates into 9 groups; 4.1 left on average".
+    /// One line of why, to follow "it": e.g. "splits the 37 candidates into 9 groups; 4.1 left
+    /// on average", or "is the only word that fits".
     public var reason: String {
-        if candidates == 1 { return "only one word fits" }
+        if candidates == 1 { return "is the only word that fits" }
         let groupsText = groups == 1 ? "1 group" : "\(groups) groups"
         return "splits the \(candidates) candidates into \(groupsText); \(Hint.oneDecimal(expectedLeft)) left on average"
     }

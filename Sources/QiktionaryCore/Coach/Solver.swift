@@ -23,6 +23,11 @@ public struct Solver: Sendable {
     let answerIDs: [Int32]
     /// The guess set, in alphabetical order: a guess's place here is its last tie-break.
     let guessIDs: [Int32]
+    /// Words the hint prefers (the common tier): when the best guess is not one of them, the
+    /// best of them is the hint instead if its Σ s² is within `nearSplit` of the best's.
+    public var preferred: Set<String> = []
+    /// How near the best split a preferred word must come: 2 % more words left on average.
+    public static let nearSplit = 1.02
 
     public init(rules: Rules, length: Int, answers: [String], guesses: [String]) {
         self.rules = rules
@@ -189,9 +194,18 @@ public struct Solver: Sendable {
                                               parallel: parallel, parallelFrom: parallelFrom) else {
             return nil
         }
-        let word = guessIDs.isEmpty ? poolWords[choice.index] : words[Int(guessIDs[choice.index])]
-        return Hint(word: word, candidates: n, groups: choice.groups, expectedLeft: Double(choice.sum) / Double(n),
-                    isCandidate: pool[choice.index].isCandidate)
+        func word(_ index: Int) -> String { guessIDs.isEmpty ? poolWords[index] : words[Int(guessIDs[index])] }
+        var chosen = choice
+        if !preferred.isEmpty && !preferred.contains(word(choice.index)) {
+            // A common word that splits the candidates as well, or within 2 %, is the better hint.
+            let common = pool.indices.filter { preferred.contains(word($0)) }
+            if let best = SplitSearch.scalarBest(rules: rules, length: length, candidates: candidates.map(\.code), pool: common.map { pool[$0] }),
+               Double(best.sum) <= Double(choice.sum) * Solver.nearSplit {
+                chosen = SplitChoice(index: common[best.index], sum: best.sum, groups: best.groups)
+            }
+        }
+        return Hint(word: word(chosen.index), candidates: n, groups: chosen.groups, expectedLeft: Double(chosen.sum) / Double(n),
+                    isCandidate: pool[chosen.index].isCandidate)
     }
 
     // MARK: Split

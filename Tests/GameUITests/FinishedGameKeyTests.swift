@@ -1,0 +1,186 @@
+import Foundation
+@testable import QiktionaryCore
+import Screen
+import Testing
+@testable import GameUI
+
+/// Keys meant for a guess never act on a finished game: a game ended by another machine while
+/// this one types, a double Enter on the winning word, Ctrl-H, a refused guess.
+@Suite struct FinishedGameKeyTests {
+    /// Tiger in play on desktop, four guesses played there.
+    static func inPlay() -> AppState {
+        var state = Fixtures.state(.guess)
+        state.device = "desktop"
+        state.game?.guessDevices = Array(repeating: "desktop", count: 4)
+        return state
+    }
+
+    /// The same game won on laptop with a fifth guess, as a sync brings it.
+    static var wonOnLaptop: SavedGame {
+        var won = Fixtures.game("g1", secret: "tiger", guesses: ["crane", "moist", "jumpy", "tribe", "tiger"], status: .won, finished: 90)
+        won.guessDevices = ["desktop", "desktop", "desktop", "desktop", "laptop"]
+        return won
+    }
+
+    @Test func aWinFromAnotherMachineDropsTheTypingAndTheCardWaitsForEnterOrEsc() {
+        var state = Self.inPlay()
+        for c in "bri" { _ = update(&state, .key(.character(c))) }
+        #expect(state.input == "bri")
+        _ = update(&state, .gameLoaded(Self.wonOnLaptop))
+        #expect(state.input.isEmpty, "the letters typed are dropped")
+        #expect(state.notice == "Found on laptop while you were typing")
+        #expect(state.status?.text == "You found TIGER on laptop in 5 guesses. Score 11.")
+        // The rest of "brick", and more: none reaches the card's one-key commands.
+        for key: Key in [.character("c"), .character("k"), .character("b"), .character("r"), .character("s"), .character("n"), .character("h")] {
+            let effects = update(&state, .key(key))
+            #expect(effects.isEmpty, "\(key) acted on the finished game")
+            #expect(state.codeEntry == nil && state.review == nil && !state.thinking)
+        }
+        #expect(state.notice != nil)
+        let screen = view(state, size: Size(width: 100, height: 30)).text
+        #expect(screen.contains("Found on laptop while you were typing"), "\(screen)")
+        // The Enter that ends the letters typed belongs to them: the notice stays.
+        #expect(update(&state, .key(.enter)).isEmpty)
+        #expect(state.notice != nil)
+        #expect(state.status?.text == "BRICKBRSNH was not played: the game is over. Enter or Esc to go on.")
+        // A deliberate Enter closes the notice, and only then do the card's keys act.
+        #expect(update(&state, .key(.enter)).isEmpty)
+        #expect(state.notice == nil)
+        #expect(update(&state, .key(.character("b"))) == [.bookmark(gameID: "g1")])
+    }
+
+    @Test func escapeClosesTheNoticeToo() {
+        var state = Self.inPlay()
+        _ = update(&state, .gameLoaded(Self.wonOnLaptop))
+        #expect(state.notice == "Found on laptop")
+        #expect(update(&state, .key(.enter)).isEmpty)
+        #expect(state.notice == nil)
+        var other = Self.inPlay()
+        _ = update(&other, .gameLoaded(Self.wonOnLaptop))
+        _ = update(&other, .key(.escape))
+        #expect(other.notice == nil && other.pane == .guess)
+    }
+
+    @Test func aGuessPlayedAsTheOtherMachineWonShowsTheNotice() {
+        var state = Self.inPlay()
+        var won = Fixtures.game("g1", secret: "tiger", guesses: ["crane", "moist", "jumpy", "tribe", "tiger", "brick"], status: .won, finished: 90)
+        won.guessDevices = ["desktop", "desktop", "desktop", "desktop", "laptop", "desktop"]
+        let brick = won.game.guesses[5]
+        _ = update(&state, .guessPlayed(PlayedGuess(guess: brick, number: 6, game: won)))
+        #expect(state.notice == "Found on laptop while you were typing")
+        #expect(update(&state, .key(.character("r"))).isEmpty)
+    }
+
+    @Test func aGiveUpHereIsNoNews() {
+        var state = Self.inPlay()
+        _ = update(&state, .key(.control("g")))
+        #expect(update(&state, .key(.character("y"))) == [.giveUp(gameID: "g1")])
+        var gaveUp = Fixtures.game("g1", secret: "tiger", guesses: ["crane", "moist", "jumpy", "tribe"], status: .gaveUp, finished: 90, device: "desktop")
+        gaveUp.guessDevices = Array(repeating: "desktop", count: 4)
+        _ = update(&state, .gameLoaded(gaveUp))
+        #expect(state.notice == nil)
+        #expect(update(&state, .key(.character("b"))) == [.bookmark(gameID: "g1")])
+    }
+
+    @Test func aGiveUpOnAnotherMachineIsNoticed() {
+        var state = Self.inPlay()
+        let gaveUp = Fixtures.game("g1", secret: "tiger", guesses: ["crane", "moist", "jumpy", "tribe"], status: .gaveUp, finished: 90, device: "laptop")
+        _ = update(&state, .gameLoaded(gaveUp))
+        #expect(state.notice == "Given up on laptop")
+    }
+
+    @Test func theEndMessageNamesTheMachineTheWordWasFoundOn() {
+        var state = Self.inPlay()
+        state.device = "laptop"
+        var alone = Fixtures.game("g1", secret: "tiger", guesses: ["crane", "tiger"], status: .won, finished: 90)
+        alone.guessDevices = ["laptop", "laptop"]
+        #expect(endLine(alone, here: "laptop") == "You found TIGER in 2 guesses. Score 14.")
+        #expect(endLine(alone, here: "desktop") == "You found TIGER on laptop in 2 guesses. Score 14.")
+        _ = update(&state, .gameLoaded(alone))
+        state.device = "desktop"
+        _ = update(&state, .gameLoaded(alone))
+        #expect(state.status?.text == "You found TIGER on laptop in 2 guesses. Score 14.")
+        #expect(view(state, size: Size(width: 100, height: 30)).text.contains("You found TIGER on laptop in 2 guesses."))
+    }
+
+    // MARK: The fact card after a win
+
+    @Test func aSecondEnterWithinAMomentOfTheWinningEnterKeepsTheCard() {
+        var state = Self.inPlay()
+        for c in "tiger" { _ = update(&state, .pressed(.character(c), at: 100)) }
+        #expect(update(&state, .pressed(.enter, at: 100.0)) == [.guess("tiger", gameID: "g1")])
+        var won = Self.wonOnLaptop
+        won.guessDevices = Array(repeating: "desktop", count: 5)
+        _ = update(&state, .guessPlayed(PlayedGuess(guess: won.game.guesses[4], number: 5, game: won)))
+        #expect(state.notice == nil)
+        #expect(update(&state, .pressed(.enter, at: 100.3)).isEmpty, "the double press does not leave the card")
+        #expect(update(&state, .pressed(.character("n"), at: 100.5)).isEmpty)
+        #expect(state.game?.id == "g1")
+        #expect(update(&state, .pressed(.enter, at: 101.2)) == [.newGame(packID: "animals")], "a deliberate Enter does")
+    }
+
+    // MARK: Ctrl-H and refused guesses
+
+    @Test func ctrlHDeletesALetterAndNeverAsksForAHint() {
+        var state = Self.inPlay()
+        _ = update(&state, .key(.character("x")))
+        let effects = update(&state, .key(.control("h")))
+        #expect(effects.isEmpty && state.input.isEmpty && !state.thinking)
+        #expect(update(&state, .key(.function(2))) == [.hint(gameID: "g1")])
+    }
+
+    @Test func aRefusedGuessStaysEditableAndIsNotSentAgain() {
+        var state = Self.inPlay()
+        for c in "moist" { _ = update(&state, .key(.character(c))) }
+        #expect(update(&state, .key(.enter)) == [.guess("moist", gameID: "g1")])
+        _ = update(&state, .guessRefused(input: "moist", reason: "hard mode: every guess must fit the feedback so far"))
+        #expect(state.input == "moist")
+        #expect(update(&state, .key(.enter)).isEmpty, "the refused word is not sent again")
+        #expect(state.status?.isError == true)
+        for c in "tiger" { _ = update(&state, .key(.character(c))) }
+        #expect(state.input == "tiger", "typing starts a new word")
+        #expect(update(&state, .key(.enter)) == [.guess("tiger", gameID: "g1")])
+        // Backspace edits the refused word instead.
+        _ = update(&state, .guessRefused(input: "tiger", reason: "already guessed"))
+        _ = update(&state, .key(.backspace))
+        _ = update(&state, .key(.character("s")))
+        #expect(state.input == "tiges")
+    }
+
+    // MARK: Small mends
+
+    @Test func sOnTwoGamesKeepsBothSummaries() {
+        var state = Fixtures.state(.guess, game: Fixtures.won)
+        _ = update(&state, .shareReady("Qiktionary TIGER summary"))
+        _ = update(&state, .shareReady("Qiktionary ZEBRA summary"))
+        _ = update(&state, .shareReady("Qiktionary ZEBRA summary"))
+        #expect(state.shares == ["Qiktionary TIGER summary", "Qiktionary ZEBRA summary"])
+        #expect(state.status?.text.hasPrefix("The 2 summaries print") == true)
+    }
+
+    @Test func aClassicAnagramSaysWhyAllLettersDidNotWin() {
+        var state = Self.inPlay()
+        let game = Fixtures.game("g1", secret: "tiger", guesses: ["crane", "moist", "jumpy", "tribe", "tigre"].filter { $0 != "tigre" } + ["rigte"])
+        _ = update(&state, .guessPlayed(PlayedGuess(guess: game.game.guesses.last!, number: 5, game: game)))
+        #expect(state.status?.text == "RIGTE: 5 common: all letters, wrong order.")
+        #expect(view(state, size: Size(width: 100, height: 30)).text.contains("5 common  (all letters, wrong order)"))
+    }
+
+    @Test func theStatsFooterSaysWhereOneGoes() {
+        let footer = view(Fixtures.state(.stats), size: Size(width: 100, height: 30)).text.split(separator: "\n").last ?? ""
+        #expect(footer.contains("1 back to the game"))
+    }
+
+    @Test func theNotepadKeepsThePlayersMarksOnceWon() {
+        // Marked in play: C out, E in, Z out. The winning TIGER proves E in and, with CRANE, C out.
+        let inPlay = Fixtures.game("g1", secret: "tiger", guesses: ["crane"], marks: ["c": .out, "e": .in, "z": .out, "g": .out])
+        let won = Fixtures.game("g1", secret: "tiger", guesses: ["crane", "tiger"], status: .won, marks: ["c": .out, "e": .in, "z": .out, "g": .out],
+                                finished: 90)
+        let before = view(Fixtures.state(.guess, game: inPlay), size: Size(width: 100, height: 30)).text
+        let after = view(Fixtures.state(.guess, game: won), size: Size(width: 100, height: 30)).text
+        for mark in [" C✗ ", " E✓ ", " Z✗ ", " G✗ "] {
+            #expect(before.contains(mark), "in play: \(mark)")
+            #expect(after.contains(mark), "won: \(mark)\n\(after)")
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+@testable import QiktionaryCore
+import Screen
+import Testing
+@testable import GameUI
+
+/// Text wraps or scrolls instead of being cut, at every size down to the minimum.
+@Suite struct TextFitTests {
+    static let sizes = [Size(width: 100, height: 30), Size(width: 80, height: 24), Size(width: 60, height: 20), Size(width: 40, height: 12)]
+
+    /// Every word of `text` is on the screen whole (words may wrap to the next line).
+    static func expectWhole(_ text: String, on screen: String, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let shown = Set(screen.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "│" || $0 == "|" }).map(String.init))
+        for word in text.split(separator: " ").map(String.init) where !shown.contains(word) {
+            Issue.record("\(what): '\(word)' is cut or missing:\n\(screen)", sourceLocation: sourceLocation)
+            return
+        }
+    }
+
+    @Test func aLongStatusWrapsInsteadOfBeingCut() {
+        let refusal = "GHOST refused: hard mode: CRANE scored 2 in common; GHOST has 0 in common with CRANE."
+        for size in Self.sizes {
+            var state = Fixtures.state(.guess)
+            _ = update(&state, .guessRefused(input: "ghost", reason: String(refusal.dropFirst("GHOST refused: ".count).dropLast())))
+            Self.expectWhole(refusal, on: view(state, size: size).text, "the refusal at \(size.width)x\(size.height)")
+            var over = Fixtures.state(.guess, game: Fixtures.won)
+            _ = update(&over, .key(.character("x")))
+            Self.expectWhole(over.status!.text, on: view(over, size: size).text, "the finished game's keys at \(size.width)x\(size.height)")
+        }
+    }
+
+    @Test func theDailyStreakOnStatsIsWhole() {
+        for size in Self.sizes.prefix(3) {
+            var state = Fixtures.state(.stats)
+            state.dailyStreak = DailyStreak(current: 1, best: 3)
+            state.now = Fixtures.at(0)
+            state.timeZone = TimeZone(identifier: "UTC")!
+            _ = update(&state, .achievementsLoaded([Achievement(id: "first-win", title: "First win", detail: "Win a game.", earnedAt: Fixtures.at(0))],
+                                                   dailyCurrent: 1, dailyBest: 3))
+            Self.expectWhole("Daily streak: 1 (best 3)", on: view(state, size: size).text, "stats at \(size.width)x\(size.height)")
+        }
+    }
+
+    @Test func theTabsAreNeverCutMidName() {
+        for size in Self.sizes where size.height >= 16 {
+            for pane in [Pane.guess, .inProgress, .readingList] {
+                let line = view(Fixtures.state(pane), size: size).text.split(separator: "\n")[1]
+                let words = Set(Pane.screens.flatMap { $0.screenTitle.split(separator: " ") }.map(String.init) + (1...6).map(String.init))
+                for word in line.split(separator: " ").map(String.init) {
+                    #expect(words.contains(word), "'\(word)' is a cut name at \(size.width)x\(size.height): \(line)")
+                }
+                #expect(line.contains(pane.screenTitle), "the screen shown is named: \(line)")
+            }
+        }
+        let narrow = view(Fixtures.state(.inProgress), size: Size(width: 60, height: 20)).text.split(separator: "\n")[1]
+        #expect(!narrow.contains("In p ") && !narrow.hasSuffix("In p"), "\(narrow)")
+    }
+
+    @Test func aWonGamesCardShowsAtEverySizeAndScrollsToItsEnd() {
+        for size in Self.sizes {
+            var state = Fixtures.state(.guess, game: Fixtures.won)
+            state.challengeCodes["g2"] = "K7QM2X9A"
+            let first = view(state, size: size).text
+            #expect(first.contains("You found TIGER in 5 guesses"), "the card at \(size.width)x\(size.height):\n\(first)")
+            // Down scrolls the card until the fact's end and the challenge code have been seen.
+            var seen = first
+            for _ in 0..<20 {
+                _ = update(&state, .key(.down))
+                seen += view(state, size: size).text
+            }
+            #expect(seen.contains("camera-trap photos."), "the fact's end at \(size.width)x\(size.height)")
+            #expect(seen.contains("Challenge a friend: K7QM2X9A"), "the code at \(size.width)x\(size.height)")
+            #expect(state.game?.id == "g2", "arrows do not leave the card")
+        }
+    }
+
+    @Test func theHelpWrapsItsActionsOnANarrowScreen() {
+        var state = Fixtures.state(.guess)
+        _ = update(&state, .key(.function(1)))
+        var seen = ""
+        for _ in 0..<80 {
+            seen += view(state, size: Size(width: 40, height: 12)).text + "\n"
+            _ = update(&state, .key(.down))
+        }
+        for entry in HelpKeys.sections.flatMap(\.entries) { Self.expectWhole(entry.action, on: seen, "help: \(entry.keys)") }
+    }
+
+    @Test func theReviewWrapsOrMarksWhatDoesNotFit() {
+        var state = Fixtures.state(.guess, game: Fixtures.won)
+        _ = update(&state, .reviewReady(Fixtures.won, CoachUITests.review))
+        let screen = view(state, size: Size(width: 40, height: 12)).text
+        Self.expectWhole("You found TIGER in 5 guesses.", on: screen, "the review's first line")
+        for line in screen.split(separator: "\n") where line.hasPrefix("│") && line.hasSuffix("│") {
+            let inside = line.dropFirst().dropLast()
+            #expect(inside.last == " " || inside.hasSuffix("…") || inside.hasSuffix("↓") || inside.hasSuffix("↑"), "cut: \(line)")
+        }
+    }
+}
