@@ -54,6 +54,30 @@ import Testing
         #expect(!view(stale, size: Size(width: 100, height: 30)).text.contains("still possible"))
     }
 
+    /// At the standard level (proven) the board shows no count of words still possible, the
+    /// legend says the marks are proven by the guesses, and a new game's first screen marks
+    /// nothing; at none, not even the marks the guesses prove.
+    @Test func belowTheCoachTheBoardCountsNothingAndANewGameMarksNothing() {
+        let proven = Fixtures.game("p1", secret: "tiger", guesses: ["crane", "moist", "jumpy", "tribe"], assist: .proven)
+        var state = Fixtures.state(.guess, game: proven)
+        _ = update(&state, .candidatesLoaded(gameID: "p1", guesses: 4, candidates: ["tiger", "tribe"]))
+        let screen = view(state, size: Size(width: 100, height: 30)).text
+        #expect(!screen.contains("still possible") && screen.contains("Guess 5 of 15 "))
+        #expect(screen.contains("[A✓] proven by your guesses") && screen.contains("[T✓]"))
+
+        // Before any guess every letter is in some dictionary word and missing from another: these
+        // words have every letter between them and none in common.
+        let fresh = Fixtures.game("p2", secret: "tiger", guesses: [], assist: .proven)
+        var first = Fixtures.state(.guess, game: fresh)
+        _ = update(&first, .candidatesLoaded(gameID: "p2", guesses: 0, candidates: ["tiger", "zebra", "jumpy", "crane", "flock", "which", "vexed", "squad"]))
+        let firstScreen = view(first, size: Size(width: 100, height: 30)).text
+        #expect(firstScreen.filter { $0 == "[" }.count == 1, "only the legend's [A✓]: the first screen marks no letter\n\(firstScreen)")
+
+        let none = Fixtures.game("n1", secret: "tiger", guesses: ["jumpy"], assist: .noHelp)
+        let bare = view(Fixtures.state(.guess, game: none), size: Size(width: 100, height: 30)).text
+        #expect(!bare.contains("[J✗]") && bare.contains("Only your own marks"))
+    }
+
     @Test func hOnPacksOrOnAFinishedGameStartsAHardGame() {
         var packs = Fixtures.state(.packs)
         packs.packSelection = 1
