@@ -6,7 +6,8 @@ import Storage
 public enum PlainEvent: Encodable, Equatable {
     case started(GameJSON, resumed: Bool)
     /// `candidates`: the pack's words still possible, only under the coach (`Assist.coach`).
-    case feedback(gameID: String, n: Int, guess: GuessJSON, guessesLeft: Int, candidates: Int?)
+    /// `note`: why a guess that shares every letter did not win ("all letters, wrong order").
+    case feedback(gameID: String, n: Int, guess: GuessJSON, guessesLeft: Int, candidates: Int?, note: String? = nil)
     case hint(gameID: String, word: String, candidates: Int, expectedLeft: Double, reason: String)
     case rejected(input: String, reason: String, code: String)
     /// `nextDailyInSeconds`: after a daily game, the time to the next daily (local midnight).
@@ -24,7 +25,7 @@ public enum PlainEvent: Encodable, Equatable {
     case error(String)
 
     private enum Key: String, CodingKey {
-        case event, game, resumed, gameId, n, guess, common, inPlace, inWord, guessesLeft, candidates, expectedLeft
+        case event, game, resumed, gameId, n, guess, common, inPlace, inWord, guessesLeft, candidates, note, expectedLeft
         case input, reason, code, result, word, fact, score, letter, mark, games, notepad, commands, message, challenge, text, nextDailyInSeconds
         case foundOn
     }
@@ -41,9 +42,9 @@ public enum PlainEvent: Encodable, Equatable {
         switch self {
         case .started(let game, let resumed):
             ("started", [(.game, game), (.resumed, resumed)])
-        case .feedback(let gameID, let n, let guess, let left, let candidates):
+        case .feedback(let gameID, let n, let guess, let left, let candidates, let note):
             ("feedback", [(.gameId, gameID), (.n, n), (.guess, guess.word), (.common, guess.common), (.inPlace, guess.inPlace),
-                          (.inWord, guess.inWord), (.guessesLeft, left), (.candidates, candidates)])
+                          (.inWord, guess.inWord), (.guessesLeft, left), (.candidates, candidates), (.note, note)])
         case .hint(let gameID, let word, let candidates, let expectedLeft, let reason):
             ("hint", [(.gameId, gameID), (.word, word), (.candidates, candidates),
                       (.expectedLeft, (expectedLeft * 100).rounded() / 100), (.reason, reason)])

@@ -119,7 +119,8 @@ public final class PlainSession {
             // The count of words still possible is the coach's: shown only when it is on.
             let candidates = played.game.game.assist == .coach ? try database.candidates(of: played.game.game, lexicon: self.lexicon()).count : nil
             emit(.feedback(gameID: id, n: played.number, guess: GuessJSON(played.guess), guessesLeft: played.game.game.guessesLeft,
-                           candidates: candidates))
+                           candidates: candidates,
+                           note: played.guess.fullScoreNote(secret: played.game.game.secret)))
             if played.game.game.isFinished { emitEnded(played.game) }
         case .daily:
             try start(try daily())

@@ -13,8 +13,8 @@ enum PlainText {
                 + "help: \(game.assist.shareLabel), "
                 + "\(game.guessesLeft) of \(game.maxGuesses) guesses left. Game \(game.id)."
                 + (game.guesses.isEmpty ? "" : "\n" + guessLines(game.guesses))
-        case .feedback(_, let n, let guess, let left, let candidates):
-            return "\(line(n, guess))   (\(left) left\(candidates.map { "; " + GameCoach.stillPossible($0) } ?? ""))"
+        case .feedback(_, let n, let guess, let left, let candidates, let note):
+            return "\(line(n, guess))\(note.map { ": \($0)" } ?? "")   (\(left) left\(candidates.map { "; " + GameCoach.stillPossible($0) } ?? ""))"
         case .hint(_, let word, _, _, let reason):
             return "Hint: \(word.uppercased()). It \(reason)."
         case .rejected(let input, let reason, _):

@@ -209,3 +209,18 @@ import Testing
         #expect(try machine.run(["play", "--plain", "--assist", "everything"]).status == 64)
     }
 }
+
+/// A classic guess sharing every letter without winning (an anagram) says why, in text and JSON.
+@Suite struct AnagramNoteTests {
+    @Test func anAnagramsFullScoreIsExplained() throws {
+        let machine = Machine()
+        defer { machine.remove() }
+        let text = try machine.run(["play", "--plain", "--word", "thing"], input: "night\n")
+        #expect(text.stdout.contains("NIGHT") && text.stdout.contains("all letters, wrong order"), "\(text.stdout)")
+        let events = try machine.play(["--word", "thing"], lines: ["night"])
+        let feedback = try #require(events.first { $0["event"] as? String == "feedback" })
+        #expect(feedback["note"] as? String == "all letters, wrong order")
+        let plain = try machine.play(["--word", "tiger"], lines: ["crane"])
+        #expect(plain.first { $0["event"] as? String == "feedback" }?["note"] == nil, "no note on an ordinary score")
+    }
+}
