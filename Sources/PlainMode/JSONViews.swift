@@ -156,9 +156,9 @@ public struct StatsJSON: Encodable, Equatable {
     /// Won games by guesses used, "1" up to the default guess limit (or further if needed).
     public var distribution: [String: Int]
     /// Hard-mode games apart: {"played","won","winRate"}.
-    public var hard: HardStatsJSON
+    public var hard: ApartStatsJSON
     /// Games played with the coach on (`--assist coach`) apart, the same way.
-    public var coach: HardStatsJSON
+    public var coach: ApartStatsJSON
     public var hintsTaken: Int
     public var gamesWithHints: Int
     /// Runs of consecutive days with the daily game won.
@@ -184,7 +184,7 @@ public struct StatsJSON: Encodable, Equatable {
     }
 
     /// Games counted apart (hard mode, the coach): played, won, and the rate to four places.
-    public struct HardStatsJSON: Encodable, Equatable {
+    public struct ApartStatsJSON: Encodable, Equatable {
         public var played: Int
         public var won: Int
         public var winRate: Double
@@ -216,8 +216,8 @@ public struct StatsJSON: Encodable, Equatable {
         averageGuesses = (stats.averageGuesses * 100).rounded() / 100
         let top = max(Game.defaultMaxGuesses, stats.distribution.keys.max() ?? 0)
         distribution = Dictionary(uniqueKeysWithValues: (1...top).map { (String($0), stats.distribution[$0] ?? 0) })
-        hard = HardStatsJSON(played: stats.hardPlayed, won: stats.hardWon)
-        coach = HardStatsJSON(played: stats.coachPlayed, won: stats.coachWon)
+        hard = ApartStatsJSON(played: stats.hardPlayed, won: stats.hardWon)
+        coach = ApartStatsJSON(played: stats.coachPlayed, won: stats.coachWon)
         hintsTaken = stats.hintsTaken
         gamesWithHints = stats.gamesWithHints
     }

@@ -111,7 +111,7 @@ public final class PlainSession {
         case .board:
             let game = try currentGame()
             let words = try database.notepadWords(of: game.game, lexicon: self.lexicon())
-            emit(.board(GameJSON(game), notepad: Self.notepad(game.game.notepad(candidates: words), level: game.game)))
+            emit(.board(GameJSON(game), notepad: Self.notepad(game.game.notepad(candidates: words), of: game.game)))
         case .guess(let word):
             let id = try currentGame().id
             let played = try player.submitGuess(word, gameID: id, lexicon: lexicon())
@@ -189,7 +189,7 @@ public final class PlainSession {
     /// The notepad as the board event gives it: "in (proven)" or "out (coach)" for a mark the
     /// guesses prove at the game's help level (the coach's words once it is over), "in (yours)"
     /// for the player's own.
-    static func notepad(_ notepad: Notepad, level game: Game) -> [String: String] {
+    static func notepad(_ notepad: Notepad, of game: Game) -> [String: String] {
         let source = game.isFinished || game.assist == .coach ? "coach" : "proven"
         var marks: [String: String] = [:]
         for entry in notepad.entries {

@@ -59,7 +59,7 @@ extension Game {
     /// `none`, the dictionary's words the rules allow that fit every score so far under `proven`,
     /// the pack's words still possible under `coach` (`packCandidates`, the coach's). A finished
     /// game shows everything, the pack's words included: it is after the game.
-    public func notepadWords(lexicon: () -> Lexicon, packCandidates: () throws -> [String]) rethrows -> [String]? {
+    public func notepadWords<E: Error>(lexicon: () -> Lexicon, packCandidates: () throws(E) -> [String]) throws(E) -> [String]? {
         if isFinished { return try packCandidates() }
         switch assist {
         case .noHelp: return nil

@@ -31,13 +31,7 @@ extension AppDatabase {
 
     /// The words the game's notepad deduces from at its help level (`Game.notepadWords`).
     public func notepadWords(of game: Game, lexicon: @autoclosure () -> Lexicon) throws(StorageError) -> [String]? {
-        do {
-            return try game.notepadWords(lexicon: lexicon) { () throws(StorageError) -> [String] in try candidates(of: game, lexicon: lexicon()) }
-        } catch let error as StorageError {
-            throw error
-        } catch {
-            throw .database("\(error)")
-        }
+        try game.notepadWords(lexicon: lexicon) { () throws(StorageError) -> [String] in try candidates(of: game, lexicon: lexicon()) }
     }
 
     // MARK: Lists

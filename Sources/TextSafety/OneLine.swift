@@ -81,6 +81,8 @@ public enum TerminalText {
     /// The text with every unsafe scalar that is not `kept` written `as` given.
     static func escaped(_ text: String, keeping kept: (Unicode.Scalar) -> Bool,
                         as shown: (Unicode.Scalar) -> String = escape) -> String {
+        // Printable text, what nearly every call gets (each cell the screen draws), by its bytes.
+        if isSafe(text) { return text }
         guard text.unicodeScalars.contains(where: { isUnsafe($0) && !kept($0) }) else { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
