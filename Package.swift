@@ -28,6 +28,8 @@ let package = Package(
         // How the C allocator keeps memory: two heaps, and freed pages given back between the
         // batches of a long first sync.
         .target(name: "ProcessMemory"),
+        // Small concurrency helpers: a value behind a lock, work started on a thread of its own.
+        .target(name: "Concurrency"),
         // Starting a program with posix_spawn, for the benchmark and the tests that run the real
         // binaries (Foundation's Process can crash on this toolchain).
         .target(name: "Spawn"),
@@ -50,9 +52,9 @@ let package = Package(
         // zlib compresses segments and snapshots (docs/cloud-format.md, format version 2).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         // The CloudKit-like store kept in a shared folder. Knows nothing of the game.
-        .target(name: "CloudStore", dependencies: ["CZlib", "TextSafety"]),
+        .target(name: "CloudStore", dependencies: ["CZlib", "TextSafety", "Concurrency"]),
         // The sync engine: the game's data to and from the cloud store (SYNC.md's recipe).
-        .target(name: "Sync", dependencies: ["QiktionaryCore", "Storage", "CloudStore", "ProcessMemory"]),
+        .target(name: "Sync", dependencies: ["QiktionaryCore", "Storage", "CloudStore", "ProcessMemory", "Concurrency"]),
         // A child process for the cloud store's multi-process and crash tests.
         .executableTarget(name: "cloudstore-probe", dependencies: ["CloudStore"], path: "Sources/CloudStoreProbe"),
         // Timings of the cloud store at 10,000 records (a benchmark, not a test).
@@ -76,7 +78,7 @@ let package = Package(
             name: "qiktionary",
             dependencies: [
                 "QiktionaryCore", "Storage", "QiktionaryResources", "PlainMode", "GameUI", "TerminalUI", "Sync", "CloudStore",
-                "ProcessMemory", "TextSafety",
+                "ProcessMemory", "TextSafety", "Concurrency",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -89,12 +91,12 @@ let package = Package(
         .testTarget(name: "ScreenTests", dependencies: ["Screen"]),
         .testTarget(name: "ProcessMemoryTests", dependencies: ["ProcessMemory"]),
         .testTarget(name: "GameUITests", dependencies: ["GameUI", "Screen", "QiktionaryCore"]),
-        .testTarget(name: "SyncTests", dependencies: ["Sync", "Storage", "CloudStore", "QiktionaryCore", "QiktionaryResources", "TextSafety"]),
+        .testTarget(name: "SyncTests", dependencies: ["Sync", "Storage", "CloudStore", "QiktionaryCore", "QiktionaryResources", "TextSafety", "Concurrency"]),
         // Seeded generated bad input against every way in: plain mode, arguments, pack and cloud files.
         .testTarget(name: "FuzzTests", dependencies: [
             "qiktionary", "PlainMode", "Storage", "QiktionaryCore", "QiktionaryResources", "CloudStore", "Sync", "TestSupport",
         ]),
-        .testTarget(name: "CloudStoreTests", dependencies: ["CloudStore", "cloudstore-probe"], exclude: ["Fixtures"]),
+        .testTarget(name: "CloudStoreTests", dependencies: ["CloudStore", "cloudstore-probe", "Concurrency"], exclude: ["Fixtures"]),
         .testTarget(name: "EndToEndTests", dependencies: ["qiktionary", "qiktionary-bench", "qiktionary-coach-bench", "QiktionaryCore", "TestSupport"],
                     exclude: ["Fixtures"]),
     ]

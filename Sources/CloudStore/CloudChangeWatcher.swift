@@ -1,3 +1,4 @@
+import Concurrency
 import Foundation
 
 /// Tells the sync engine that the cloud folder may have changed, so it can fetch without a key

@@ -1,3 +1,4 @@
+import Concurrency
 import Foundation
 
 /// The cloud store over a `CloudFolder`: a `DiskFolder` for the real shared or replicated

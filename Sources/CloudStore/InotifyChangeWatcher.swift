@@ -1,4 +1,5 @@
 #if os(Linux)
+import Concurrency
 import Glibc
 import Foundation
 

@@ -1,3 +1,4 @@
+import Concurrency
 import Foundation
 
 /// The store's folder kept in memory: the in-memory cloud for tests and previews. It runs the

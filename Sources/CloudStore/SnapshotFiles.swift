@@ -1,3 +1,4 @@
+import Concurrency
 import Foundation
 
 /// The list of a snapshot in parts (format version 3): `snapshot-<base>.snap` names how many

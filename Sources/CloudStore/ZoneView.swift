@@ -1,3 +1,4 @@
+import Concurrency
 import Foundation
 
 /// What a store has read of one zone: per device, how far its log was read without a gap, and

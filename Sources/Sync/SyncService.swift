@@ -1,4 +1,5 @@
 import CloudStore
+import Concurrency
 import Foundation
 
 /// Sync in the background, for the full-screen game and `sync --watch`: one round at a time on a

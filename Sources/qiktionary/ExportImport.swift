@@ -1,5 +1,6 @@
 import ArgumentParser
 import CloudStore
+import Concurrency
 import Foundation
 import PlainMode
 import QiktionaryCore

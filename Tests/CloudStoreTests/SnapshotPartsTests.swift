@@ -1,4 +1,5 @@
 @testable import CloudStore
+import Concurrency
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import CloudStore
+import Concurrency
 import Foundation
 import QiktionaryCore
 import Storage

@@ -24,7 +24,7 @@ public final class Background<T: Sendable, Failure: Error>: @unchecked Sendable 
 }
 
 /// `work` for each of `0..<count`, run on every core at once; the results in order.
-func concurrently<T: Sendable>(_ count: Int, _ work: @Sendable (Int) -> T) -> [T] {
+public func concurrently<T: Sendable>(_ count: Int, _ work: @Sendable (Int) -> T) -> [T] {
     let results = Locked([T?](repeating: nil, count: count))
     DispatchQueue.concurrentPerform(iterations: count) { index in
         let result = work(index)

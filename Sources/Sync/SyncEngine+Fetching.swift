@@ -1,0 +1,225 @@
+import CloudStore
+import Concurrency
+import Foundation
+import ProcessMemory
+import QiktionaryCore
+import Storage
+
+extension SyncEngine {
+    // MARK: Fetching (steps 4 to 6)
+
+    func fetch(_ report: inout SyncReport) throws {
+        let stored = try player.syncRecord()
+        let databaseToken = stored.databaseToken.flatMap { try? ChangeToken(serialized: $0) }
+        var changes: DatabaseChanges
+        do {
+            changes = try withRetries { try cloud.fetchDatabaseChanges(since: databaseToken) }
+        } catch CloudStoreError.changeTokenExpired {
+            changes = try withRetries { try cloud.fetchDatabaseChanges(since: nil) }
+        }
+        var incomplete = stored.incompleteZones
+        let zones = SyncZone.allCases.filter { zone in
+            changes.changedZones.contains(zone.cloudZone) || incomplete.contains(zone.rawValue)
+        }
+        for zone in zones {
+            let token = try player.zoneToken(zone).flatMap { try? ChangeToken(serialized: $0) }
+            if token == nil, let complete = streamedFullFetch(zone, report: &report) {
+                if complete { incomplete.remove(zone.rawValue) } else { incomplete.insert(zone.rawValue) }
+                continue
+            }
+            var fetched: ZoneChanges
+            do {
+                fetched = try withRetries { try cloud.fetchZoneChanges(zone.cloudZone, since: token) }
+            } catch CloudStoreError.changeTokenExpired {
+                fetched = try withRetries { try cloud.fetchZoneChanges(zone.cloudZone, since: nil) }
+            } catch CloudStoreError.zoneNotFound {
+                continue
+            }
+            try apply(fetched.changedRecords, deletions: fetched.deletedRecords, zone: zone, token: fetched.token.serialized, report: &report)
+            if fetched.isComplete { incomplete.remove(zone.rawValue) } else { incomplete.insert(zone.rawValue) }
+        }
+        // Nothing new: the stored token is already right, and writing it again would cost a commit.
+        let token = changes.token.serialized
+        if token != stored.databaseToken || incomplete != stored.incompleteZones || cloud.generation?.name != stored.generation {
+            try player.saveDatabaseToken(token, generation: cloud.generation?.name, incompleteZones: incomplete)
+        }
+    }
+
+    /// A full fetch read and stored at once, on two threads: the store decodes and hands over
+    /// records while the database stores the ones before (docs/performance.md). One transaction,
+    /// as ever. Returns whether the zone is complete, or nil when the store did not stream it or
+    /// anything went wrong: nothing is then kept, and the usual fetch does it all again.
+    func streamedFullFetch(_ zone: SyncZone, report: inout SyncReport) -> Bool? {
+        let handoff = Handoff()
+        let cloud = self.cloud, device = cloud.device, chunk = streamChunk, warnings = self.warnings
+        var counts = (skipped: 0, own: 0)
+        var stored = 0
+        let progress = self.progress, expected = Expected()
+        var outcome: StreamedFetch = .refused
+        do {
+            let applied = try player.applyIncoming(zone: zone, naming: CloudSchema()) { apply in
+                let reader = Thread {
+                    let result = Result { () throws(CloudStoreError) -> StreamedFetch in
+                        try cloud.fetchAllRecords(zone.cloudZone, chunk: chunk, expect: { expected.set($0) }) { records in
+                            // Records are checked and mapped on this side: the storing side is
+                            // the slower one, and the whole fetch waits on it (docs/performance.md).
+                            handoff.put(Self.mapped(records, device: device, warnings: warnings))
+                        }
+                    }
+                    handoff.finish(result.mapError { $0 as any Error })
+                }
+                reader.stackSize = FolderCloudDatabase.readerStackSize
+                reader.start()
+                // However this ends, the reader is stopped and waited for before the transaction ends.
+                defer { handoff.stopAndWait() }
+                while let mapped = handoff.take() {
+                    try apply(mapped.changes)
+                    stored += mapped.count
+                    // The total is the store's estimate; it never reads below what is done.
+                    progress?(stored, expected.get().map { max($0, stored) })
+                    counts.skipped += mapped.skipped
+                    counts.own += mapped.own
+                    // What a batch leaves free between objects still in use would stay the
+                    // process's, a little more with every batch: a first sync's peak would grow
+                    // with the history (docs/performance.md, *A first sync's memory flat...*).
+                    Memory.returnFreed()
+                }
+                outcome = try handoff.result()
+                guard case .complete(let token, _) = outcome else { throw Handoff.Refused() }
+                progress?(stored, stored)
+                return token.serialized
+            }
+            guard case .complete(_, let isComplete) = outcome else { return nil }
+            Self.count(applied, skipped: counts.skipped, own: counts.own, into: &report)
+            return isComplete
+        } catch {
+            return nil
+        }
+    }
+
+    /// What the store expects to hand over, set on its reading thread.
+    final class Expected: Sendable {
+        private let value = Locked<Int?>(nil)
+        func set(_ count: Int) { value.withLock { $0 = count } }
+        func get() -> Int? { value.withLock { $0 } }
+    }
+
+    /// Records handed from the store to the database at a time.
+    static let defaultStreamChunk = 2_000
+
+    static func mapped(_ records: [CloudRecord], deletions: [DeletedRecord] = [], device: DeviceID,
+                       warnings: CloudWarningSink?) -> Handoff.Mapped {
+        var changes = IncomingChanges()
+        let sorted = CloudSchema.incoming(records, deletions: deletions, device: device, into: &changes) { warnings?($0) }
+        return Handoff.Mapped(changes: changes, skipped: sorted.skipped, own: sorted.own, count: records.count)
+    }
+
+    /// What applying a fetch did, in the report (this device's own records are not downloads).
+    static func count(_ applied: ApplyReport, skipped: Int, own: Int, into report: inout SyncReport) {
+        report.skipped += skipped
+        report.downloaded += max(0, applied.applied - own)
+        report.deleted += applied.deleted
+        report.conflictsResolved += applied.merged
+        report.waiting = applied.waiting
+    }
+
+    func apply(_ records: [CloudRecord], deletions: [DeletedRecord], zone: SyncZone, token: Data?, report: inout SyncReport) throws {
+        let chunk = streamChunk
+        guard records.count > chunk else {
+            let mapped = Self.mapped(records, deletions: deletions, device: cloud.device, warnings: warnings)
+            let applied = try player.applyIncoming(mapped.changes, zone: zone, token: token, naming: CloudSchema())
+            return Self.count(applied, skipped: mapped.skipped, own: mapped.own, into: &report)
+        }
+        // A large fetch is stored in batches (one transaction still), so progress can be told;
+        // each batch is checked and mapped on a thread of its own while the one before is stored
+        // (a first sync from a folder with no snapshot to stream fetches everything at once).
+        // The store gives records by name, so a game comes before its guesses and marks.
+        var counts = (skipped: 0, own: 0)
+        let device = cloud.device, total = records.count + deletions.count, progress = self.progress, warnings = self.warnings
+        let handoff = Handoff()
+        let applied = try player.applyIncoming(zone: zone, naming: CloudSchema()) { apply in
+            let mapper = Thread {
+                for start in stride(from: 0, to: records.count, by: chunk) {
+                    let last = start + chunk >= records.count
+                    let batch = Array(records[start..<min(start + chunk, records.count)])
+                    guard handoff.put(Self.mapped(batch, deletions: last ? deletions : [], device: device, warnings: warnings)) else { break }
+                }
+                handoff.finish(.success(.refused))
+            }
+            mapper.start()
+            // However this ends, the mapping thread is stopped and waited for before the transaction ends.
+            defer { handoff.stopAndWait() }
+            var done = 0
+            while let mapped = handoff.take() {
+                try apply(mapped.changes)
+                counts.skipped += mapped.skipped
+                counts.own += mapped.own
+                done += mapped.count + (done + mapped.count == records.count ? deletions.count : 0)
+                progress?(done, total)
+            }
+            return token
+        }
+        Self.count(applied, skipped: counts.skipped, own: counts.own, into: &report)
+    }
+}
+
+/// Batches of a streamed fetch, from the thread that reads them to the one that stores them:
+/// at most a few waiting, so reading never runs far ahead of storing.
+final class Handoff: @unchecked Sendable {
+    struct Mapped: Sendable {
+        var changes: IncomingChanges
+        var skipped: Int
+        var own: Int
+        /// The records read, valid or not.
+        var count: Int
+    }
+    struct Refused: Error {}
+
+    private let condition = NSCondition()
+    private var waiting: [Mapped] = []
+    private var ended: Result<StreamedFetch, any Error>?
+    private var stopped = false
+    private let capacity = 3
+
+    /// From the reader: false once the storing side has stopped, so the reader stops too.
+    func put(_ batch: Mapped) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while waiting.count >= capacity && !stopped { condition.wait() }
+        guard !stopped else { return false }
+        waiting.append(batch)
+        condition.broadcast()
+        return true
+    }
+
+    func finish(_ result: Result<StreamedFetch, any Error>) {
+        condition.lock()
+        ended = result
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The next batch, or nil once the reader has finished and all were taken.
+    func take() -> Mapped? {
+        condition.lock()
+        defer { condition.unlock() }
+        while waiting.isEmpty && ended == nil { condition.wait() }
+        guard !waiting.isEmpty else { return nil }
+        condition.broadcast()
+        return waiting.removeFirst()
+    }
+
+    func result() throws -> StreamedFetch {
+        condition.lock()
+        defer { condition.unlock() }
+        return try ended?.get() ?? .refused
+    }
+
+    func stopAndWait() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        while ended == nil { condition.wait() }
+        condition.unlock()
+    }
+}
