@@ -205,15 +205,15 @@ private func show<Item>(_ items: [Item], in list: inout [Item], selection: inout
 // MARK: Keys
 
 private func handle(_ key: Key, _ state: inout AppState) -> [Effect] {
-    if key == .control("c") { return quit(&state) }
+    if Keys.quit ~= key { return quit(&state) }
     state.status = nil
     if state.confirmation == .cloudReset {
         state.confirmation = nil
         switch key {
-        case .character("u"), .character("U"):
+        case Keys.upload:
             state.status = StatusMessage("Uploading this machine's games to the new cloud" + state.glyphs.ellipsis)
             return [.adoptReset(keepLocal: true)]
-        case .character("e"), .character("E"):
+        case Keys.erase:
             state.status = StatusMessage("Taking the new cloud's games" + state.glyphs.ellipsis)
             return [.adoptReset(keepLocal: false)]
         default:
@@ -223,7 +223,7 @@ private func handle(_ key: Key, _ state: inout AppState) -> [Effect] {
     }
     if let confirmation = state.confirmation {
         state.confirmation = nil
-        guard key == .character("y") || key == .character("Y") else {
+        guard Keys.yes ~= key else {
             state.status = StatusMessage("Cancelled.")
             return []
         }
@@ -240,15 +240,15 @@ private func handle(_ key: Key, _ state: inout AppState) -> [Effect] {
     if state.notice != nil && state.pane == .guess {
         // The game ended elsewhere: keys meant for the guess never reach the card's commands.
         switch key {
-        case .enter where !state.noticeTyped.isEmpty:
+        case Keys.submit where !state.noticeTyped.isEmpty:
             // The Enter of a guess typed as the game ended: that guess goes nowhere.
             state.status = StatusMessage("\(state.noticeTyped.uppercased()) was not played: the game is over. Enter or Esc to go on.")
             state.noticeTyped = ""
-        case .enter, .escape:
+        case Keys.submit, Keys.back:
             state.notice = nil
             state.noticeTyped = ""
             if let game = state.game { state.status = StatusMessage(endLine(game, here: state.device)) }
-        case .character(let c) where c.isLetter && c.isASCII:
+        case .character(let c) where Keys.typeLetter ~= key:
             state.noticeTyped.append(Character(c.lowercased()))
             state.status = StatusMessage("This game is over: Enter or Esc to go on.")
         default:
@@ -274,27 +274,27 @@ private func quit(_ state: inout AppState) -> [Effect] {
 /// Keys that mean the same on every screen; nil when the key is the pane's to handle.
 private func handleGlobal(_ key: Key, _ state: inout AppState) -> [Effect]? {
     switch key {
-    case .function(1), .character("?"):
+    case Keys.help:
         state.helpOpen = true
         state.helpScroll = 0
         return []
-    case .function(5), .control("r"):
+    case Keys.sync:
         state.status = StatusMessage("Syncing" + state.glyphs.ellipsis)
         return [.syncNow]
-    case .tab:
+    case Keys.nextPane:
         return go(to: Pane.allCases[(state.pane.rawValue + 1) % Pane.allCases.count], &state)
-    case .backTab:
+    case Keys.previousPane:
         return go(to: Pane.allCases[(state.pane.rawValue + Pane.allCases.count - 1) % Pane.allCases.count], &state)
-    case .escape:
+    case Keys.back:
         if state.pane == .history && state.historyOpen {
             state.historyOpen = false
             return []
         }
         if state.pane == .guess { forgetTyping(&state) }
         return go(to: .guess, &state)
-    case .character(let c) where ("1"..."6").contains(c):
+    case .character(let c) where Keys.screen ~= key:
         return go(to: Pane.screens[Int(String(c))! - 1], &state)
-    case .character("q") where !acceptsLetters(state):
+    case Keys.quitWhenNotTyping where !acceptsLetters(state):
         return quit(&state)
     default:
         return nil
@@ -331,11 +331,11 @@ private func listShown(_ pane: Pane) -> ListKind? {
 
 private func handleHelp(_ key: Key, _ state: inout AppState) -> [Effect] {
     switch key {
-    case .up: state.helpScroll = max(0, state.helpScroll - 1)
-    case .down: state.helpScroll += 1
-    case .pageUp: state.helpScroll = max(0, state.helpScroll - 10)
-    case .pageDown: state.helpScroll += 10
-    case .character("q"): return quit(&state)
+    case Keys.scrollUp: state.helpScroll = max(0, state.helpScroll - 1)
+    case Keys.scrollDown: state.helpScroll += 1
+    case Keys.pageUp: state.helpScroll = max(0, state.helpScroll - 10)
+    case Keys.pageDown: state.helpScroll += 10
+    case Keys.quitHelp: return quit(&state)
     default: state.helpOpen = false
     }
     return []
@@ -344,8 +344,8 @@ private func handleHelp(_ key: Key, _ state: inout AppState) -> [Effect] {
 /// The review covers the screen: arrows scroll it, any other key closes it.
 private func handleReview(_ key: Key, _ state: inout AppState) -> [Effect] {
     switch key {
-    case .up, .character("k"): state.reviewScroll = max(0, state.reviewScroll - 1)
-    case .down, .character("j"): state.reviewScroll += 1
+    case Keys.up: state.reviewScroll = max(0, state.reviewScroll - 1)
+    case Keys.down: state.reviewScroll += 1
     default:
         state.review = nil
         state.reviewScroll = 0
@@ -357,18 +357,18 @@ private func handleReview(_ key: Key, _ state: inout AppState) -> [Effect] {
 private func handleCodeEntry(_ key: Key, _ state: inout AppState) -> [Effect] {
     let code = state.codeEntry ?? ""
     switch key {
-    case .character(let c) where (c.isLetter || c.isNumber) && c.isASCII:
+    case .character(let c) where Keys.codeCharacter ~= key:
         if code.count < 16 { state.codeEntry = code + c.uppercased() }
-    case .character("-"), .character(" "):
+    case Keys.codeSeparator:
         break
-    case .backspace, .delete:
+    case Keys.codeErase:
         state.codeEntry = String(code.dropLast())
-    case .enter:
+    case Keys.playCode:
         state.codeEntry = nil
         if code.isEmpty { return [] }
         state.pane = .guess
         return [.challenge(code: code)]
-    case .escape:
+    case Keys.back:
         state.codeEntry = nil
         state.status = StatusMessage("Cancelled.")
     default:
@@ -385,32 +385,32 @@ private func askReview(_ saved: SavedGame, _ state: inout AppState) -> [Effect] 
 
 private func handleGuess(_ key: Key, _ state: inout AppState) -> [Effect] {
     guard let saved = state.game else {
-        if key == .enter || key == .character("n") { return [.newGame(packID: nil)] }
+        if Keys.nextGame ~= key { return [.newGame(packID: nil)] }
         return []
     }
     let game = saved.game
-    if key == .control("n") {
+    if Keys.newGame ~= key {
         return [.newGame(packID: game.packID)]
     }
-    if key == .control("d") { return [.daily] }
+    if Keys.daily ~= key { return [.daily] }
     if game.isFinished {
         // A key that leaves the card within a moment of the winning Enter is the rest of a double
         // press: the card stays.
-        if [.enter, .character("n"), .character("h")].contains(key), let wonAt = state.wonAt, let now = state.keyClock,
+        if Keys.nextGame ~= key || Keys.nextHardGame ~= key, let wonAt = state.wonAt, let now = state.keyClock,
            now - wonAt < AppState.winGrace { return [] }
         switch key {
-        case .up, .pageUp:
+        case Keys.cardUp:
             state.cardScroll = max(0, state.cardScroll - (key == .up ? 1 : 5))
             return []
-        case .down, .pageDown:
+        case Keys.cardDown:
             state.cardScroll += key == .down ? 1 : 5
             return []
-        case .character("n"), .enter: return [.newGame(packID: game.packID)]
-        case .character("h"): return [.newGame(packID: game.packID, hard: true)]
-        case .character("b"): return toggleBookmark(saved)
-        case .character("r"): return askReview(saved, &state)
-        case .character("s"): return [.share(gameID: saved.id)]
-        case .character("c"):
+        case Keys.nextGame: return [.newGame(packID: game.packID)]
+        case Keys.nextHardGame: return [.newGame(packID: game.packID, hard: true)]
+        case Keys.bookmark: return toggleBookmark(saved)
+        case Keys.review: return askReview(saved, &state)
+        case Keys.share: return [.share(gameID: saved.id)]
+        case Keys.challengeCode:
             state.codeEntry = ""
             return []
         default:
@@ -419,20 +419,20 @@ private func handleGuess(_ key: Key, _ state: inout AppState) -> [Effect] {
         }
     }
     switch key {
-    case .character(let c) where c.isLetter && c.isASCII:
+    case .character(let c) where Keys.typeLetter ~= key:
         if state.inputRefused { forgetTyping(&state) }
         if state.input.count < game.length {
             state.input.append(Character(c.lowercased()))
         } else {
             state.status = StatusMessage("The word has \(game.length) letters: Enter to guess, Backspace to change it.")
         }
-    case .backspace, .delete, .control("h"):
+    case Keys.deleteLetter:
         // Ctrl-H is what many terminals send for Backspace.
         if !state.input.isEmpty { state.input.removeLast() }
         state.inputRefused = false
-    case .control("u"):
+    case Keys.clearGuess:
         forgetTyping(&state)
-    case .enter:
+    case Keys.submit:
         if state.input.isEmpty {
             state.status = StatusMessage("Type a \(game.length)-letter word, then Enter.")
             return []
@@ -442,9 +442,9 @@ private func handleGuess(_ key: Key, _ state: inout AppState) -> [Effect] {
             return []
         }
         return [.guess(state.input, gameID: game.id)]
-    case .control("g"):
+    case Keys.giveUp:
         state.confirmation = .giveUp(gameID: game.id)
-    case .function(2):
+    case Keys.hint:
         if state.thinking { return [] }
         if let hint = state.currentHint {
             state.status = StatusMessage("Hint: \(hint.word.uppercased())\(state.glyphs.separator)it \(hint.reason).")
@@ -468,21 +468,21 @@ private func handleNotepad(_ key: Key, _ state: inout AppState) -> [Effect] {
     let count = Notepad.alphabet.count, columns = AppState.notepadColumns
     let letter = Notepad.alphabet[state.notepadCursor]
     switch key {
-    case .left: state.notepadCursor = (state.notepadCursor + count - 1) % count
-    case .right: state.notepadCursor = (state.notepadCursor + 1) % count
-    case .up: state.notepadCursor = max(0, state.notepadCursor - columns)
-    case .down: state.notepadCursor = min(count - 1, state.notepadCursor + columns)
-    case .home: state.notepadCursor = 0
-    case .end: state.notepadCursor = count - 1
-    case .enter: state.pane = .guess
-    case .character(let c) where c.isLetter && c.isASCII:
+    case Keys.notepadLeft: state.notepadCursor = (state.notepadCursor + count - 1) % count
+    case Keys.notepadRight: state.notepadCursor = (state.notepadCursor + 1) % count
+    case Keys.notepadUp: state.notepadCursor = max(0, state.notepadCursor - columns)
+    case Keys.notepadDown: state.notepadCursor = min(count - 1, state.notepadCursor + columns)
+    case Keys.notepadFirst: state.notepadCursor = 0
+    case Keys.notepadLast: state.notepadCursor = count - 1
+    case Keys.backToGuess: state.pane = .guess
+    case .character(let c) where Keys.jumpToLetter ~= key:
         state.notepadCursor = Notepad.alphabet.firstIndex(of: Character(c.lowercased())) ?? state.notepadCursor
-    case .character(" "):
+    case Keys.cycleMark:
         let current = state.game?.game.marks[letter]
         return mark(letter, current == nil ? .out : current == .out ? .in : nil, state)
-    case .character("-"): return mark(letter, .out, state)
-    case .character("+"), .character("="): return mark(letter, .in, state)
-    case .backspace, .delete: return mark(letter, nil, state)
+    case Keys.markOut: return mark(letter, .out, state)
+    case Keys.markIn: return mark(letter, .in, state)
+    case Keys.clearMark: return mark(letter, nil, state)
     default: break
     }
     return []
@@ -496,28 +496,28 @@ private func mark(_ letter: Character, _ mark: LetterMark?, _ state: AppState) -
 private func handleList(_ key: Key, _ state: inout AppState) -> [Effect] {
     switch state.pane {
     case .packs:
-        if key == .character("c") {
+        if Keys.packChallenge ~= key {
             state.codeEntry = ""
             return []
         }
-        if key == .character("a") {
+        if Keys.helpLevel ~= key {
             let next = state.assist.next
             state.status = StatusMessage("Help for your next games: \(next.summary).")
             return [.chooseAssist(next)]
         }
-        if key == .enter || key == .character("h"), state.packs.indices.contains(state.packSelection) {
+        if Keys.open ~= key || Keys.playHard ~= key, state.packs.indices.contains(state.packSelection) {
             state.pane = .guess
-            return [.newGame(packID: state.packs[state.packSelection].id, hard: key == .character("h"))]
+            return [.newGame(packID: state.packs[state.packSelection].id, hard: Keys.playHard ~= key)]
         }
         move(&state.packSelection, state.packs.count, key)
     case .inProgress:
-        if key == .enter, state.inProgress.indices.contains(state.inProgressSelection) {
+        if Keys.open ~= key, state.inProgress.indices.contains(state.inProgressSelection) {
             state.pane = .guess
             return [.resume(gameID: state.inProgress[state.inProgressSelection].id)]
         }
         move(&state.inProgressSelection, state.inProgress.count, key)
     case .readingList:
-        if key == .character("d") || key == .delete, state.readingList.indices.contains(state.readingSelection) {
+        if Keys.delete ~= key, state.readingList.indices.contains(state.readingSelection) {
             state.confirmation = .removeBookmark(word: state.readingList[state.readingSelection].word)
             return []
         }
@@ -526,10 +526,10 @@ private func handleList(_ key: Key, _ state: inout AppState) -> [Effect] {
         guard state.history.indices.contains(state.historySelection) else { return [] }
         let game = state.history[state.historySelection]
         switch key {
-        case .enter: state.historyOpen.toggle()
-        case .character("b"): return toggleBookmark(game)
-        case .character("r"): return askReview(game, &state)
-        case .character("d"), .delete: state.confirmation = .deleteGame(id: game.id, word: game.game.secret)
+        case Keys.open: state.historyOpen.toggle()
+        case Keys.historyBookmark: return toggleBookmark(game)
+        case Keys.historyReview: return askReview(game, &state)
+        case Keys.delete: state.confirmation = .deleteGame(id: game.id, word: game.game.secret)
         default: move(&state.historySelection, state.history.count, key)
         }
     default:
@@ -542,12 +542,12 @@ private func handleList(_ key: Key, _ state: inout AppState) -> [Effect] {
 private func move(_ selection: inout Int, _ count: Int, _ key: Key) {
     let page = 10
     switch key {
-    case .up, .character("k"): selection -= 1
-    case .down, .character("j"): selection += 1
-    case .pageUp: selection -= page
-    case .pageDown: selection += page
-    case .home: selection = 0
-    case .end: selection = count - 1
+    case Keys.up: selection -= 1
+    case Keys.down: selection += 1
+    case Keys.pageUp: selection -= page
+    case Keys.pageDown: selection += page
+    case Keys.first: selection = 0
+    case Keys.last: selection = count - 1
     default: return
     }
     selection = clamp(selection, count)

@@ -115,26 +115,28 @@ struct Canvas {
     }
 
     var footerKeys: [(String, String)] {
-        if state.confirmation == .cloudReset { return [("u", "upload"), ("e", "erase"), ("Esc", "later")] }
-        if state.confirmation != nil { return [("y", "yes"), ("n", "no")] }
-        if state.codeEntry != nil { return [("Enter", "play"), ("Esc", "cancel")] }
-        if state.helpOpen || state.review != nil { return [("Esc", "close"), (arrows, "scroll"), ("^C", "quit")] }
-        let common: [(String, String)] = [("Tab", "next"), ("F1", "help"), ("^C", "quit")]
+        /// A row of the key table as the footer shows it, with this screen's label when it has one.
+        func key(_ binding: KeyBinding, _ label: String? = nil) -> (String, String) { (binding.footerKey ?? arrows, label ?? binding.footerLabel) }
+        if state.confirmation == .cloudReset { return [key(Keys.upload), key(Keys.erase), key(Keys.back, "later")] }
+        if state.confirmation != nil { return [key(Keys.yes), key(Keys.no)] }
+        if state.codeEntry != nil { return [key(Keys.playCode), key(Keys.back, "cancel")] }
+        if state.helpOpen || state.review != nil { return [key(Keys.back), key(Keys.scrollUp), key(Keys.quit)] }
+        let common = [key(Keys.nextPane), key(Keys.help), key(Keys.quit)]
         switch state.pane {
         case .guess:
             if state.game?.game.isFinished ?? true {
-                return [("n", "next game"), ("b", "bookmark"), ("r", "review"), ("s", "share"), ("h", "hard game")] + common
+                return [key(Keys.nextGame), key(Keys.bookmark), key(Keys.review), key(Keys.share), key(Keys.nextHardGame)] + common
             }
-            return [("Enter", "guess"), ("Tab", "notepad"), ("F2", "hint"), ("^G", "give up"), ("^N", "new"), ("^D", "daily"), ("F1", "help"),
-                    ("^C", "quit")]
+            return [key(Keys.submit), key(Keys.nextPane, "notepad"), key(Keys.hint), key(Keys.giveUp), key(Keys.newGame), key(Keys.daily),
+                    key(Keys.help), key(Keys.quit)]
         case .notepad:
-            return [("Space", "cycle"), ("-", "out"), ("+", "in"), ("Enter", "back")] + common
-        case .packs: return [("Enter", "play"), ("h", "play hard"), ("a", "help level"), ("c", "challenge code"), (arrows, "choose")] + common
-        case .inProgress: return [("Enter", "resume"), (arrows, "choose")] + common
-        case .readingList: return [(arrows, "read"), ("d", "remove (asks)")] + common
+            return [key(Keys.cycleMark), key(Keys.markOut), key(Keys.markIn), key(Keys.backToGuess)] + common
+        case .packs: return [key(Keys.open), key(Keys.playHard), key(Keys.helpLevel), key(Keys.packChallenge), key(Keys.up)] + common
+        case .inProgress: return [key(Keys.open, "resume"), key(Keys.up)] + common
+        case .readingList: return [key(Keys.up, "read"), key(Keys.delete, "remove (asks)")] + common
         case .history:
-            return [("Enter", state.historyOpen ? "close" : "open"), ("r", "review"), ("b", "bookmark"), ("d", "delete")] + common
-        case .stats: return [("1", "back to the game"), ("F5", "sync")] + common
+            return [key(Keys.open, state.historyOpen ? "close" : "open"), key(Keys.historyReview), key(Keys.historyBookmark), key(Keys.delete)] + common
+        case .stats: return [key(Keys.screen), key(Keys.sync)] + common
         }
     }
 
