@@ -39,7 +39,7 @@ let package = Package(
             dependencies: ["QiktionaryCore", "TextSafety", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // Line mode for scripts and screen readers, and the JSON shapes every command prints.
-        .target(name: "PlainMode", dependencies: ["QiktionaryCore", "Storage", "TextSafety"]),
+        .target(name: "PlainMode", dependencies: ["QiktionaryCore", "App", "TextSafety"]),
         // Cells, rectangles, a screen buffer, widgets, key events and the Terminal protocol.
         .target(name: "Screen", dependencies: ["TextSafety"]),
         // The full-screen interface as pure functions: update(state, message) and view(state).
@@ -55,6 +55,9 @@ let package = Package(
         .target(name: "CloudStore", dependencies: ["CZlib", "TextSafety", "Concurrency"]),
         // The sync engine: the game's data to and from the cloud store (SYNC.md's recipe).
         .target(name: "Sync", dependencies: ["QiktionaryCore", "Storage", "CloudStore", "ProcessMemory", "Concurrency"]),
+        // The application layer: the use cases every front end calls (start, guess, hint, daily and
+        // challenge games, import and export, resets, recovery) and the wording of errors for a person.
+        .target(name: "App", dependencies: ["QiktionaryCore", "Storage", "Sync", "CloudStore", "QiktionaryResources", "TextSafety", "Concurrency"]),
         // A child process for the cloud store's multi-process and crash tests.
         .executableTarget(name: "cloudstore-probe", dependencies: ["CloudStore"], path: "Sources/CloudStoreProbe"),
         // Timings of the cloud store at 10,000 records (a benchmark, not a test).
@@ -77,26 +80,26 @@ let package = Package(
         .executableTarget(
             name: "qiktionary",
             dependencies: [
-                "QiktionaryCore", "Storage", "QiktionaryResources", "PlainMode", "GameUI", "TerminalUI", "Sync", "CloudStore",
+                "QiktionaryCore", "App", "Storage", "QiktionaryResources", "PlainMode", "GameUI", "TerminalUI", "Sync",
                 "ProcessMemory", "TextSafety", "Concurrency",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // What the test targets that run the built programs share: one process runner.
+        // What the test targets share: one process runner, one temporary folder.
         .target(name: "TestSupport", dependencies: ["Spawn"], path: "Tests/TestSupport"),
         .testTarget(name: "QiktionaryCoreTests", dependencies: ["QiktionaryCore", "TextSafety"]),
-        .testTarget(name: "StorageTests", dependencies: ["Storage", "QiktionaryCore", "QiktionaryResources", "Sync"],
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "QiktionaryCore", "QiktionaryResources", "Sync", "TestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "PlainModeTests", dependencies: ["PlainMode", "Storage", "QiktionaryCore"]),
         .testTarget(name: "ScreenTests", dependencies: ["Screen"]),
         .testTarget(name: "ProcessMemoryTests", dependencies: ["ProcessMemory"]),
         .testTarget(name: "GameUITests", dependencies: ["GameUI", "Screen", "QiktionaryCore"]),
-        .testTarget(name: "SyncTests", dependencies: ["Sync", "Storage", "CloudStore", "QiktionaryCore", "QiktionaryResources", "TextSafety", "Concurrency"]),
+        .testTarget(name: "SyncTests", dependencies: ["Sync", "Storage", "CloudStore", "QiktionaryCore", "QiktionaryResources", "TextSafety", "Concurrency", "TestSupport"]),
         // Seeded generated bad input against every way in: plain mode, arguments, pack and cloud files.
         .testTarget(name: "FuzzTests", dependencies: [
-            "qiktionary", "PlainMode", "Storage", "QiktionaryCore", "QiktionaryResources", "CloudStore", "Sync", "TestSupport",
+            "qiktionary", "App", "PlainMode", "Storage", "QiktionaryCore", "QiktionaryResources", "CloudStore", "Sync", "TestSupport",
         ]),
-        .testTarget(name: "CloudStoreTests", dependencies: ["CloudStore", "cloudstore-probe", "Concurrency"], exclude: ["Fixtures"]),
+        .testTarget(name: "CloudStoreTests", dependencies: ["CloudStore", "cloudstore-probe", "Concurrency", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "EndToEndTests", dependencies: ["qiktionary", "qiktionary-bench", "qiktionary-coach-bench", "QiktionaryCore", "TestSupport"],
                     exclude: ["Fixtures"]),
     ]

@@ -15,3 +15,23 @@ public final class Locked<Value>: @unchecked Sendable {
         return try body(&value)
     }
 }
+
+/// A flag set once from any thread (a signal handler's queue) and read from another.
+public final class StopFlag: Sendable {
+    private let stopped = Locked(false)
+
+    public init() {}
+
+    public func set() { stopped.withLock { $0 = true } }
+    public var isSet: Bool { stopped.withLock { $0 } }
+}
+
+/// Values posted from any thread, taken all at once by the one that reads them.
+public final class Mailbox<Element: Sendable>: Sendable {
+    private let waiting = Locked<[Element]>([])
+
+    public init() {}
+
+    public func post(_ element: Element) { waiting.withLock { $0.append(element) } }
+    public func take() -> [Element] { waiting.withLock { waiting in defer { waiting = [] }; return waiting } }
+}

@@ -82,19 +82,13 @@ public struct EffectInterpreter: Sendable {
             // With a cloud folder, what to resume is chosen after the first sync (a second at
             // most), so the other machine's game in progress is the one on the board.
             background?.waitForFirstRound(seconds: 1)
-            if request.packID == nil && request.word == nil && !request.hard, let latest = try data.latestGameInProgress() {
-                return [.gameLoaded(latest)]
-            }
-            return [.gameLoaded(try data.startGame(request))]
+            return [.gameLoaded(try data.begin(request).game)]
         case .newGame(let packID, let hard):
             return [.gameLoaded(try data.startGame(GameRequest(packID: packID, hard: hard)))]
         case .hint(let id):
             let (data, background) = (data, background)
             think {
-                let saved = try data.game(id: id)
-                if saved.game.isFinished { throw GuessRejection.gameOver }
-                let hint = try data.hint(for: saved.game)
-                let counted = try data.recordHint(gameID: id)
+                let (counted, hint) = try data.takeHint(gameID: id)
                 background?.request(manual: false)
                 return .hintReady(counted, hint)
             }

@@ -2,8 +2,9 @@ import Foundation
 import QiktionaryCore
 
 /// The player's data as the effects see it: their games, the packs, the reading list, the
-/// statistics, the coach and challenge codes. The program's implementation is over the database
-/// (in the executable, with the player and the dictionary bound in); tests use one in memory.
+/// statistics, the coach and challenge codes. The program's implementation is the application
+/// layer's use cases (`App.PlayerGames`, the database with the player and the dictionary bound
+/// in); tests use one in memory.
 ///
 /// Any method may throw. A guess the rules refuse throws Core's `GuessRejection`, so the
 /// interpreter tells a refusal from a failure; any other error is shown to the player as its
@@ -11,9 +12,10 @@ import QiktionaryCore
 public protocol GameData: Sendable {
     // MARK: Games
 
-    /// The game to resume when nothing in particular was asked for: the most recently changed
-    /// game in progress, one with a guess before one never played; nil when there is none.
-    func latestGameInProgress() throws -> SavedGame?
+    /// Starts as asked, or, when nothing in particular was asked for (no pack, word, hard mode or
+    /// date), resumes the most recently changed game in progress (one with a guess before one
+    /// never played) when there is one.
+    func begin(_ request: GameRequest) throws -> (game: SavedGame, resumed: Bool)
     /// Starts a game as asked (a daily game already started is resumed, not started twice).
     func startGame(_ request: GameRequest) throws -> SavedGame
     func game(id: String) throws -> SavedGame
@@ -49,10 +51,10 @@ public protocol GameData: Sendable {
     func assistLevel() throws -> Assist
     /// Makes a level the player's, for their next games.
     func chooseAssist(_ level: Assist) throws
-    /// The coach's best next guess in a game in progress; throws when no answer fits.
-    func hint(for game: Game) throws -> Hint
-    /// Counts a hint shown now, before the game's next guess; returns the game as saved.
-    func recordHint(gameID: String) throws -> SavedGame
+    /// The coach's best next guess in a game in progress, counted with the game before its
+    /// next guess: the game as saved, and the hint. Throws `GuessRejection.gameOver` for a
+    /// finished game, and when no answer fits.
+    func takeHint(gameID: String) throws -> (game: SavedGame, hint: Hint)
     /// The coach's review of a game; throws when the game is not finished.
     func review(of saved: SavedGame) throws -> Review
 

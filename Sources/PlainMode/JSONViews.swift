@@ -1,7 +1,6 @@
 import Foundation
 import TextSafety
 import QiktionaryCore
-import Storage
 
 // The JSON shapes of the command-line contract (README, Commands). Keys are camelCase; optional keys are
 // left out when empty, so the secret never appears while a game is in progress. `packs --json`

@@ -1,6 +1,5 @@
 import Foundation
 import QiktionaryCore
-import Storage
 
 /// What plain mode reports, one per line: a JSON object with an "event" key, or a text line.
 public enum PlainEvent: Encodable, Equatable {

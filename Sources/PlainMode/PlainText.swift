@@ -1,5 +1,4 @@
 import QiktionaryCore
-import Storage
 
 /// Plain mode's text form: short lines a person or a screen reader can follow.
 enum PlainText {

@@ -3,7 +3,8 @@ import Foundation
 import GRDB
 import QiktionaryCore
 
-/// Everything the storage layer can refuse or fail at, each with the sentence a player reads.
+/// Everything the storage layer can refuse or fail at, each described as what happened (what to
+/// do about it is the application's wording, `App.Wording`).
 public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     case dataDirUnusable(String, reason: String)
     case unknownPack(String)
@@ -38,7 +39,7 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .dataDirUnusable(let path, let reason):
-            "cannot use data dir \(path): \(reason); pass a writable folder with --data-dir"
+            "cannot use data dir \(path): \(reason)"
         case .unknownPack(let id): "no pack called '\(id)' (see 'qiktionary packs')"
         case .unknownWord(let word): "'\(word)' is not a word of the dictionary of 4 to 7 letters, nor of any pack"
         case .wordNotInPack(let word, let pack): "'\(word)' is not a word of the pack '\(pack)'"
@@ -62,7 +63,7 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notFinishedForReview(let id): "game '\(id)' is still in progress; a review is for finished games"
         case .database(let message): "database error: \(message)"
         case .damaged(let path, let reason):
-            "the database\(path.map { " \($0)" } ?? "") is damaged (\(reason)); run 'qiktionary --reset-local' to set it aside (it is kept) and start afresh"
+            "the database\(path.map { " \($0)" } ?? "") is damaged (\(reason))"
         case .badExport(let reason): "not a usable qiktionary export: \(reason); nothing was changed"
         case .exportOfAnotherPlayer(let player, let current):
             "the export holds player '\(player)''s games, not '\(current)''s; add --player \(player) to import them as \(player); nothing was changed"

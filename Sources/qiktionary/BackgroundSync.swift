@@ -1,16 +1,11 @@
-import CloudStore
+import App
 import Concurrency
 import Foundation
 import GameUI
 import Sync
 
 /// Messages posted from other threads for the event loop to pick up.
-final class Inbox: Sendable {
-    private let messages = Locked<[Message]>([])
-
-    func post(_ message: Message) { messages.withLock { $0.append(message) } }
-    func take() -> [Message] { messages.withLock { messages in defer { messages = [] }; return messages } }
-}
+typealias Inbox = Mailbox<Message>
 
 /// The full-screen game's sync: `SyncService` (rounds off the interface's thread, asked for by
 /// F5, by every change made here and by the folder watch), its events told to the interface as
@@ -45,7 +40,7 @@ final class BackgroundSync: Sendable {
             return .syncUpdate(SyncNews(state: .sending(done: done, total: total)))
         case .synced(let report, let at, let manual):
             let arrived = report.downloaded + report.deleted > 0
-            let note: String? = manual ? SyncCommand.sentence(report) : arrived ? "Changes from another machine arrived." : nil
+            let note: String? = manual ? Wording.sentence(report) : arrived ? "Changes from another machine arrived." : nil
             return .syncUpdate(SyncNews(state: .synced(at: at), note: note, changedHere: arrived))
         case .adopted(let report, let at):
             return .syncUpdate(SyncNews(state: .synced(at: at),

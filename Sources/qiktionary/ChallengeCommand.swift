@@ -1,7 +1,7 @@
+import App
 import ArgumentParser
 import Foundation
 import QiktionaryCore
-import Storage
 
 /// `qiktionary challenge`: a code a friend types to play the same game on any machine.
 struct ChallengeCommand: ParsableCommand {
@@ -43,7 +43,7 @@ struct ChallengeCommand: ParsableCommand {
 
     func run() throws {
         let setup = try Setup.open(shared)
-        let code = try setup.database.newChallenge(packID: pack, word: word, rules: rules, hard: hard, lexicon: setup.lexicon(), seed: seed)
+        let code = try setup.games.newChallenge(packID: pack, word: word, rules: rules, hard: hard, seed: seed)
         if json { return printJSON(["code": code]) }
         say(code)
     }

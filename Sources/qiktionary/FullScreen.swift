@@ -1,12 +1,10 @@
-import CloudStore
+import App
 import Foundation
-import TextSafety
 import GameUI
 import QiktionaryCore
 import Screen
-import Storage
-import Sync
 import TerminalUI
+import TextSafety
 
 /// The full-screen game: the curses terminal, the event loop, and the effects run against the
 /// database. The terminal is restored on every way out: quit, Ctrl-C, SIGTERM, an error.
@@ -19,8 +17,7 @@ enum FullScreen {
         state.device = setup.profile.device.name
         let inbox = Inbox()
         let background = setup.syncEnabled ? BackgroundSync(setup: setup, inbox: inbox) : nil
-        let effects = EffectInterpreter(data: LiveGameData(player: setup.player, lexicon: setup.lexicon,
-                                                           daily: setup.dailyRequest), background: background, post: inbox.post)
+        let effects = EffectInterpreter(data: setup.games, background: background, post: inbox.post)
         // The game is on screen before the first sync, which then brings in the other machine's
         // moves; from then on the folder is watched and every change here is sent at once.
         background?.start()
@@ -56,3 +53,9 @@ enum FullScreen {
         FileHandle.standardError.write(Data("(copied to the clipboard where your terminal allows)\n".utf8))
     }
 }
+
+/// The full-screen game's data: the application's use cases, as the effects ask for them.
+extension PlayerGames: GameData {}
+
+/// The full-screen game's sync, as the effects ask for it.
+extension BackgroundSync: BackgroundSyncing {}

@@ -1,3 +1,4 @@
+import App
 import ArgumentParser
 import Foundation
 import PlainMode
@@ -10,12 +11,7 @@ struct Games: ParsableCommand {
 
     func run() throws {
         try list.print({ try $0.player.gamesInProgress() }, as: GameJSON.init,
-                       empty: "No games in progress. Start one with 'qiktionary play'.") {
-            columns([["GAME", "PACK", "RULES", "GUESSES", "CHANGED", "ON"]] + $0.map {
-                [$0.id, $0.game.packID, $0.game.rules.rawValue, "\($0.game.guesses.count)/\($0.game.maxGuesses)",
-                 shortDate($0.updatedAt), $0.lastChangedOn]
-            })
-        }
+                       empty: "No games in progress. Start one with 'qiktionary play'.", text: ListText.games)
     }
 }
 
@@ -30,13 +26,7 @@ struct History: ParsableCommand {
         @OptionGroup var list: ListOptions
 
         func run() throws {
-            try list.print({ try $0.player.history() }, as: HistoryEntryJSON.init, empty: "No finished games yet.") {
-                columns([["WORD", "RESULT", "GUESSES", "HARD", "HELP", "HINTS", "DAILY", "FINISHED", "ON", "PACK", "GAME"]] + $0.map {
-                    [($0.bookmarked ? "★ " : "  ") + $0.game.secret, $0.game.status.rawValue, "\($0.game.guesses.count)",
-                     $0.game.hard ? "hard" : "", $0.game.assist.rawValue, $0.hints.isEmpty ? "" : "\($0.hints.count)", dailyLabel($0.daily),
-                     shortDate($0.finishedAt), $0.lastChangedOn, $0.game.packID, $0.id]
-                })
-            }
+            try list.print({ try $0.player.history() }, as: HistoryEntryJSON.init, empty: "No finished games yet.", text: ListText.history)
         }
     }
 
@@ -49,9 +39,9 @@ struct History: ParsableCommand {
 
         func run() throws {
             let (setup, saved) = try finished.open(else: StorageError.notFinishedForReview)
-            let coach = try setup.database.coach(for: saved.game, lexicon: setup.lexicon())
-            var review = ReviewJSON(saved, review: coach.review(of: saved.game))
-            review.challenge = try setup.database.challengeCode(for: saved.game, lexicon: setup.lexicon())
+            let games = setup.games
+            var review = ReviewJSON(saved, review: try games.review(of: saved))
+            review.challenge = try games.challengeCode(for: saved.game)
             if json { return printJSON(review) }
             say(ReviewText.render(review))
         }
@@ -80,8 +70,8 @@ struct History: ParsableCommand {
         func open(else refusal: (String) -> StorageError) throws -> (Setup, SavedGame) {
             let setup = try Setup.open(shared)
             setup.syncInPassing()
-            let saved = try setup.player.game(idOrPrefix: gameID)
-            guard saved.game.isFinished else { throw Failure(refusal(saved.id)) }
+            let saved = try setup.games.game(idOrPrefix: gameID)
+            guard saved.game.isFinished else { throw Failure(refusal(saved.id).description) }
             return (setup, saved)
         }
     }
@@ -112,9 +102,7 @@ struct ReadingList: ParsableCommand {
                 return say(ReadingListMarkdown.render(facts, packTitles: titles))
             }
             try list.print({ try $0.player.readingList() }, as: BookmarkJSON.init,
-                           empty: "Your reading list is empty. Bookmark a fact when a game ends.") {
-                $0.map { "\($0.word.uppercased())  (\($0.packID), \(shortDate($0.addedAt)))\n  \($0.fact)" }.joined(separator: "\n\n")
-            }
+                           empty: "Your reading list is empty. Bookmark a fact when a game ends.", text: ListText.readingList)
         }
     }
 
@@ -146,11 +134,7 @@ struct Packs: ParsableCommand {
     @OptionGroup var list: ListOptions
 
     func run() throws {
-        try list.print({ try $0.player.packs() }, as: { $0 }) {
-            columns([["PACK", "TITLE", "LETTERS", "RULES", "SOLVED"]] + $0.map {
-                [$0.id, $0.title, "\($0.length)", $0.rules.rawValue, "\($0.solved)/\($0.words)"]
-            })
-        }
+        try list.print({ try $0.player.packs() }, as: { $0 }, text: ListText.packs)
     }
 }
 
@@ -164,33 +148,7 @@ struct Stats: ParsableCommand {
         let stats = try setup.player.statistics()
         let achievements = try setup.player.achievements()
         let daily = Achievements.dailyStreaks(games: try setup.player.playedGames())
-        let today = setup.dailyClock
         if json { return printJSON(StatsJSON(stats, achievements: achievements, dailyStreak: daily)) }
-        say("Played \(stats.played), won \(stats.won) (\(Int((stats.winRate * 100).rounded()))%), "
-              + "streak \(stats.currentStreak), best streak \(stats.maxStreak)")
-        if stats.hardPlayed > 0 { say("Hard mode: played \(stats.hardPlayed), won \(stats.hardWon)") }
-        if stats.coachPlayed > 0 { say("With the coach: played \(stats.coachPlayed), won \(stats.coachWon)") }
-        if stats.hintsTaken > 0 { say("Hints taken: \(stats.hintsTaken), in \(stats.gamesWithHints) \(stats.gamesWithHints == 1 ? "game" : "games")") }
-        let number = DailyWord.number(day: today.day).map { "#\($0) " } ?? ""
-        say("Daily word: today's is \(number)(\(today.date)), the next in \(today.untilNextDayText)"
-              + (daily.best > 0 ? "; streak \(daily.current), best streak \(daily.best)" : ""))
-        let earned = achievements.filter { $0.earnedAt != nil }
-        say("Achievements: \(earned.count) of \(achievements.count)")
-        for achievement in achievements {
-            let when = achievement.earnedAt.map { "earned \(shortDate($0))" } ?? "not yet"
-            say("  \(achievement.earnedAt == nil ? " " : "★") \(achievement.title): \(achievement.detail) (\(when))")
-        }
-        let top = stats.distribution.values.max() ?? 0
-        for guesses in (stats.distribution.keys.sorted()) {
-            let count = stats.distribution[guesses] ?? 0
-            let bar = String(repeating: "█", count: top == 0 ? 0 : max(1, count * 30 / top))
-            say(String(format: "%3d  %@ %d", guesses, bar, count))
-        }
+        StatsText.lines(stats, achievements: achievements, dailyStreak: daily, today: setup.dailyClock).forEach(say)
     }
-}
-
-/// A daily game's number and date for a list, "#4 2026-11-25"; empty for any other game.
-func dailyLabel(_ date: String?) -> String {
-    guard let date else { return "" }
-    return DailyWord.number(date: date).map { "#\($0) \(date)" } ?? date
 }

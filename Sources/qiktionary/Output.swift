@@ -1,3 +1,4 @@
+import App
 import ArgumentParser
 import Foundation
 import PlainMode
@@ -24,19 +25,6 @@ func printJSON<T: Encodable>(_ value: T) {
     Swift.print(JSONLine.encode(value))
 }
 
-/// Left-aligned columns separated by two spaces; the last column is not padded.
-func columns(_ rows: [[String]]) -> String {
-    guard let width = rows.map(\.count).max() else { return "" }
-    let widths = (0..<width).map { i in rows.map { i < $0.count ? $0[i].count : 0 }.max() ?? 0 }
-    return rows.map { row in
-        row.enumerated().map { i, cell in i == row.count - 1 ? cell : cell.padding(toLength: widths[i], withPad: " ", startingAt: 0) }
-            .joined(separator: "  ")
-    }.joined(separator: "\n")
-}
-
-/// A date as people read it in lists: 2026-11-22 14:05 (UTC).
-func shortDate(_ date: Date?) -> String { date.map(CivilDate.shortText) ?? "" }
-
 /// What the commands that list the player's games, packs or facts take: the options every
 /// command takes and `--json`.
 struct ListOptions: ParsableArguments {
@@ -56,3 +44,14 @@ struct ListOptions: ParsableArguments {
         say(text(items))
     }
 }
+
+extension Voice {
+    /// The program's: lines on stdout through `say`, warnings and notes on stderr through `oneLine`.
+    static let standard = Voice(
+        say: { sayLine($0) }, warn: { warnLine($0) },
+        note: { FileHandle.standardError.write(Data("qiktionary: \(oneLine($0))\n".utf8)) },
+        stop: { Qiktionary.exit(reporting: $0) })
+}
+
+private func sayLine(_ text: String) { say(text) }
+private func warnLine(_ text: String) { warn(text) }

@@ -1,8 +1,8 @@
+import App
 import ArgumentParser
 import Foundation
 import PlainMode
 import QiktionaryCore
-import Storage
 
 extension Rules: ExpressibleByArgument {}
 extension Assist: ExpressibleByArgument {}
@@ -72,21 +72,18 @@ struct Play: ParsableCommand {
         if let assist { try setup.player.chooseAssist(assist) }
         guard plain else {
             // The code is checked before the screen opens, so a bad one is one line on the terminal.
-            let request = try challenge.map { try setup.database.challengeRequest(code: $0, lexicon: setup.lexicon()) }
-                ?? (daily ? try setup.dailyRequest() : GameRequest(packID: pack, word: word, rules: rules, seed: seed, hard: hard))
+            let games = setup.games
+            let request = try challenge.map { try games.challengeRequest(code: $0) }
+                ?? (daily ? try games.dailyRequest() : GameRequest(packID: pack, word: word, rules: rules, seed: seed, hard: hard))
             // So is the pack or word asked for: a bad one is one line and status 64, as when piped.
-            if request.packID != nil || request.word != nil { try setup.player.check(request, lexicon: setup.lexicon) }
+            if request.packID != nil || request.word != nil { try games.check(request) }
             return try FullScreen.run(setup: setup, request: request)
         }
         let asText = !json
         let write: @Sendable (String) -> Void = { line in
             if asText { writeTextLine(line) } else { writeLine(line) }
         }
-        let session = PlainSession(
-            player: setup.player, lexicon: setup.lexicon,
-            rules: rules, seed: seed, hard: hard, assist: assist, json: json, daily: setup.dailyRequest,
-            dailyClock: { setup.dailyClock }, write: write
-        )
+        let session = PlainSession(games: setup.games, rules: rules, seed: seed, hard: hard, assist: assist, json: json, write: write)
         // Sync before (to resume a game from the other machine) and after (to hand this one over).
         setup.syncInPassing()
         try session.begin(pack: pack, word: word, daily: daily, challenge: challenge)

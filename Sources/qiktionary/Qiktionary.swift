@@ -1,10 +1,9 @@
+import App
 import ArgumentParser
 import Foundation
-import TextSafety
 import ProcessMemory
 import QiktionaryResources
-import Storage
-import Sync
+import TextSafety
 
 @main
 struct Qiktionary: ParsableCommand {
@@ -27,68 +26,55 @@ struct Qiktionary: ParsableCommand {
     /// Parses and runs, turning every failure into one line on stderr and a sysexits code.
     static func main() {
         Memory.limitArenas()
+        var options: SharedOptions?
         do {
             let arguments = Array(CommandLine.arguments.dropFirst())
             // A reset flag makes the whole command line a reset: do it and exit.
             var command: any ParsableCommand = Reset.wanted(arguments) ? try Reset.parse(arguments) : try parseAsRoot(arguments)
+            options = (command as? UsesData)?.shared
             // Every command reads the packs; --help, --version and the completion scripts do not.
             do { _ = try BundledContent.require() } catch { throw Failure(error.description, code: Failure.unavailable) }
             try command.run()
         } catch {
-            exit(reporting: error)
+            exit(reporting: error, options: options)
         }
     }
 
-    static func exit(reporting error: any Error) -> Never {
-        let failure: Failure
-        switch error {
-        case let error as Failure: failure = error
-        case let error as StorageError: failure = Failure(error)
-        case let error as SyncError:
-            // A damaged database found during a sync is the database's problem, not the cloud's.
-            if case .storage(let inner) = error, inner.isDamage { failure = Failure(inner) } else {
-                failure = Failure(error.description, code: error.exitCode)
-            }
-        default:
+    /// Ends the program with the error as one line on stderr (a damaged database's advice names
+    /// the data dir of `options`), or the parser's help and usage.
+    static func exit(reporting error: any Error, options: SharedOptions? = nil) -> Never {
+        let failure = Failure(reporting: error) { options.map { DamageAdvice.find($0.options) } ?? DamageAdvice() } ?? {
             let code = exitCode(for: error)
             if code == .success {
                 say(fullMessage(for: error))
                 Foundation.exit(0)
             }
             let message = self.message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")
-            failure = Failure("\(message) (see 'qiktionary --help')", code: code.rawValue)
-        }
+            return Failure("\(message) (see 'qiktionary --help')", code: code.rawValue)
+        }()
         FileHandle.standardError.write(Data("qiktionary: \(oneLine(failure.message))\n".utf8))
         Foundation.exit(failure.code)
     }
 }
 
-/// A failure the user can act on: one line of text and a sysexits code (README, Commands).
-struct Failure: Error, CustomStringConvertible {
-    static let usage: Int32 = 64
-    static let unexpected: Int32 = 1
-    /// Something the game needs is not there: its own packs and dictionary (sysexits' EX_UNAVAILABLE).
-    static let unavailable: Int32 = 69
-
-    var message: String
-    var code: Int32
-
-    init(_ message: String, code: Int32 = Failure.usage) {
-        self.message = message
-        self.code = code
-    }
-
-    var description: String { message }
-
-    init(_ error: StorageError) {
-        switch error {
-        case .database: self.init(error.description, code: Failure.unexpected)
-        case .damaged(let path, let reason): self.init(DataSafety.advice(file: path, reason: reason), code: DataSafety.ioError)
-        case .badExport, .exportOfAnotherPlayer: self.init(error.description, code: DataSafety.dataError)
-        default: self.init(error.description, code: Failure.usage)
-        }
-    }
-}
+// Every command that opens the data, for the damage advice.
+extension Qiktionary: UsesData {}
+extension Reset: UsesData {}
+extension Play: UsesData {}
+extension SyncCommand: UsesData {}
+extension Stats: UsesData {}
+extension Status: UsesData {}
+extension ChallengeCommand: UsesData {}
+extension ExportCommand: UsesData {}
+extension ImportCommand: UsesData {}
+extension ReadingList.Add: UsesData {}
+extension ReadingList.Remove: UsesData {}
+extension Games: UsesData { var shared: SharedOptions { list.shared } }
+extension Packs: UsesData { var shared: SharedOptions { list.shared } }
+extension History.List: UsesData { var shared: SharedOptions { list.shared } }
+extension ReadingList.List: UsesData { var shared: SharedOptions { list.shared } }
+extension History.Show: UsesData { var shared: SharedOptions { finished.shared } }
+extension History.Delete: UsesData { var shared: SharedOptions { finished.shared } }
 
 /// Writes a line to stderr, for warnings that do not stop the command.
 func warn(_ message: String) {

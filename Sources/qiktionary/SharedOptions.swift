@@ -1,3 +1,4 @@
+import App
 import ArgumentParser
 import Foundation
 import QiktionaryCore
@@ -23,16 +24,21 @@ struct SharedOptions: ParsableArguments {
     @Flag(name: .customLong("no-sync"), help: "Do not touch the cloud folder in this run (commands that show your data sync quietly first otherwise).")
     var noSync = false
 
-    /// Where the data lives, by the precedence the README gives (Where your data lives).
-    func resolvedDataDir(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        if let dataDir, !dataDir.isEmpty { return URL(fileURLWithPath: dataDir).standardizedFileURL }
-        if let dir = environment["QIKTIONARY_DATA_DIR"], !dir.isEmpty { return URL(fileURLWithPath: dir).standardizedFileURL }
-        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
-            return URL(fileURLWithPath: xdg).appendingPathComponent("qiktionary").standardizedFileURL
-        }
-        let home = environment["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
-        return home.appendingPathComponent(".local/share/qiktionary").standardizedFileURL
+    /// The options as the application takes them.
+    var options: Setup.Options {
+        Setup.Options(dataDir: dataDir, cloudDir: cloudDir, player: player, device: device, noSync: noSync)
     }
+}
+
+/// A command that opens the player's data: when it fails on a damaged database, the advice
+/// names its data dir.
+protocol UsesData {
+    var shared: SharedOptions { get }
+}
+
+extension Setup {
+    /// Opens the data as the options say, the program's voice for its notes and warnings.
+    static func open(_ shared: SharedOptions) throws -> Setup { try open(shared.options, voice: .standard) }
 }
 
 /// The check of `--word`, for every command that takes one: letters a to z, in either case.

@@ -1,5 +1,5 @@
+import App
 import ArgumentParser
-import CloudStore
 import Concurrency
 import Foundation
 import PlainMode
@@ -41,7 +41,14 @@ struct SyncCommand: ParsableCommand {
         var engine = try setup.syncEngine()
         // A long import shows a live line on a terminal; never in JSON, never into a pipe.
         let line = !json && isatty(STDERR_FILENO) == 1 ? ProgressLine() : nil
-        if watch { return try Watch(setup: setup, engine: engine, json: json, line: line).run() }
+        if watch {
+            let json = json
+            return try SyncWatch(setup: setup, engine: engine, progress: { line?.draw($0) }) { report in
+                if json { say(JSONLine.encode(report)) } else if report.uploaded + report.downloaded + report.deleted > 0 {
+                    say(Wording.sentence(report))
+                }
+            }.run()
+        }
         if let line {
             engine.progress = { @Sendable done, total in line.show(.importing, done: done, total: total) }
             engine.sendProgress = { @Sendable done, total in line.show(.sending, done: done, total: total) }
@@ -49,82 +56,8 @@ struct SyncCommand: ParsableCommand {
         defer { line?.clear() }
         let report = try adoptReset.map { try engine.adoptReset($0) } ?? engine.sync()
         line?.clear()
-        say(json ? JSONLine.encode(report) : Self.sentence(report))
+        say(json ? JSONLine.encode(report) : Wording.sentence(report))
     }
-
-    static func sentence(_ report: SyncReport) -> String {
-        var parts = ["Synced: \(report.uploaded) sent, \(report.downloaded) received"]
-        if report.deleted > 0 { parts.append("\(report.deleted) deleted") }
-        if report.conflictsResolved > 0 { parts.append("\(report.conflictsResolved) merged") }
-        if report.skipped > 0 { parts.append("\(report.skipped) unreadable records skipped") }
-        if report.waiting > 0 { parts.append("\(report.waiting) waiting for their game") }
-        return parts.joined(separator: ", ") + " (\(report.durationMs) ms)."
-    }
-}
-
-/// `sync --watch`: `SyncService` syncs when the cloud folder changes (inotify, and polling for
-/// file systems that send no events) and when this machine has changes queued, until SIGINT or
-/// SIGTERM; each round's outcome is printed here.
-struct Watch {
-    let setup: Setup
-    let engine: SyncEngine
-    let json: Bool
-    let line: ProgressLine?
-
-    func run() throws {
-        let wake = DispatchSemaphore(value: 0)
-        let stop = StopFlag()
-        let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { stop.set(); wake.signal() }
-            source.resume()
-            return source
-        }
-        defer { signals.forEach { $0.cancel() } }
-        guard let cloudDir = setup.cloudDir else { return }
-        let (engine, json, line) = (engine, json, line)
-        let reset = Locked(false)
-        // Changes queued here by players on this machine are looked for every second (longer
-        // after failures), so they go out promptly.
-        let service = SyncService(openEngine: { engine }, watch: SyncService.Watch(folder: cloudDir, player: setup.profile.playerID),
-                                  checkQueue: 1, now: setup.clock) { event in
-            switch event {
-            case .importing(let done, let total):
-                line?.draw(.importing, done: done, total: total)
-            case .sending(let done, let total):
-                line?.draw(.sending, done: done, total: total)
-            case .synced(let report, _, _):
-                line?.clear()
-                if json { say(JSONLine.encode(report)) } else if report.uploaded + report.downloaded + report.deleted > 0 {
-                    say(SyncCommand.sentence(report))
-                }
-            case .cloudReset:
-                line?.clear()
-                reset.withLock { $0 = true }
-                stop.set()
-                wake.signal()
-            case .offline(let reason, _):
-                line?.clear()
-                warn(SyncError.offline(reason).description)
-            case .failed(let message, _):
-                line?.clear()
-                warn(message)
-            case .watching, .syncing, .adopted:
-                break
-            }
-        }
-        service.start()
-        while !stop.isSet { wake.wait() }
-        service.stop()
-        if reset.withLock({ $0 }) { throw SyncError.cloudReset }
-    }
-}
-
-final class StopFlag: Sendable {
-    private let stopped = Locked(false)
-    func set() { stopped.withLock { $0 = true } }
-    var isSet: Bool { stopped.withLock { $0 } }
 }
 
 /// "importing 12000 of 40000 records" (or "sending …" for a long upload) on stderr, rewritten in
@@ -141,6 +74,14 @@ final class ProgressLine: Sendable {
     }
 
     /// The line now, for progress already throttled (`SyncService`'s events).
+    func draw(_ progress: SyncWatch.Progress) {
+        switch progress {
+        case .importing(let done, let total): draw(.importing, done: done, total: total)
+        case .sending(let done, let total): draw(.sending, done: done, total: total)
+        case .ended: clear()
+        }
+    }
+
     func draw(_ action: Action, done: Int, total: Int?) {
         shown.withLock { shown in
             shown = true

@@ -1,12 +1,13 @@
 @testable import CloudStore
 import Foundation
+import TestSupport
 import Testing
 
 /// Many files of one folder read through one handle on it: each file read exactly as on its
 /// own, never through a symbolic link, whether the link is the file or a folder on its way.
 @Suite struct DiskFolderReadTests {
-    let root = temporaryDirectory()
-    let outside = temporaryDirectory()
+    let root = temporaryFolder("cloudstore-tests")
+    let outside = temporaryFolder("cloudstore-tests")
 
     private func put(_ text: String, _ path: String, under base: URL? = nil) throws {
         let url = (base ?? root).appendingPathComponent(path)

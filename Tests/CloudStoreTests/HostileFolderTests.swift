@@ -1,5 +1,6 @@
 import CloudStore
 import Foundation
+import TestSupport
 import Testing
 
 /// Whatever lands in the folder, the store skips it with a warning and loses nothing else.
@@ -20,7 +21,7 @@ import Testing
         try a.save([record("r3", 3)])
         let segment = devices(root).appendingPathComponent("A/zones/Games/000000000001.seg")
         let valid = try Data(contentsOf: segment)
-        let outside = temporaryDirectory()
+        let outside = temporaryFolder("cloudstore-tests")
 
         // Another device whose files are truncated, random, or enormous.
         try write(valid.prefix(valid.count / 2), devices(root).appendingPathComponent("T/zones/Games/000000000001.seg"))
@@ -94,7 +95,7 @@ import Testing
             return true
         }
 
-        let root = temporaryDirectory()
+        let root = temporaryFolder("cloudstore-tests")
         let writer = try FolderCloudDatabase.onDisk(root: root, player: "alice", device: DeviceID("A"))
         try writer.createZone(games)
         try writer.save([record("r1")])
@@ -154,7 +155,7 @@ final class VanishingFolder: CloudFolder, @unchecked Sendable {
 
 extension HostileFolderTests {
     @Test func aFileThatVanishesWhileReadIsWaitedForNotSkipped() throws {
-        let root = temporaryDirectory()
+        let root = temporaryFolder("cloudstore-tests")
         let writer = try FolderCloudDatabase.onDisk(root: root, player: "alice", device: DeviceID("A"))
         try writer.createZone(games)
         try writer.save([record("r1", 1)])

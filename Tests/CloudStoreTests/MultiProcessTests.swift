@@ -1,5 +1,6 @@
 import CloudStore
 import Foundation
+import TestSupport
 import Testing
 
 /// Real processes on one folder: concurrent writers, and writers killed with SIGKILL.
@@ -29,7 +30,7 @@ import Testing
     }
 
     @Test func concurrentWritersLoseNothingAndApplyNothingTwice() throws {
-        let root = temporaryDirectory()
+        let root = temporaryFolder("cloudstore-tests")
         let writers = [("P1", "p1a"), ("P2", "p2"), ("P3", "p3"), ("P1", "p1b")] // two processes share device P1
         let commits = 15, batch = 3
         let runs = try writers.map { try startProbe(root: root, device: $0.0, prefix: $0.1, commits: commits, batch: batch) }
@@ -66,7 +67,7 @@ import Testing
     }
 
     @Test func writersKilledAtRandomMomentsNeverLeaveHalfACommit() throws {
-        let root = temporaryDirectory()
+        let root = temporaryFolder("cloudstore-tests")
         let warnings = WarningLog()
         let reader = try FolderCloudDatabase.onDisk(root: root, player: "alice", device: DeviceID("R"),
                                                     options: CloudStoreOptions(warnings: warnings.sink))

@@ -1,5 +1,6 @@
 import CloudStore
 import Foundation
+import TestSupport
 import Testing
 
 /// Two machines, each with its own copy of the folder, and a copier between them that behaves
@@ -64,7 +65,7 @@ import Testing
 
     @Test(arguments: [1, 2, 3, 4])
     func bothSidesConvergeThroughAnUnreliableCopier(seed: UInt64) throws {
-        let rootA = temporaryDirectory(), rootB = temporaryDirectory()
+        let rootA = temporaryFolder("cloudstore-tests"), rootB = temporaryFolder("cloudstore-tests")
         let warnings = WarningLog()
         let options = CloudStoreOptions(warnings: warnings.sink)
         let a = try FolderCloudDatabase.onDisk(root: rootA, player: "alice", device: DeviceID("A"), options: options)
@@ -107,7 +108,7 @@ import Testing
     }
 
     @Test func aReaderWaitsForAMissingFileAndNeverSkipsPastIt() throws {
-        let rootA = temporaryDirectory(), rootB = temporaryDirectory()
+        let rootA = temporaryFolder("cloudstore-tests"), rootB = temporaryFolder("cloudstore-tests")
         let a = try FolderCloudDatabase.onDisk(root: rootA, player: "alice", device: DeviceID("A"))
         let b = try FolderCloudDatabase.onDisk(root: rootB, player: "alice", device: DeviceID("B"))
         try a.createZone(games)
@@ -146,7 +147,7 @@ extension ReplicatedFolderTests {
     /// database fetch sees that a file exists but cannot tell it is half there; its token must
     /// not move past it, or the zone is never fetched again once the file is whole.
     @Test func aHalfArrivedFileBeyondAnOldHeadIsFetchedOnceWhole() throws {
-        let rootA = temporaryDirectory(), rootB = temporaryDirectory()
+        let rootA = temporaryFolder("cloudstore-tests"), rootB = temporaryFolder("cloudstore-tests")
         let a = try FolderCloudDatabase.onDisk(root: rootA, player: "alice", device: DeviceID("A"))
         let b = try FolderCloudDatabase.onDisk(root: rootB, player: "alice", device: DeviceID("B"))
         try a.createZone(games)
@@ -197,7 +198,7 @@ extension ReplicatedFolderTests {
     /// device already in that generation see a reset back to the old one, and a new device
     /// settle on the old one. Both now wait for the marker.
     @Test func aHalfArrivedGenerationMarkerIsWaitedFor() throws {
-        let root = temporaryDirectory()
+        let root = temporaryFolder("cloudstore-tests")
         let a = try FolderCloudDatabase.onDisk(root: root, player: "alice", device: DeviceID("A"))
         try a.createZone(games)
         try a.save([record("old", 1)])

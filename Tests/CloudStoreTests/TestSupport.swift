@@ -1,5 +1,6 @@
 import CloudStore
 import Foundation
+import TestSupport
 import Testing
 
 /// The two folders every contract test runs against.
@@ -11,7 +12,7 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
     /// A fresh cloud, and a way to open a store on it as any device.
     func makeCloud() -> TestCloud {
         switch self {
-        case .disk: TestCloud(folder: DiskFolder(root: temporaryDirectory()))
+        case .disk: TestCloud(folder: DiskFolder(root: temporaryFolder("cloudstore-tests")))
         case .memory: TestCloud(folder: MemoryFolder())
         }
     }
@@ -38,12 +39,6 @@ final class WarningLog: Sendable {
 
     var sink: CloudWarningSink { { warning in self.lock.withLock { self.collected.append(warning) } } }
     var all: [CloudWarning] { lock.withLock { collected } }
-}
-
-func temporaryDirectory() -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("cloudstore-tests-\(UUID().uuidString)")
-    try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
 }
 
 let games = try! ZoneID("Games")

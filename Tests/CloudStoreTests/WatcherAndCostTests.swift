@@ -1,5 +1,6 @@
 import CloudStore
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct WatcherTests {
@@ -56,7 +57,7 @@ import Testing
         let cloud = Backend.memory.makeCloud()
         let a = try cloud.store("A"), b = try cloud.store("B")
         try a.createZone(games)
-        let watcher = CombinedChangeWatcher(root: temporaryDirectory(), pollInterval: 0.02) { b.changeFingerprint() }
+        let watcher = CombinedChangeWatcher(root: temporaryFolder("cloudstore-tests"), pollInterval: 0.02) { b.changeFingerprint() }
         defer { watcher.stop() }
         let stream = try watcher.changes()
         try a.save([record("r1")])

@@ -1,56 +1,40 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// docs/architecture.md's list of target dependencies is the one Package.swift declares.
 @Suite struct ArchitectureTests {
-    /// Each library and executable target of Package.swift with the targets and products it depends on.
-    static func declared() throws -> [String: [String]] {
-        let text = try String(contentsOf: Binary.repository.appendingPathComponent("Package.swift"), encoding: .utf8)
-        var targets: [String: [String]] = [:]
-        let starts = [".target(", ".executableTarget(", ".systemLibrary("]
-        var index = text.startIndex
-        while let found = starts.compactMap({ text.range(of: $0, range: index..<text.endIndex) }).min(by: { $0.lowerBound < $1.lowerBound }) {
-            // The call's text, to its closing parenthesis.
-            var depth = 0, end = found.upperBound
-            var cursor = text.index(before: found.upperBound)
-            while cursor < text.endIndex {
-                if text[cursor] == "(" || text[cursor] == "[" { depth += 1 }
-                if text[cursor] == ")" || text[cursor] == "]" { depth -= 1; if depth == 0 { end = cursor; break } }
-                cursor = text.index(after: cursor)
-            }
-            let call = String(text[found.upperBound..<end])
-            index = end
-            guard let name = Self.firstQuoted(after: "name:", in: call) else { continue }
-            var dependencies: [String] = []
-            if let list = call.range(of: "dependencies:") {
-                var rest = call[list.upperBound...]
-                var bracket = 0
-                var body = ""
-                for character in rest {
-                    if character == "[" { bracket += 1; if bracket == 1 { continue } }
-                    if character == "]" { bracket -= 1; if bracket == 0 { break } }
-                    if bracket >= 1 { body.append(character) }
-                }
-                rest = Substring(body)
-                // "Target" and .product(name: "Product", package: "…"): the package's name is not a dependency.
-                let pattern = try Regex(#"package:\s*"[^"]*"|"([^"]+)""#)
-                for match in rest.matches(of: pattern) {
-                    if let name = match.output[1].substring { dependencies.append(String(name)) }
-                }
-            }
-            targets[name] = dependencies
+    /// Each library, executable and system target of Package.swift with the targets and products
+    /// it depends on, as `swift package dump-package` prints them: read once a test run.
+    static let manifest = Result { try readManifest() }
+
+    static func declared() throws -> [String: [String]] { try manifest.get() }
+
+    static func readManifest() throws -> [String: [String]] {
+        // A scratch folder of its own, so the build folder's lock (held by a running build) is
+        // never waited for.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("qk-dump-package")
+        let result = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"),
+                                           ["swift", "package", "--package-path", Binary.repository.path, "--scratch-path", scratch.path, "dump-package"],
+                                           environment: ProcessInfo.processInfo.environment, timeout: 300)
+        guard result.status == 0, let package = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
+              let targets = package["targets"] as? [[String: Any]] else {
+            throw ManifestUnreadable(stderr: result.stderr)
         }
-        return targets
+        var declared: [String: [String]] = [:]
+        for target in targets where target["type"] as? String != "test" {
+            guard let name = target["name"] as? String else { continue }
+            // {"byName": ["Target", null]}, {"target": ["Target", null]}, {"product": ["Product", "package", …]}:
+            // the first string is the dependency's name.
+            let dependencies = target["dependencies"] as? [[String: Any]] ?? []
+            declared[name] = dependencies.compactMap { dependency in
+                dependency.values.first.flatMap { ($0 as? [Any])?.first as? String }
+            }
+        }
+        return declared
     }
 
-    static func firstQuoted(after label: String, in text: String) -> String? {
-        guard let at = text.range(of: label) else { return nil }
-        let rest = text[at.upperBound...]
-        guard let open = rest.firstIndex(of: "\"") else { return nil }
-        let afterOpen = rest.index(after: open)
-        guard let close = rest[afterOpen...].firstIndex(of: "\"") else { return nil }
-        return String(rest[afterOpen..<close])
-    }
+    struct ManifestUnreadable: Error { var stderr: String }
 
     /// The list in docs/architecture.md: `Target -> A, B` lines in a text block.
     static func documented() throws -> [String: [String]] {
@@ -73,6 +57,21 @@ import Testing
         #expect(Set(declared.keys) == Set(documented.keys))
         for (name, dependencies) in declared {
             #expect(Set(dependencies) == Set(documented[name] ?? []), "\(name): Package.swift says \(dependencies.sorted())")
+        }
+    }
+
+    /// The list reads top down: every target it names depends only on targets listed below it.
+    @Test func theDocumentedDependenciesPointDown() throws {
+        let text = try String(contentsOf: Binary.repository.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
+        let documented = try Self.documented()
+        let order = text.split(separator: "\n").compactMap { line -> String? in
+            let name = line.components(separatedBy: "->")[0].trimmingCharacters(in: .whitespaces)
+            return line.contains("->") && documented[name] != nil ? name : nil
+        }
+        for (index, name) in order.enumerated() {
+            for dependency in documented[name] ?? [] where documented[dependency] != nil {
+                #expect((order.firstIndex(of: dependency) ?? 0) > index, "\(name) -> \(dependency) points up")
+            }
         }
     }
 

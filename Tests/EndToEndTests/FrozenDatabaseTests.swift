@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A database and cloud folder made by the release before issue 12 changed how times are stored
@@ -12,8 +13,7 @@ struct FrozenDatabaseTests {
 
     /// Copies the frozen laptop and cloud folder, so the test never changes the fixture.
     static func copy() throws -> (laptop: URL, cloud: URL, root: URL) {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("qk-frozen-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let root = temporaryFolder("qk-frozen")
         for name in ["laptop", "cloud"] {
             try FileManager.default.copyItem(at: fixture.appendingPathComponent(name), to: root.appendingPathComponent(name))
         }

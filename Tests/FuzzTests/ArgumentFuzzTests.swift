@@ -52,7 +52,7 @@ import Testing
 
     @Test func theBinaryExitsWithADocumentedCodeAndOneLineAndLeavesOtherDataAlone() throws {
         let binary = try #require(FuzzBinary.url, "qiktionary binary not found next to the tests; build it or set QIKTIONARY_BIN")
-        let root = Fuzz.temporaryDirectory("cli")
+        let root = temporaryFolder("qk-fuzz-cli")
         defer { try? FileManager.default.removeItem(at: root) }
         // A data dir no case names: it must come out byte for byte the same.
         let unrelated = root.appendingPathComponent("unrelated")

@@ -3,6 +3,7 @@ import Foundation
 import QiktionaryCore
 import Storage
 import Sync
+import TestSupport
 import Testing
 
 /// Cloud-folder files, fuzzed: a real cloud written by two machines through the sync engine,
@@ -107,7 +108,7 @@ final class CloudFixture {
     let devicePaths: [String]
 
     init() throws {
-        root = Fuzz.temporaryDirectory("cloud")
+        root = temporaryFolder("qk-fuzz-cloud")
         cloud = root.appendingPathComponent("cloud")
         outside = root.appendingPathComponent("outside")
         try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)

@@ -1,8 +1,10 @@
+import App
 import CloudStore
 import Foundation
 @testable import PlainMode
 import QiktionaryCore
 @testable import Storage
+import TestSupport
 import Testing
 
 /// The failing inputs the fuzz tests found, kept as they were found (seed and case in each name's
@@ -12,7 +14,7 @@ import Testing
     /// two-line warning (`qiktionary: warning: pack file new` / `line.json is unusable…`).
     @Test(arguments: ["new\nline.json", "}\u{301}\u{308}\u{7F}}a\u{C}.json", "tab\there\u{2028}.json"])
     func packProblemWithAHostileFileNameIsOneLine(name: String) throws {
-        let folder = Fuzz.temporaryDirectory("regression-pack")
+        let folder = temporaryFolder("qk-fuzz-regression-pack")
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent(name)
         try Data("{\"id\": ".utf8).write(to: url)
@@ -36,7 +38,7 @@ import Testing
         let fixture = try PlainFixture()
         for json in [true, false] {
             var output: [String] = []
-            let session = PlainSession(player: fixture.database.player(fixture.player), lexicon: { Fuzz.lexicon },
+            let session = PlainSession(games: PlayerGames(player: fixture.database.player(fixture.player), lexicon: { Fuzz.lexicon }),
                                        rules: nil, seed: 1, json: json, write: { output.append($0) })
             try session.begin(pack: "animals", word: "tiger")
             output = []
@@ -54,7 +56,7 @@ import Testing
     /// Cloud fuzz, seed 0x514b000500000000 case 5: a folder named `new\nline` beside the device
     /// folders gave a warning on two lines (the CLI prints warnings on stderr, one per line).
     @Test func cloudWarningForAHostileNameIsOneLine() throws {
-        let root = Fuzz.temporaryDirectory("regression-cloud")
+        let root = temporaryFolder("qk-fuzz-regression-cloud")
         defer { try? FileManager.default.removeItem(at: root) }
         let writer = try FolderCloudDatabase.onDisk(root: root, player: "p", device: DeviceID("A"))
         let zone = try ZoneID("Games")

@@ -76,13 +76,6 @@ enum Fuzz {
         "\u{202E}desrever\u{202C}", "\u{2066}iso\u{2069}", "\u{1B}P+q\u{1B}\\",
     ]
 
-    /// A fresh folder under the system temp dir; the caller removes it.
-    static func temporaryDirectory(_ prefix: String) -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("qk-fuzz-\(prefix)-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     // MARK: Shipped content, loaded once
 
     static let lexicon: Lexicon = try! BundledContent.lexicon()

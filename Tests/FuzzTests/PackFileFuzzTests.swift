@@ -1,6 +1,7 @@
 import Foundation
 import QiktionaryCore
 import Storage
+import TestSupport
 import Testing
 
 /// Pack files, fuzzed: the shipped packs with bytes flipped, truncated, keys duplicated, wrong
@@ -17,7 +18,7 @@ import Testing
         let start = Date()
         defer { Fuzz.report("pack", batch: batch, cases: Self.casesPerBatch, since: start) }
         var rng = SeededGenerator(seed: seed)
-        let folder = Fuzz.temporaryDirectory("packs")
+        let folder = temporaryFolder("qk-fuzz-packs")
         defer { try? FileManager.default.removeItem(at: folder) }
         var database = try PackFixture()
 

@@ -1,3 +1,4 @@
+import App
 import Foundation
 @testable import PlainMode
 import QiktionaryCore
@@ -19,7 +20,7 @@ import Testing
         var rng = SeededGenerator(seed: seed)
         let fixture = try PlainFixture()
         var output: [String] = []
-        let session = PlainSession(player: fixture.database.player(fixture.player), lexicon: { Fuzz.lexicon },
+        let session = PlainSession(games: PlayerGames(player: fixture.database.player(fixture.player), lexicon: { Fuzz.lexicon }),
                                    rules: nil, seed: seed, json: true, write: { output.append($0) })
         try session.begin(pack: nil, word: nil)
         var knownIDs = fixture.otherIDs
@@ -73,7 +74,7 @@ import Testing
         var rng = SeededGenerator(seed: seed)
         let fixture = try PlainFixture()
         var output: [String] = []
-        let session = PlainSession(player: fixture.database.player(fixture.player), lexicon: { Fuzz.lexicon },
+        let session = PlainSession(games: PlayerGames(player: fixture.database.player(fixture.player), lexicon: { Fuzz.lexicon }),
                                    rules: nil, seed: seed, json: false, write: { output.append($0) })
         try session.begin(pack: nil, word: nil)
         for index in 0..<Fuzz.count(500) {

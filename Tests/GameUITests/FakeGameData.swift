@@ -69,6 +69,14 @@ final class FakeGameData: GameData, @unchecked Sendable {
 
     // MARK: Games
 
+    /// As the application's: the latest game in progress for a request that names nothing.
+    func begin(_ request: GameRequest) throws -> (game: SavedGame, resumed: Bool) {
+        if request.packID == nil && request.word == nil && !request.hard && request.daily == nil, let latest = try latestGameInProgress() {
+            return (latest, true)
+        }
+        return (try startGame(request), false)
+    }
+
     func latestGameInProgress() throws -> SavedGame? {
         try call("latestGameInProgress")
         let inProgress = games.values.filter { !$0.game.isFinished }.sorted(by: Self.newestFirst)
@@ -191,6 +199,14 @@ final class FakeGameData: GameData, @unchecked Sendable {
     func chooseAssist(_ level: Assist) throws {
         try call("chooseAssist", level.rawValue)
         lock.withLock { assist = level }
+    }
+
+    /// As the application's: the game read, refused once over, the hint, then counted.
+    func takeHint(gameID: String) throws -> (game: SavedGame, hint: Hint) {
+        let saved = try game(id: gameID)
+        if saved.game.isFinished { throw GuessRejection.gameOver }
+        let hint = try hint(for: saved.game)
+        return (try recordHint(gameID: gameID), hint)
     }
 
     func hint(for game: Game) throws -> Hint {

@@ -1,6 +1,7 @@
 import Foundation
 import QiktionaryCore
 import Storage
+import TestSupport
 
 /// A small world for storage tests: two packs written as files, and a lexicon that knows them.
 enum Fixtures {
@@ -23,8 +24,7 @@ enum Fixtures {
 
     /// A temporary folder holding the given files, removed by the caller's `defer`.
     static func folder(_ files: [String: String]) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("qk-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        let url = temporaryFolder("qk")
         for (name, text) in files { try Data(text.utf8).write(to: url.appendingPathComponent(name)) }
         return url
     }

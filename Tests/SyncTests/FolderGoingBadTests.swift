@@ -2,19 +2,14 @@ import CloudStore
 import Foundation
 import QiktionaryCore
 import Storage
+import TestSupport
 import Testing
 @testable import Sync
 
 /// The folder going bad in the middle of a sync, on a real disk folder.
 @Suite struct FolderGoingBadMidSyncTests {
-    static func temporaryFolder() -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("qk-midsync-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     @Test func aFolderThatGoesAwayMidSyncLosesNothingAndDuplicatesNothing() throws {
-        let root = Self.temporaryFolder()
+        let root = temporaryFolder("qk-midsync")
         defer { try? FileManager.default.removeItem(at: root) }
         let cloud = root.appendingPathComponent("cloud"), away = root.appendingPathComponent("away")
         try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)

@@ -3,6 +3,7 @@ import Concurrency
 import Foundation
 import QiktionaryCore
 import Storage
+import TestSupport
 import Testing
 @testable import Sync
 
@@ -138,7 +139,7 @@ import Testing
     /// syncs; the laptop's service notices and brings the game in, with no request of its own.
     func anotherDevicesWriteArrives(watch: (URL) -> SyncService.Watch, watching: SyncService.Watching,
                                     secret: String, guess: String) throws {
-        let folder = temporaryFolder()
+        let folder = temporaryFolder("qk-service")
         defer { try? FileManager.default.removeItem(at: folder) }
         let clock = TestClock()
         let a = try machine("laptop", clock: clock), b = try machine("desktop", clock: clock)
@@ -162,7 +163,7 @@ import Testing
     /// A share not mounted yet: inotify cannot watch it, the round says offline, and polling
     /// notices when the folder arrives with another device's games.
     @Test func aFolderThatIsNotThereIsOfflineAndPolledUntilItComes() throws {
-        let parent = temporaryFolder()
+        let parent = temporaryFolder("qk-service")
         defer { try? FileManager.default.removeItem(at: parent) }
         let folder = parent.appendingPathComponent("share")
         let clock = TestClock()
@@ -281,12 +282,6 @@ import Testing
 
     private func machine(_ name: String, clock: TestClock = TestClock()) throws -> Machine {
         try Machine(name, folder: MemoryFolder(), shared: clock)
-    }
-
-    private func temporaryFolder() -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("qk-service-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
     }
 
     /// The machine's engine on a real folder, as the program opens it.

@@ -1,0 +1,64 @@
+import Foundation
+import QiktionaryCore
+import Storage
+
+/// `export` and `import` as the person asks for them: the file checked and written or read,
+/// what it did in sentences. The document's shape and its merge are storage's (`ExportDocument`).
+public enum Transfer {
+    /// The player's export as bytes, and where it was written with what it holds (nil when
+    /// `file` is nil or "-": the caller prints the bytes).
+    public static func export(_ setup: Setup, to file: String?) throws -> (data: Data, summary: String?) {
+        let document = try setup.player.exportDocument(cloudDir: setup.cloudDir?.path, reason: "export")
+        let data = document.encoded() + Data("\n".utf8)
+        guard let file, file != "-" else { return (data, nil) }
+        let url = URL(fileURLWithPath: file).standardizedFileURL
+        try DataSafety.refuseDatabaseFiles(url, dataDir: setup.dataDir)
+        do { try data.write(to: url, options: .atomic) } catch {
+            throw Failure("cannot write \(url.path): \(DataSafety.describe(error)); nothing was exported", code: Failure.ioError)
+        }
+        return (data, "Exported \(DataSafety.count(document.games.count, "game")) and \(DataSafety.count(document.readingList.count, "bookmark")) "
+                    + "of player '\(document.player)' to \(url.path).")
+    }
+
+    /// Imports an export's bytes (`file` names where they came from, "-" for standard input):
+    /// the report, and what to tell the person.
+    public static func importExport(_ data: Data, from file: String, into setup: Setup) throws -> (report: ImportReport, lines: [String]) {
+        let name = file == "-" ? "standard input" : URL(fileURLWithPath: file).standardizedFileURL.path
+        let document: ExportDocument, report: ImportReport
+        do {
+            document = try ExportDocument.decode(data)
+            report = try setup.player.importDocument(document, lexicon: setup.lexicon())
+        } catch {
+            throw failure(error, file: name)
+        }
+        var lines = [sentence(report, from: name)]
+        if report.changedAnything && setup.syncEnabled { lines.append("They go to the cloud folder at the next sync.") }
+        if let dir = document.settings.cloudDir, dir != setup.cloudDir?.path {
+            lines.append("The export names the cloud folder \(dir); to sync with it, run 'qiktionary --cloud-dir \(DataSafety.shellQuoted(dir)) sync'.")
+        }
+        return (report, lines)
+    }
+
+    /// A refused file is named in the one line, with exit 65.
+    static func failure(_ error: StorageError, file name: String) -> any Error {
+        switch error {
+        case .badExport(let reason): Failure("cannot import \(name): \(reason); nothing was changed", code: Failure.dataError)
+        case .exportOfAnotherPlayer: Failure("cannot import \(name): \(error)", code: Failure.dataError)
+        default: error
+        }
+    }
+
+    static func sentence(_ report: ImportReport, from name: String) -> String {
+        guard report.changedAnything else {
+            return "Nothing new in \(name): its \(DataSafety.count(report.gamesInFile, "game")) and "
+                + "\(DataSafety.count(report.bookmarksInFile, "bookmark")) are all here already."
+        }
+        var parts: [String] = []
+        if report.gamesAdded > 0 { parts.append(DataSafety.count(report.gamesAdded, "new game")) }
+        if report.gamesUpdated > 0 { parts.append(DataSafety.count(report.gamesUpdated, "game") + " brought up to date") }
+        if report.guessesAdded > 0 { parts.append(DataSafety.count(report.guessesAdded, "guess", plural: "guesses")) }
+        if report.marksChanged > 0 { parts.append(DataSafety.count(report.marksChanged, "mark")) }
+        if report.bookmarksAdded > 0 { parts.append(DataSafety.count(report.bookmarksAdded, "bookmark")) }
+        return "Imported from \(name): \(parts.joined(separator: ", "))."
+    }
+}
