@@ -25,11 +25,11 @@ public struct Failure: Error, CustomStringConvertible {
     public var description: String { message }
 
     /// A storage error as a person reads it, with its code; `damage` words the advice for a
-    /// damaged database.
-    public init(_ error: StorageError, damage: DamageAdvice) {
+    /// damaged database (asked for only then: it opens the database again).
+    public init(_ error: StorageError, damage: () -> DamageAdvice) {
         switch error {
         case .database: self.init(Wording.sentence(error), code: Failure.unexpected)
-        case .damaged(let path, let reason): self.init(damage.advice(file: path, reason: reason), code: Failure.ioError)
+        case .damaged(let path, let reason): self.init(damage().advice(file: path, reason: reason), code: Failure.ioError)
         case .badExport, .exportOfAnotherPlayer: self.init(Wording.sentence(error), code: Failure.dataError)
         default: self.init(Wording.sentence(error), code: Failure.usage)
         }
@@ -40,12 +40,12 @@ public struct Failure: Error, CustomStringConvertible {
     public init?(reporting error: any Error, damage: () -> DamageAdvice) {
         switch error {
         case let error as Failure: self = error
-        case let error as PlayerDataError: self.init(error.cause, damage: damage())
-        case let error as StorageError: self.init(error, damage: damage())
+        case let error as PlayerDataError: self.init(error.cause, damage: damage)
+        case let error as StorageError: self.init(error, damage: damage)
         case let error as GuessRejection: self.init(error.reason)
         case let error as SyncError:
             // A damaged database found during a sync is the database's problem, not the cloud's.
-            if case .storage(let inner) = error, inner.isDamage { self.init(inner, damage: damage()) } else {
+            if case .storage(let inner) = error, inner.isDamage { self.init(inner, damage: damage) } else {
                 self.init(error.description, code: error.exitCode)
             }
         default: return nil
@@ -60,6 +60,9 @@ public enum Wording {
         switch error {
         case .dataDirUnusable: "\(error); pass a writable folder with --data-dir"
         case .damaged: "\(error); run 'qiktionary --reset-local' to set it aside (it is kept) and start afresh"
+        case .unknownPack: "\(error) (see 'qiktionary packs')"
+        case .rulesForbidWord: "\(error), so it can only be played with --rules mastermind"
+        case .exportOfAnotherPlayer(let player, _): "\(error); add --player \(player) to import them as \(player); nothing was changed"
         default: error.description
         }
     }

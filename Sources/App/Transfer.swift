@@ -43,7 +43,7 @@ public enum Transfer {
     static func failure(_ error: StorageError, file name: String) -> any Error {
         switch error {
         case .badExport(let reason): Failure("cannot import \(name): \(reason); nothing was changed", code: Failure.dataError)
-        case .exportOfAnotherPlayer: Failure("cannot import \(name): \(error)", code: Failure.dataError)
+        case .exportOfAnotherPlayer: Failure("cannot import \(name): \(Wording.sentence(error))", code: Failure.dataError)
         default: error
         }
     }

@@ -40,11 +40,10 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .dataDirUnusable(let path, let reason):
             "cannot use data dir \(path): \(reason)"
-        case .unknownPack(let id): "no pack called '\(id)' (see 'qiktionary packs')"
+        case .unknownPack(let id): "no pack called '\(id)'"
         case .unknownWord(let word): "'\(word)' is not a word of the dictionary of 4 to 7 letters, nor of any pack"
         case .wordNotInPack(let word, let pack): "'\(word)' is not a word of the pack '\(pack)'"
-        case .rulesForbidWord(let word):
-            "'\(word)' repeats a letter, so it can only be played with --rules mastermind"
+        case .rulesForbidWord(let word): "'\(word)' repeats a letter"
         case .packEmpty(let id): "the pack '\(id)' has no word for these rules"
         case .noGame(let id): "no game with id '\(id)'"
         case .ambiguousGame(let prefix, let count): "'\(prefix)' starts the ids of \(count) games; give more of the id"
@@ -66,7 +65,7 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
             "the database\(path.map { " \($0)" } ?? "") is damaged (\(reason))"
         case .badExport(let reason): "not a usable qiktionary export: \(reason); nothing was changed"
         case .exportOfAnotherPlayer(let player, let current):
-            "the export holds player '\(player)''s games, not '\(current)''s; add --player \(player) to import them as \(player); nothing was changed"
+            "the export holds player '\(player)''s games, not '\(current)''s"
         }
     }
 

@@ -4,7 +4,7 @@ import Foundation
 import QiktionaryCore
 
 /// `qiktionary challenge`: a code a friend types to play the same game on any machine.
-struct ChallengeCommand: ParsableCommand {
+struct ChallengeCommand: ParsableCommand, UsesData {
     static let configuration = CommandConfiguration(
         commandName: "challenge",
         abstract: "Print a challenge code: a friend plays it with 'qiktionary play --challenge CODE'.",

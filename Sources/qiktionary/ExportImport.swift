@@ -5,7 +5,7 @@ import PlainMode
 
 // `export` and `import`: the workflow is the application's (`Transfer`); here, its arguments.
 
-struct ExportCommand: ParsableCommand {
+struct ExportCommand: ParsableCommand, UsesData {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Write all your games, guesses, notepad marks, reading list and settings as one JSON document.",
@@ -28,7 +28,7 @@ struct ExportCommand: ParsableCommand {
     }
 }
 
-struct ImportCommand: ParsableCommand {
+struct ImportCommand: ParsableCommand, UsesData {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Merge an export back in: games, guesses, marks and bookmarks, by their ids.",

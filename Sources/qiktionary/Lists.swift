@@ -106,7 +106,7 @@ struct ReadingList: ParsableCommand {
         }
     }
 
-    struct Add: ParsableCommand {
+    struct Add: ParsableCommand, UsesData {
         static let configuration = CommandConfiguration(abstract: "Bookmark the fact of a word you have played.")
         @OptionGroup var shared: SharedOptions
         @Argument(help: "The word.") var word: String
@@ -117,7 +117,7 @@ struct ReadingList: ParsableCommand {
         }
     }
 
-    struct Remove: ParsableCommand {
+    struct Remove: ParsableCommand, UsesData {
         static let configuration = CommandConfiguration(abstract: "Take a word off the reading list.")
         @OptionGroup var shared: SharedOptions
         @Argument(help: "The word.") var word: String
@@ -138,7 +138,7 @@ struct Packs: ParsableCommand {
     }
 }
 
-struct Stats: ParsableCommand {
+struct Stats: ParsableCommand, UsesData {
     static let configuration = CommandConfiguration(abstract: "Games played and won, streaks and guess distribution.")
     @OptionGroup var shared: SharedOptions
     @Flag(help: "Print a JSON object.") var json = false

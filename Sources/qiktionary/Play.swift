@@ -7,7 +7,7 @@ import QiktionaryCore
 extension Rules: ExpressibleByArgument {}
 extension Assist: ExpressibleByArgument {}
 
-struct Play: ParsableCommand {
+struct Play: ParsableCommand, UsesData {
     static let configuration = CommandConfiguration(
         abstract: "Play a game (the default command).",
         discussion: """

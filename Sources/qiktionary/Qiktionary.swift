@@ -6,7 +6,7 @@ import QiktionaryResources
 import TextSafety
 
 @main
-struct Qiktionary: ParsableCommand {
+struct Qiktionary: ParsableCommand, UsesData {
     static let configuration = CommandConfiguration(
         commandName: "qiktionary",
         abstract: "A word game of deduction: find the secret word, then read its story.",
@@ -57,18 +57,7 @@ struct Qiktionary: ParsableCommand {
     }
 }
 
-// Every command that opens the data, for the damage advice.
-extension Qiktionary: UsesData {}
-extension Reset: UsesData {}
-extension Play: UsesData {}
-extension SyncCommand: UsesData {}
-extension Stats: UsesData {}
-extension Status: UsesData {}
-extension ChallengeCommand: UsesData {}
-extension ExportCommand: UsesData {}
-extension ImportCommand: UsesData {}
-extension ReadingList.Add: UsesData {}
-extension ReadingList.Remove: UsesData {}
+// The commands whose options are in a group, for the damage advice (the others declare UsesData).
 extension Games: UsesData { var shared: SharedOptions { list.shared } }
 extension Packs: UsesData { var shared: SharedOptions { list.shared } }
 extension History.List: UsesData { var shared: SharedOptions { list.shared } }

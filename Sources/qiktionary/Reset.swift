@@ -20,7 +20,7 @@ struct ResetOptions: ParsableArguments {
 }
 
 /// Runs when a reset flag is on the command line: does the reset, says what was done, exits.
-struct Reset: ParsableCommand {
+struct Reset: ParsableCommand, UsesData {
     static let configuration = CommandConfiguration(commandName: "qiktionary")
 
     @OptionGroup var shared: SharedOptions

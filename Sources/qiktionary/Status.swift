@@ -2,7 +2,7 @@ import App
 import ArgumentParser
 import PlainMode
 
-struct Status: ParsableCommand {
+struct Status: ParsableCommand, UsesData {
     static let configuration = CommandConfiguration(abstract: "Who, where, and how your games and sync stand.")
     @OptionGroup var shared: SharedOptions
     @Flag(help: "Print a JSON object.") var json = false

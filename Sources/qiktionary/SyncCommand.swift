@@ -3,12 +3,11 @@ import ArgumentParser
 import Concurrency
 import Foundation
 import PlainMode
-import Storage
 import Sync
 
 extension SyncEngine.Adoption: ExpressibleByArgument {}
 
-struct SyncCommand: ParsableCommand {
+struct SyncCommand: ParsableCommand, UsesData {
     static let configuration = CommandConfiguration(
         commandName: "sync",
         abstract: "Sync games, history and the reading list through the cloud folder.",
