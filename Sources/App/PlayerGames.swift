@@ -98,12 +98,20 @@ public struct PlayerGames: Sendable {
 
     // MARK: The coach
 
-    public func candidates(of game: Game) throws -> [String] {
-        // The dictionary only for a game of no pack.
-        try run { () throws(StorageError) in try database.candidates(of: game, lexicon: lexicon()) }
+    /// The coach for a game: its pack's words as the answers (the dictionary's when it has no
+    /// pack), the dictionary's as the guesses.
+    private func coach(for game: Game) throws(StorageError) -> GameCoach {
+        GameCoach(game: game, packAnswers: try database.answers(for: game), lexicon: lexicon())
     }
+
+    /// The answers still possible in a game; the dictionary is loaded only for a game of no pack.
+    public func candidates(of game: Game) throws -> [String] { try run { () throws(StorageError) in try answersLeft(in: game) } }
+    /// The words the game's notepad deduces from at its help level (`Game.notepadWords`).
     public func notepadWords(of game: Game) throws -> [String]? {
-        try run { () throws(StorageError) in try database.notepadWords(of: game, lexicon: lexicon()) }
+        try run { () throws(StorageError) in try game.notepadWords(lexicon: lexicon) { () throws(StorageError) in try answersLeft(in: game) } }
+    }
+    private func answersLeft(in game: Game) throws(StorageError) -> [String] {
+        GameCoach.candidates(of: game, packAnswers: try database.answers(for: game), lexicon: lexicon())
     }
     public func assistLevel() throws -> Assist { try run { () throws(StorageError) in try player.assistLevel() } }
     public func chooseAssist(_ level: Assist) throws { try run { () throws(StorageError) in try player.chooseAssist(level) } }
@@ -119,7 +127,7 @@ public struct PlayerGames: Sendable {
     /// The coach's best next guess; throws when no answer fits.
     public func hint(for game: Game) throws -> Hint {
         try run { () throws(StorageError) in
-            guard let hint = try database.coach(for: game, lexicon: lexicon()).hint(for: game) else { throw .noHint }
+            guard let hint = try coach(for: game).hint(for: game) else { throw .noHint }
             return hint
         }
     }
@@ -128,7 +136,7 @@ public struct PlayerGames: Sendable {
     public func review(of saved: SavedGame) throws -> Review {
         try run { () throws(StorageError) in
             guard saved.game.isFinished else { throw .notFinishedForReview(saved.id) }
-            return try database.coach(for: saved.game, lexicon: lexicon()).review(of: saved.game)
+            return try coach(for: saved.game).review(of: saved.game)
         }
     }
 

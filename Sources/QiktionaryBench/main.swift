@@ -308,7 +308,7 @@ func measureMetrics(games: Int, options: Options, root: URL) throws -> ([Measure
         // As a player sees it: the guess saved, then the words still possible counted for the board.
         return try time {
             let played = try laptop.player.submitGuess(word, gameID: game.game.id, lexicon: Seeding.lexicon)
-            let left = try laptop.database.candidates(of: played.game.game, lexicon: Seeding.lexicon)
+            let left = GameCoach.candidates(of: played.game.game, packAnswers: try laptop.database.answers(for: played.game.game), lexicon: Seeding.lexicon)
             guard !left.isEmpty else { throw BenchFailure("no word still possible after \(word)") }
         }
     })

@@ -7,7 +7,8 @@ extension AppDatabase {
 
     // MARK: Playing
 
-    /// The secret words of the game's pack allowed under its rules: the answers it can have.
+    /// The secret words of the game's pack allowed under its rules: the answers it can have (the
+    /// coach's, which the application builds: `App.PlayerGames`).
     /// Nil when the pack is not here or no longer holds the secret (the caller then takes the
     /// dictionary's words of the game's length).
     public func answers(for game: Game) throws(StorageError) -> [String]? {
@@ -16,22 +17,6 @@ extension AppDatabase {
                                             arguments: [game.packID]).filter { $0.count == game.length && game.rules.allows($0) }
             return words.contains(game.secret) ? words : nil
         }
-    }
-
-    /// The coach for a game: its pack's words as the answers (the dictionary's when it has no
-    /// pack), the dictionary's as the guesses.
-    public func coach(for game: Game, lexicon: Lexicon) throws(StorageError) -> GameCoach {
-        GameCoach(game: game, packAnswers: try answers(for: game), lexicon: lexicon)
-    }
-
-    /// The answers still possible in a game; needs the dictionary only for a game of no pack.
-    public func candidates(of game: Game, lexicon: @autoclosure () -> Lexicon) throws(StorageError) -> [String] {
-        GameCoach.candidates(of: game, packAnswers: try answers(for: game), lexicon: lexicon())
-    }
-
-    /// The words the game's notepad deduces from at its help level (`Game.notepadWords`).
-    public func notepadWords(of game: Game, lexicon: @autoclosure () -> Lexicon) throws(StorageError) -> [String]? {
-        try game.notepadWords(lexicon: lexicon) { () throws(StorageError) -> [String] in try candidates(of: game, lexicon: lexicon()) }
     }
 
     // MARK: Lists
