@@ -80,7 +80,7 @@ let package = Package(
         .executableTarget(
             name: "qiktionary",
             dependencies: [
-                "QiktionaryCore", "App", "Storage", "QiktionaryResources", "PlainMode", "GameUI", "TerminalUI", "Sync",
+                "QiktionaryCore", "App", "QiktionaryResources", "PlainMode", "GameUI", "TerminalUI", "Sync",
                 "ProcessMemory", "TextSafety", "Concurrency",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -70,6 +70,17 @@ public struct PlayerGames: Sendable {
     public func game(id: String) throws -> SavedGame { try run { () throws(StorageError) in try player.game(id: id) } }
     /// A game by its id or the start of it.
     public func game(idOrPrefix: String) throws -> SavedGame { try run { () throws(StorageError) in try player.game(idOrPrefix: idOrPrefix) } }
+    /// What a finished game is asked for, which names why a game still in play is refused.
+    public enum FinishedGameUse { case review, deletion }
+
+    /// A finished game by its id or the start of it; one still in play is refused.
+    public func finishedGame(idOrPrefix: String, for use: FinishedGameUse) throws -> SavedGame {
+        let saved = try game(idOrPrefix: idOrPrefix)
+        guard saved.game.isFinished else {
+            throw PlayerDataError(use == .review ? .notFinishedForReview(saved.id) : .gameInProgress(saved.id))
+        }
+        return saved
+    }
     public func gamesInProgress() throws -> [SavedGame] { try run { () throws(StorageError) in try player.gamesInProgress() } }
     public func submitGuess(_ input: String, gameID: String) throws -> PlayedGuess {
         try run { () throws(StorageError) in try player.submitGuess(input, gameID: gameID, lexicon: lexicon()) }
@@ -84,6 +95,8 @@ public struct PlayerGames: Sendable {
     // MARK: Packs, reading list, statistics
 
     public func packs() throws -> [PackProgress] { try run { () throws(StorageError) in try player.packs() } }
+    /// Bookmarks the fact of a word played (a pack's or a game's).
+    public func addBookmark(word: String) throws -> Bookmark { try run { () throws(StorageError) in try player.addBookmark(word: word) } }
     public func bookmarkGame(id: String) throws -> Bookmark { try run { () throws(StorageError) in try player.bookmarkGame(id: id) } }
     /// Takes a finished game's word off the reading list; a game in play keeps its word secret.
     public func unbookmark(_ saved: SavedGame) throws {

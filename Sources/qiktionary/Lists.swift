@@ -3,14 +3,13 @@ import ArgumentParser
 import Foundation
 import PlainMode
 import QiktionaryCore
-import Storage
 
 struct Games: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Games in progress, newest first (never their words).")
     @OptionGroup var list: ListOptions
 
     func run() throws {
-        try list.print({ try $0.player.gamesInProgress() }, as: GameJSON.init,
+        try list.print({ try $0.games.gamesInProgress() }, as: GameJSON.init,
                        empty: "No games in progress. Start one with 'qiktionary play'.", text: ListText.games)
     }
 }
@@ -26,7 +25,7 @@ struct History: ParsableCommand {
         @OptionGroup var list: ListOptions
 
         func run() throws {
-            try list.print({ try $0.player.history() }, as: HistoryEntryJSON.init, empty: "No finished games yet.", text: ListText.history)
+            try list.print({ try $0.games.history() }, as: HistoryEntryJSON.init, empty: "No finished games yet.", text: ListText.history)
         }
     }
 
@@ -38,7 +37,7 @@ struct History: ParsableCommand {
         @Flag(help: "Print a JSON object.") var json = false
 
         func run() throws {
-            let (setup, saved) = try finished.open(else: StorageError.notFinishedForReview)
+            let (setup, saved) = try finished.open(for: .review)
             let games = setup.games
             var review = ReviewJSON(saved, review: try games.review(of: saved))
             review.challenge = try games.challengeCode(for: saved.game)
@@ -53,10 +52,10 @@ struct History: ParsableCommand {
         @Flag(help: "Do not ask for confirmation.") var yes = false
 
         func run() throws {
-            let (setup, game) = try finished.open(else: StorageError.gameInProgress)
+            let (setup, game) = try finished.open(for: .deletion)
             try AskFirst.require("Delete the game on \(game.game.secret.uppercased()) (\(game.game.status.rawValue))?",
                                      yes: yes, refusal: "game \(game.id) not deleted")
-            try setup.player.deleteGame(id: game.id)
+            try setup.games.deleteGame(id: game.id)
             say("Deleted game \(game.id) (\(game.game.secret)).")
         }
     }
@@ -66,13 +65,11 @@ struct History: ParsableCommand {
         @OptionGroup var shared: SharedOptions
         @Argument(help: ArgumentHelp("The game's id, or its start (see 'qiktionary history').", valueName: "game-id")) var gameID: String
 
-        /// Opens the data and reads the game; one still in play is refused with `refusal`.
-        func open(else refusal: (String) -> StorageError) throws -> (Setup, SavedGame) {
+        /// Opens the data and reads the game; one still in play is refused.
+        func open(for use: PlayerGames.FinishedGameUse) throws -> (Setup, SavedGame) {
             let setup = try Setup.open(shared)
             setup.syncInPassing()
-            let saved = try setup.games.game(idOrPrefix: gameID)
-            guard saved.game.isFinished else { throw Failure(refusal(saved.id).description) }
-            return (setup, saved)
+            return (setup, try setup.games.finishedGame(idOrPrefix: gameID, for: use))
         }
     }
 }
@@ -97,11 +94,11 @@ struct ReadingList: ParsableCommand {
             if markdown {
                 let setup = try Setup.open(list.shared)
                 setup.syncInPassing()
-                let facts = try setup.player.readingList()
-                let titles = Dictionary(try setup.player.packs().map { ($0.id, $0.title) }, uniquingKeysWith: { a, _ in a })
+                let facts = try setup.games.readingList()
+                let titles = Dictionary(try setup.games.packs().map { ($0.id, $0.title) }, uniquingKeysWith: { a, _ in a })
                 return say(ReadingListMarkdown.render(facts, packTitles: titles))
             }
-            try list.print({ try $0.player.readingList() }, as: BookmarkJSON.init,
+            try list.print({ try $0.games.readingList() }, as: BookmarkJSON.init,
                            empty: "Your reading list is empty. Bookmark a fact when a game ends.", text: ListText.readingList)
         }
     }
@@ -112,7 +109,7 @@ struct ReadingList: ParsableCommand {
         @Argument(help: "The word.") var word: String
 
         func run() throws {
-            let bookmark = try Setup.open(shared).player.addBookmark(word: word)
+            let bookmark = try Setup.open(shared).games.addBookmark(word: word)
             say("\(bookmark.word.uppercased()) is on your reading list.")
         }
     }
@@ -123,7 +120,7 @@ struct ReadingList: ParsableCommand {
         @Argument(help: "The word.") var word: String
 
         func run() throws {
-            try Setup.open(shared).player.removeBookmark(word: word)
+            try Setup.open(shared).games.removeBookmark(word: word)
             say("\(word.lowercased().uppercased()) is off your reading list.")
         }
     }
@@ -134,7 +131,7 @@ struct Packs: ParsableCommand {
     @OptionGroup var list: ListOptions
 
     func run() throws {
-        try list.print({ try $0.player.packs() }, as: { $0 }, text: ListText.packs)
+        try list.print({ try $0.games.packs() }, as: { $0 }, text: ListText.packs)
     }
 }
 
@@ -145,9 +142,9 @@ struct Stats: ParsableCommand, UsesData {
 
     func run() throws {
         let setup = try Setup.open(shared)
-        let stats = try setup.player.statistics()
-        let achievements = try setup.player.achievements()
-        let daily = Achievements.dailyStreaks(games: try setup.player.playedGames())
+        let stats = try setup.games.statistics()
+        let achievements = try setup.games.achievements()
+        let daily = Achievements.dailyStreaks(games: try setup.games.playedGames())
         if json { return printJSON(StatsJSON(stats, achievements: achievements, dailyStreak: daily)) }
         StatsText.lines(stats, achievements: achievements, dailyStreak: daily, today: setup.dailyClock).forEach(say)
     }

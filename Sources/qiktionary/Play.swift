@@ -69,7 +69,7 @@ struct Play: ParsableCommand, UsesData {
         let setup = try Setup.open(shared)
         // A level asked for is the player's from now on (their other machines follow through
         // the games it starts).
-        if let assist { try setup.player.chooseAssist(assist) }
+        if let assist { try setup.games.chooseAssist(assist) }
         guard plain else {
             // The code is checked before the screen opens, so a bad one is one line on the terminal.
             let games = setup.games
