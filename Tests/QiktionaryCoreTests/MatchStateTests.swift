@@ -58,6 +58,8 @@ struct MatchPlays {
         #expect(oneNil.score == ["alice": 1, "ben": 0] && oneNil.winner == .player("alice"))
         let open = MatchState(match: p.match, plays: p.oneAll() + [p.won("alice", 3, 2)])
         #expect(open.status == .playing && open.winner == nil && open.score == ["alice": 1, "ben": 1])
+        let matches = [twoOne, tied, oneNil, open, twoOne]
+        #expect(MatchState.matchesWon(by: "alice", in: matches) == 3 && MatchState.matchesWon(by: "ben", in: matches) == 0)
     }
 }
 

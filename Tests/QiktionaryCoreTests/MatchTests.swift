@@ -164,7 +164,7 @@ enum MatchFixture {
                 try match.words(lexicon: lexicon, packWords: Array(words.dropFirst()))
             }
             var checked = match
-            checked.check ^= 1
+            checked.wordCheck ^= 1
             #expect(throws: MatchRefusal.wordsDoNotDecode("they are not the words the match was made with (another dictionary?)")) {
                 try checked.words(lexicon: lexicon)
             }
@@ -223,8 +223,8 @@ enum MatchFixture {
             (.wordCount(2), { $0.codes.removeLast() }),
             (.badCode("abcd-efgh-jk"), { $0.codes[0] = "abcd-efgh-jk" }),
             (.badCode(String(repeating: "Z", count: 5000)), { $0.codes[2] = String(repeating: "Z", count: 5000) }),
-            (.badWordsCheck(-1), { $0.check = -1 }),
-            (.badWordsCheck(1 << 24), { $0.check = 1 << 24 }),
+            (.badWordCheck(-1), { $0.wordCheck = -1 }),
+            (.badWordCheck(1 << 24), { $0.wordCheck = 1 << 24 }),
         ]
         for (expected, change) in cases {
             let refusal = try refusal(change)

@@ -28,13 +28,13 @@ public struct Match: Sendable, Equatable {
     public var createdAt: Date
     /// The three words as challenge codes, game 1 first.
     public var codes: [String]
-    /// A 24-bit check of the match's id and words (`wordsCheck`): a code names a word by its place
-    /// in the dictionary, so a machine whose dictionary differs from the maker's would decode
-    /// other words; this says so instead.
-    public var check: Int
+    /// A 24-bit check of the match's id and words (`Match.wordCheck(id:words:)`): a code names a
+    /// word by its place in the dictionary, so a machine whose dictionary differs from the
+    /// maker's would decode other words; this says so instead.
+    public var wordCheck: Int
 
     public init(id: String, players: [String], createdBy: String, pack: String, packVersion: Int, rules: Rules, hard: Bool,
-                length: Int, maxGuesses: Int, createdAt: Date, codes: [String], check: Int) {
+                length: Int, maxGuesses: Int, createdAt: Date, codes: [String], wordCheck: Int) {
         self.id = id
         self.players = players
         self.createdBy = createdBy
@@ -46,7 +46,7 @@ public struct Match: Sendable, Equatable {
         self.maxGuesses = maxGuesses
         self.createdAt = createdAt
         self.codes = codes
-        self.check = check
+        self.wordCheck = wordCheck
     }
 
     /// The other player, for a player of the match.
@@ -89,7 +89,7 @@ public struct Match: Sendable, Equatable {
         let id = newID(using: &generator)
         return Match(id: id, players: [creator, opponent], createdBy: creator, pack: pack.id, packVersion: pack.version, rules: rules,
                      hard: hard, length: pack.length, maxGuesses: pack.maxGuesses ?? Game.defaultMaxGuesses, createdAt: createdAt,
-                     codes: chosen.map(\.code), check: wordsCheck(id: id, words: chosen.map(\.word)))
+                     codes: chosen.map(\.code), wordCheck: wordCheck(id: id, words: chosen.map(\.word)))
     }
 
     /// A pack for a match when none is named: any pack with three words to play under `rules`
@@ -130,7 +130,7 @@ public struct Match: Sendable, Equatable {
     /// The three words, decoded with this machine's dictionary and checked against the match:
     /// each code must name a word of the match's length, rules, hard setting and pack, the three
     /// different, each one of `packWords` when given (the pack's words here), and the three
-    /// the words the maker drew (`check`: a dictionary that differs from the maker's decodes
+    /// the words the maker drew (`wordCheck`: a dictionary that differs from the maker's decodes
     /// other words).
     public func words(lexicon: Lexicon, packWords: [String]? = nil) throws(MatchRefusal) -> [String] {
         var words: [String] = []
@@ -148,14 +148,14 @@ public struct Match: Sendable, Equatable {
             if words.contains(word) { throw .wordsDoNotDecode("two codes name the same word") }
             words.append(word)
         }
-        guard Match.wordsCheck(id: id, words: words) == check else {
+        guard Match.wordCheck(id: id, words: words) == wordCheck else {
             throw .wordsDoNotDecode("they are not the words the match was made with (another dictionary?)")
         }
         return words
     }
 
     /// The check of a match's words: 24 bits of a hash of the id and the words in order.
-    static func wordsCheck(id: String, words: [String]) -> Int {
+    static func wordCheck(id: String, words: [String]) -> Int {
         Int(ChallengeCode.fnv1a(Array(([id] + words).joined(separator: " ").utf8), seed: 0x3A7C) & 0xFF_FFFF)
     }
 
@@ -179,7 +179,7 @@ public struct Match: Sendable, Equatable {
         guard (946_684_800.0...32_503_680_000.0).contains(createdAt.timeIntervalSince1970) else { throw .badTime }
         guard codes.count == Match.games.count else { throw .wordCount(codes.count) }
         for code in codes where !Match.isCode(code) { throw .badCode(code) }
-        guard (0...0xFF_FFFF).contains(check) else { throw .badWordsCheck(check) }
+        guard (0...0xFF_FFFF).contains(wordCheck) else { throw .badWordCheck(wordCheck) }
     }
 
     /// The rules a published match names.

@@ -26,7 +26,7 @@ public enum MatchRefusal: Error, Sendable, Equatable, CustomStringConvertible {
     case badTime
     case wordCount(Int)
     case badCode(String)
-    case badWordsCheck(Int)
+    case badWordCheck(Int)
     /// The codes do not give three words of the match's pack and rules on this machine.
     case wordsDoNotDecode(String)
 
@@ -83,7 +83,7 @@ public enum MatchRefusal: Error, Sendable, Equatable, CustomStringConvertible {
         case .badTime: return "the match's time is not between 2000 and 3000"
         case .wordCount(let count): return "a match has three words, not \(count)"
         case .badCode(let code): return "word code \(q(code)) is not 12 characters of the code alphabet"
-        case .badWordsCheck(let check): return "words check \(check) is not 0 to 16777215"
+        case .badWordCheck(let check): return "word check \(check) is not 0 to 16777215"
         case .wordsDoNotDecode(let reason): return "the match's words do not decode here: \(reason)"
         case .notInMatch(let name): return "\(q(name)) is not a player of the match"
         case .notThePublisher(let player, let publisher):

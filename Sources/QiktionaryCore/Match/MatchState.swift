@@ -143,3 +143,10 @@ public struct MatchState: Sendable, Equatable {
         }
     }
 }
+
+extension MatchState {
+    /// The matches a player has won, for their leaderboard line (`Standing`).
+    public static func matchesWon(by player: String, in matches: [MatchState]) -> Int {
+        matches.filter { $0.winner == .player(player) }.count
+    }
+}
