@@ -242,6 +242,15 @@ enum MatchFixture {
         #expect(TerminalText.isSafe(hostile) && hostile.contains("\\x1b"))
     }
 
+    @Test func aMatchNeverChangesOnceMade() throws {
+        let kept = try MatchFixture.match()
+        try Match.checkUnchanged(kept: kept, read: kept)
+        var other = kept
+        other.codes.swapAt(0, 1)
+        #expect(throws: MatchRefusal.matchChanged(kept.id)) { try Match.checkUnchanged(kept: kept, read: other) }
+        #expect(MatchFixture.isOneSafeLine(.matchChanged(kept.id)))
+    }
+
     @Test func rulesAreReadByName() throws {
         #expect(try Match.rules("classic") == .classic && Match.rules("mastermind") == .mastermind)
         #expect(throws: MatchRefusal.badRules("Classic")) { try Match.rules("Classic") }

@@ -182,6 +182,13 @@ public struct Match: Sendable, Equatable {
         guard (0...0xFF_FFFF).contains(wordCheck) else { throw .badWordCheck(wordCheck) }
     }
 
+    /// A match is never changed once made: a version read later that differs from the one a
+    /// machine keeps (other words after a player has played them, another opponent) is refused,
+    /// and the kept one stays.
+    public static func checkUnchanged(kept: Match, read: Match) throws(MatchRefusal) {
+        guard kept == read else { throw .matchChanged(kept.id) }
+    }
+
     /// The rules a published match names.
     public static func rules(_ text: String) throws(MatchRefusal) -> Rules {
         guard let rules = Rules(rawValue: text) else { throw .badRules(text) }

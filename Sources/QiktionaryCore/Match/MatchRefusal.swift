@@ -27,6 +27,8 @@ public enum MatchRefusal: Error, Sendable, Equatable, CustomStringConvertible {
     case wordCount(Int)
     case badCode(String)
     case badWordCheck(Int)
+    /// A match read again that differs from the version kept.
+    case matchChanged(String)
     /// The codes do not give three words of the match's pack and rules on this machine.
     case wordsDoNotDecode(String)
 
@@ -84,6 +86,7 @@ public enum MatchRefusal: Error, Sendable, Equatable, CustomStringConvertible {
         case .wordCount(let count): return "a match has three words, not \(count)"
         case .badCode(let code): return "word code \(q(code)) is not 12 characters of the code alphabet"
         case .badWordCheck(let check): return "word check \(check) is not 0 to 16777215"
+        case .matchChanged(let id): return "match \(q(id)) was changed after it was made"
         case .wordsDoNotDecode(let reason): return "the match's words do not decode here: \(reason)"
         case .notInMatch(let name): return "\(q(name)) is not a player of the match"
         case .notThePublisher(let player, let publisher):
