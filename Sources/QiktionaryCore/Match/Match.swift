@@ -77,7 +77,7 @@ public struct Match: Sendable, Equatable {
         }
         if creator == opponent { throw .againstYourself(creator) }
         let rules = rules ?? pack.rules
-        var codes = playable(pack, rules: rules, hard: hard, lexicon: lexicon)
+        var codes = playable(pack, rules: rules, hard: hard, dictionary: lexicon.words(ofLength: pack.length))
         guard codes.count >= games.count else { throw .tooFewWords(pack: pack.id, rules: rules) }
         var chosen: [(word: String, code: String)] = []
         while chosen.count < games.count {
@@ -96,17 +96,21 @@ public struct Match: Sendable, Equatable {
     /// (each pack under its own when nil), drawn with `generator` from the packs in id order.
     public static func choosePack<R: RandomNumberGenerator>(from packs: [Pack], rules: Rules? = nil, lexicon: Lexicon,
                                                             using generator: inout R) throws(MatchRefusal) -> Pack {
-        let fit = packs.sorted { $0.id < $1.id }.filter {
-            playable($0, rules: rules ?? $0.rules, hard: false, lexicon: lexicon).count >= games.count
+        // The dictionary's words of each length, sorted once (the codes are places in them).
+        var dictionaries: [Int: [String]] = [:]
+        let fit = packs.sorted { $0.id < $1.id }.filter { pack in
+            let dictionary = dictionaries[pack.length] ?? lexicon.words(ofLength: pack.length)
+            dictionaries[pack.length] = dictionary
+            return playable(pack, rules: rules ?? pack.rules, hard: false, dictionary: dictionary).count >= games.count
         }
         guard let pack = fit.randomElement(using: &generator) else { throw .noPack(rules: rules) }
         return pack
     }
 
     /// The pack's words that can be a match's under `rules`, with their codes, in the pack's order.
-    static func playable(_ pack: Pack, rules: Rules, hard: Bool, lexicon: Lexicon) -> [(word: String, code: String)] {
-        let dictionary = lexicon.words(ofLength: pack.length)
-        return pack.words.compactMap { entry in
+    /// `dictionary`: the dictionary's sorted words of the pack's length.
+    static func playable(_ pack: Pack, rules: Rules, hard: Bool, dictionary: [String]) -> [(word: String, code: String)] {
+        pack.words.compactMap { entry in
             let challenge = Challenge(pack: (id: pack.id, version: pack.version), word: entry.word, rules: rules, hard: hard)
             return (try? ChallengeCode.encode(challenge, dictionary: dictionary)).map { (entry.word, $0) }
         }
