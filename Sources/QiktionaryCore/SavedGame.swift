@@ -27,8 +27,7 @@ public struct SavedGame: Sendable, Equatable {
 
     /// The device the winning guess was played on, for a won game.
     public var foundOn: String? {
-        guard game.status == .won, let win = game.guesses.firstIndex(where: { $0.word == game.secret }),
-              guessDevices.indices.contains(win) else { return nil }
+        guard let win = game.winningIndex, guessDevices.indices.contains(win) else { return nil }
         return guessDevices[win]
     }
 
@@ -135,13 +134,19 @@ public struct GameRequest: Sendable, Equatable {
 /// grows, so two machines' copies merge as a union and nothing is counted twice.
 public enum HintLog {
     public static func parse(_ text: String) -> [Int]? {
+        listed(text).map { Array(Set($0)).sorted() }
+    }
+
+    /// The counts as the text lists them, repeats and all (`Limits.areHints` checks them); nil
+    /// when it is not a list of counts of 0 to 1000.
+    public static func listed(_ text: String) -> [Int]? {
         if text.isEmpty { return [] }
         var counts: [Int] = []
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-            guard part.count <= 4, let n = Int(part), (0...1_000).contains(n) else { return nil }
+            guard part.count <= 4, let n = Int(part), (0...Limits.positions.upperBound).contains(n) else { return nil }
             counts.append(n)
         }
-        return Array(Set(counts)).sorted()
+        return counts
     }
 
     public static func text(_ counts: [Int]) -> String {

@@ -110,10 +110,8 @@ public enum ExportLimits {
     public static let depth = 16
     public static let games = 1_000_000
     /// Positions and merged guesses as sync allows them.
-    public static let guessesPerGame = 1_000
+    public static let guessesPerGame = Limits.positions.upperBound
     public static let bookmarks = 100_000
-    public static let hints = 200
-    public static let factLength = 2_000
     public static let pathLength = 4_096
 }
 
@@ -297,7 +295,7 @@ extension ExportDocument {
     }
 
     private static func idNote(_ id: String) -> String {
-        UUIDText.isValid(id) ? " (\(id))" : ""
+        Limits.isGameID(id) ? " (\(id))" : ""
     }
 
     static func isFolderPath(_ path: String) -> Bool {
@@ -314,21 +312,21 @@ struct ExportProblem: Error {
 
 extension ExportDocument.Game {
     func validated(player: String, lexicon: Lexicon, knownSecrets: Set<String>) throws(ExportProblem) -> ValidatedExport.Game {
-        guard UUIDText.isValid(id) else { throw ExportProblem("id \(Text.quoted(id)) is not a game id (a lowercase UUID)") }
-        guard ExportCheck.isPackID(pack) else { throw ExportProblem("pack \(Text.quoted(pack)) is not a pack id") }
+        guard Limits.isGameID(id) else { throw ExportProblem("id \(Text.quoted(id)) is not a game id (a lowercase UUID)") }
+        guard Limits.isPackID(pack) else { throw ExportProblem("pack \(Text.quoted(pack)) is not a pack id") }
         guard let rules = Rules(rawValue: rules) else { throw ExportProblem("rules \(Text.quoted(rules)) are neither classic nor mastermind") }
-        guard ExportCheck.isWord(word), lexicon.contains(word) || knownSecrets.contains(word) else {
+        guard Limits.isWord(word), lexicon.contains(word) || knownSecrets.contains(word) else {
             throw ExportProblem("word \(Text.quoted(word)) is not a word of the dictionary")
         }
         guard rules.allows(word) else { throw ExportProblem("word '\(word)' repeats a letter, which classic rules forbid") }
-        guard Pack.guessLimits.contains(maxGuesses) else { throw ExportProblem("maxGuesses \(maxGuesses) is not 1 to 30") }
+        guard Limits.maxGuesses.contains(maxGuesses) else { throw ExportProblem("maxGuesses \(maxGuesses) is not 1 to 30") }
         guard let status = GameStatus(rawValue: status) else { throw ExportProblem("status \(Text.quoted(status)) is not a game status") }
         guard let level = assist.map(Assist.init(rawValue:)) ?? Assist.before else {
             throw ExportProblem("assist \(Text.quoted(assist ?? "")) is not a help level (none, proven or coach)")
         }
         try ExportCheck.fact(fact, name: "fact", required: false)
-        guard hintsAt.count <= ExportLimits.hints, hintsAt.allSatisfy({ (0...1_000).contains($0) }) else {
-            throw ExportProblem("hintsAt must be at most \(ExportLimits.hints) guess counts of 0 to 1000")
+        guard Limits.areHints(hintsAt) else {
+            throw ExportProblem("hintsAt must be at most \(Limits.hints) guess counts of 0 to 1000")
         }
         if let daily {
             guard DailyWord.isDate(daily) else { throw ExportProblem("daily \(Text.quoted(daily)) is not a date") }
@@ -354,13 +352,13 @@ extension ExportDocument.Game {
         guessRows.reserveCapacity(guesses.count)
         for (index, guess) in guesses.enumerated() {
             func problem(_ text: String) -> ExportProblem { ExportProblem("guesses[\(index)]: \(text)") }
-            guard ExportCheck.isWord(guess.word), guess.word.count == word.count,
+            guard Limits.isWord(guess.word), guess.word.count == word.count,
                   lexicon.contains(guess.word) || guess.word == word else {
                 throw problem("\(Text.quoted(guess.word)) is not a dictionary word of \(word.count) letters")
             }
             guard rules.allows(guess.word) else { throw problem("'\(guess.word)' repeats a letter, which classic rules forbid") }
             guard seen.insert(guess.word).inserted else { throw problem("'\(guess.word)' is guessed twice") }
-            guard (1...ExportLimits.guessesPerGame).contains(guess.position) else { throw problem("position \(guess.position) is not 1 to 1000") }
+            guard Limits.positions.contains(guess.position) else { throw problem("position \(guess.position) is not 1 to 1000") }
             let expected = rules.feedback(for: guess.word, against: word)
             let counts = expected.counts
             guard guess.common == counts.common, guess.inPlace == counts.inPlace, guess.inWord == counts.inWord else {
@@ -382,20 +380,21 @@ extension ExportDocument.Game {
             markRows.append(MarkRecord(gameId: id, letter: mark.letter, state: state,
                                        markedAt: try ExportCheck.date(mark.markedAt, "markedAt", problem: problem)))
         }
-        let record = GameRecord(
-            id: id, playerId: player, packId: pack, secret: word, fact: fact, rules: rules, maxGuesses: maxGuesses, status: status,
+        let game = SyncGame(
+            id: id, packID: pack, secret: word, fact: fact, rules: rules, maxGuesses: maxGuesses, status: status,
             startedAt: started, updatedAt: updated, finishedAt: finished, startedOn: startedOn, lastChangedOn: lastChangedOn,
-            remoteRecordName: nil, hard: hard, assist: level, hints: HintLog.text(hintsAt), daily: daily)
+            hard: hard, assist: level, hints: HintLog.text(hintsAt), daily: daily)
+        let record = GameRecord(game: game, playerId: player, remoteRecordName: nil)
         return ValidatedExport.Game(record: record, guesses: guessRows, marks: markRows)
     }
 }
 
 extension ExportDocument.Bookmark {
     func validated(player: String, lexicon: Lexicon, knownSecrets: Set<String>) throws(ExportProblem) -> BookmarkRecord {
-        guard ExportCheck.isWord(word), lexicon.contains(word) || knownSecrets.contains(word) else {
+        guard Limits.isWord(word), lexicon.contains(word) || knownSecrets.contains(word) else {
             throw ExportProblem("word \(Text.quoted(word)) is not a word of the dictionary")
         }
-        guard ExportCheck.isPackID(pack) else { throw ExportProblem("pack \(Text.quoted(pack)) is not a pack id") }
+        guard Limits.isPackID(pack) else { throw ExportProblem("pack \(Text.quoted(pack)) is not a pack id") }
         try ExportCheck.fact(fact, name: "fact", required: true)
         return BookmarkRecord(playerId: player, word: word, packId: pack, fact: fact, addedAt: try ExportCheck.date(addedAt, "addedAt"))
     }
@@ -404,18 +403,9 @@ extension ExportDocument.Bookmark {
 enum ExportCheck {
     static func isLowercase(_ text: String) -> Bool { !text.isEmpty && text.utf8.allSatisfy { (97...122).contains($0) } }
 
-    static func isWord(_ text: String) -> Bool { Pack.lengths.contains(text.utf8.count) && isLowercase(text) }
-
-    /// A pack's id as pack files have them (1 to 40 of a-z, 0-9 and '-'), or the practice games' own.
-    static func isPackID(_ id: String) -> Bool {
-        !id.isEmpty && id.utf8.count <= 40 && id.utf8.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == 45 }
-    }
-
+    /// The fact rule of every gate (`Limits.factProblem`).
     static func fact(_ text: String, name: String, required: Bool) throws(ExportProblem) {
-        if required && text.isEmpty { throw ExportProblem("\(name) is empty") }
-        guard text.count <= ExportLimits.factLength else { throw ExportProblem("\(name) is longer than \(ExportLimits.factLength) characters") }
-        // A fact is shown on the terminal: no escape sequences or other control characters.
-        if let problem = TerminalText.problem(text, field: name) { throw ExportProblem(problem) }
+        if let problem = Limits.factProblem(text, field: name, required: required) { throw ExportProblem(problem) }
     }
 
     static func device(_ name: String, _ field: String) throws(ExportProblem) {
@@ -435,19 +425,12 @@ enum ExportCheck {
 }
 
 /// Times in an export: UTC, to the millisecond, as "2026-11-22T23:15:00.123Z" (the seconds'
-/// fraction may be left out when reading).
+/// fraction may be left out when reading), by Foundation's ISO 8601 formatter.
 public enum ExportDate {
     public static func text(_ date: Date) -> String {
-        let milliseconds = AppDatabase.millis(date)
-        let (days, dayMillis) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
-        let (day, millis) = dayMillis < 0 ? (days - 1, dayMillis + 86_400_000) : (days, dayMillis)
-        let (year, month, dayOfMonth) = CivilDate.date(days: Int(day))
-        func digits(_ value: Int64, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        return "\(digits(Int64(year), 4))-\(digits(Int64(month), 2))-\(digits(Int64(dayOfMonth), 2))T"
-            + "\(digits(millis / 3_600_000, 2)):\(digits(millis / 60_000 % 60, 2)):\(digits(millis / 1_000 % 60, 2)).\(digits(millis % 1_000, 3))Z"
+        // The time as the database keeps it, whole milliseconds, which the formatter writes as they are.
+        let kept = AppDatabase.time(AppDatabase.millis(date))
+        return formatted { $0.milliseconds.string(from: kept) }
     }
 
     /// The time, stamped as the database keeps it; nil for anything else, or outside 1970 to 2100.
@@ -457,52 +440,40 @@ public enum ExportDate {
 
     /// The time to the millisecond, a hair above it so it is written as that millisecond;
     /// `AppDatabase.stamp` makes it equal to the time read back (the merge compares those).
+    /// Only the form the formatter writes is read: a day that does not exist (February 30th),
+    /// which the formatter would read as another, is refused.
     static func time(_ text: String) -> Date? {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 24 || bytes.count == 20, bytes.last == UInt8(ascii: "Z") else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for index in range {
-                let digit = Int(bytes[index]) - 48
-                guard (0...9).contains(digit) else { return nil }
-                value = value * 10 + digit
-            }
-            return value
+        let count = text.utf8.count
+        guard count == 24 || count == 20, text.utf8.first.map({ (0x31...0x32).contains($0) }) == true else { return nil }
+        let date: Date? = formatted { formatters in
+            let formatter = count == 24 ? formatters.milliseconds : formatters.seconds
+            return formatter.date(from: text).flatMap { formatter.string(from: $0) == text ? $0 : nil }
         }
-        func at(_ index: Int, _ character: Character) -> Bool { bytes[index] == character.asciiValue }
-        guard at(4, "-"), at(7, "-"), at(10, "T"), at(13, ":"), at(16, ":"),
-              let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-              (1970...2100).contains(year), (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60
-        else { return nil }
-        var millis = 0
-        if bytes.count == 24 {
-            guard at(19, "."), let fraction = number(20..<23) else { return nil }
-            millis = fraction
-        }
-        let days = CivilDate.days(year: year, month: month, day: day)
-        // A day that does not exist (February 30th) comes back as another date.
-        let back = CivilDate.date(days: days)
-        guard back.year == year, back.month == month, back.day == day else { return nil }
-        let total = Int64(days) * 86_400_000 + Int64(((hour * 60 + minute) * 60 + second) * 1_000 + millis)
-        guard total <= 4_102_444_800_000 else { return nil }
-        return Date(timeIntervalSince1970: (Double(total) + 0.01) / 1_000)
+        guard let date else { return nil }
+        let total = (date.timeIntervalSince1970 * 1000).rounded()
+        guard (0...4_102_444_800_000).contains(total) else { return nil }
+        return Date(timeIntervalSince1970: (total + 0.01) / 1_000)
     }
-}
 
-/// Game ids: lowercase UUIDs, 8-4-4-4-12 hexadecimal digits.
-enum UUIDText {
-    static func isValid(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 36 else { return false }
-        for (index, byte) in bytes.enumerated() {
-            if [8, 13, 18, 23].contains(index) {
-                guard byte == UInt8(ascii: "-") else { return false }
-            } else {
-                guard (48...57).contains(byte) || (97...102).contains(byte) else { return false }
-            }
+    /// One pair of formatters, used one call at a time (an export may be written while another
+    /// thread reads one).
+    private static func formatted<T>(_ body: (Formatters) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(formatters)
+    }
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static let formatters = Formatters()
+
+    private struct Formatters {
+        let milliseconds = ISO8601DateFormatter()
+        let seconds = ISO8601DateFormatter()
+
+        init() {
+            milliseconds.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            seconds.formatOptions = [.withInternetDateTime]
         }
-        return true
     }
 }
 
@@ -560,13 +531,8 @@ private struct Importer {
         guard local.secret == game.record.secret, local.rules == game.record.rules else {
             throw StorageError.badExport("games[\(index)] (\(id)): the game with that id here is another game (another word or rules)")
         }
-        // Times as the database gives them back, so the merge compares like with like.
-        var imported = game.record
-        imported.startedAt = AppDatabase.stamp(imported.startedAt)
-        imported.updatedAt = AppDatabase.stamp(imported.updatedAt)
-        imported.finishedAt = imported.finishedAt.map(AppDatabase.stamp)
         let before = local
-        local.take(IncomingApplication.merge(SyncGame(local), SyncGame(imported)))
+        _ = local.merge(game.record.game)
         var updated = false
         for guess in game.guesses where try insertGuess(guess) {
             report.guessesAdded += 1
@@ -625,7 +591,7 @@ extension ExportDocument {
 extension ExportDocument.Game {
     init(record: GameRecord, guesses: [GuessRecord], marks: [MarkRecord]) {
         self.init(
-            id: record.id, pack: record.packId, word: record.secret, fact: record.fact, rules: record.rules.rawValue,
+            id: record.id, pack: record.packID, word: record.secret, fact: record.fact, rules: record.rules.rawValue,
             maxGuesses: record.maxGuesses, status: record.status.rawValue, hard: record.hard, assist: record.assist.rawValue, hintsAt: HintLog.parse(record.hints) ?? [],
             daily: record.daily, startedAt: ExportDate.text(record.startedAt), updatedAt: ExportDate.text(record.updatedAt),
             finishedAt: record.finishedAt.map(ExportDate.text), startedOn: record.startedOn, lastChangedOn: record.lastChangedOn,

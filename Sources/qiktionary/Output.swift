@@ -34,9 +34,6 @@ func columns(_ rows: [[String]]) -> String {
     }.joined(separator: "\n")
 }
 
-/// A date as people read it in lists: 2026-11-22 14:05 (UTC).
-func shortDate(_ date: Date?) -> String { date.map(CivilDate.shortText) ?? "" }
-
 /// What the commands that list the player's games, packs or facts take: the options every
 /// command takes and `--json`.
 struct ListOptions: ParsableArguments {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PlainMode
+import QiktionaryCore
 import Storage
 
 struct Status: ParsableCommand {
