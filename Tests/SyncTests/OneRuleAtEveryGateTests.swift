@@ -81,37 +81,42 @@ import Testing
         #expect(!cloudRefusesGame() && !cloudRefusesBookmark())
     }
 
+    /// Each value refused by every gate named, each gate given the value its own way.
+    func expectRefused(_ values: [String], by gates: [(name: String, refuses: (String) throws -> Bool)]) throws {
+        for value in values {
+            for gate in gates { #expect(try gate.refuses(value), "\(gate.name): \(value.debugDescription)") }
+        }
+    }
+
     @Test func aFactRefusedByOneGateIsRefusedByAll() throws {
-        for fact in Self.badFacts {
-            #expect(packRefuses(fact: fact), "pack file: \(fact.debugDescription)")
-            #expect(try importRefuses { $0.games[0].fact = fact }, "imported game: \(fact.debugDescription)")
-            #expect(try importRefuses { $0.readingList[0].fact = fact }, "imported bookmark: \(fact.debugDescription)")
-            #expect(cloudRefusesGame(fact: fact), "cloud game: \(fact.debugDescription)")
-            #expect(cloudRefusesBookmark(fact: fact), "cloud bookmark: \(fact.debugDescription)")
-        }
-        for fact in Self.blankFacts {
-            #expect(packRefuses(fact: fact), "pack file: \(fact.debugDescription)")
-            #expect(try importRefuses { $0.readingList[0].fact = fact }, "imported bookmark: \(fact.debugDescription)")
-            #expect(cloudRefusesBookmark(fact: fact), "cloud bookmark: \(fact.debugDescription)")
-        }
+        let required: [(name: String, refuses: (String) throws -> Bool)] = [
+            ("pack file", { packRefuses(fact: $0) }),
+            ("imported bookmark", { fact in try importRefuses { $0.readingList[0].fact = fact } }),
+            ("cloud bookmark", { cloudRefusesBookmark(fact: $0) }),
+        ]
+        try expectRefused(Self.badFacts, by: required + [
+            ("imported game", { fact in try importRefuses { $0.games[0].fact = fact } }),
+            ("cloud game", { cloudRefusesGame(fact: $0) }),
+        ])
+        try expectRefused(Self.blankFacts, by: required)
     }
 
     @Test func aPackIDRefusedByOneGateIsRefusedByAll() throws {
-        for id in Self.badPackIDs {
-            #expect(packRefuses(id: id), "pack file: \(id.debugDescription)")
-            #expect(try importRefuses { $0.games[0].pack = id }, "imported game: \(id.debugDescription)")
-            #expect(try importRefuses { $0.readingList[0].pack = id }, "imported bookmark: \(id.debugDescription)")
-            #expect(cloudRefusesGame(packID: id), "cloud game: \(id.debugDescription)")
-            #expect(cloudRefusesBookmark(packID: id), "cloud bookmark: \(id.debugDescription)")
-        }
+        try expectRefused(Self.badPackIDs, by: [
+            ("pack file", { packRefuses(id: $0) }),
+            ("imported game", { id in try importRefuses { $0.games[0].pack = id } }),
+            ("imported bookmark", { id in try importRefuses { $0.readingList[0].pack = id } }),
+            ("cloud game", { cloudRefusesGame(packID: $0) }),
+            ("cloud bookmark", { cloudRefusesBookmark(packID: $0) }),
+        ])
     }
 
     @Test func aWordRefusedByOneGateIsRefusedByAll() throws {
-        for word in Self.badWords {
-            #expect(packRefuses(word: word), "pack file: \(word.debugDescription)")
-            #expect(try importRefuses { $0.readingList[0].word = word }, "imported bookmark: \(word.debugDescription)")
-            #expect(cloudRefusesBookmark(word: word), "cloud bookmark: \(word.debugDescription)")
-        }
+        try expectRefused(Self.badWords, by: [
+            ("pack file", { packRefuses(word: $0) }),
+            ("imported bookmark", { word in try importRefuses { $0.readingList[0].word = word } }),
+            ("cloud bookmark", { cloudRefusesBookmark(word: $0) }),
+        ])
     }
 
     @Test func aGameIDRefusedByOneGateIsRefusedByAll() throws {
