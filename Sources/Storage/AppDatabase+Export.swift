@@ -40,30 +40,6 @@ public struct ExportDocument: Codable, Sendable, Equatable {
         }
     }
 
-    public struct Game: Codable, Sendable, Equatable {
-        public var id: String
-        public var pack: String
-        /// The secret.
-        public var word: String
-        public var fact: String
-        public var rules: String
-        public var maxGuesses: Int
-        public var status: String
-        public var hard: Bool
-        /// The help level (`Assist`); absent in exports from before help levels: the coach.
-        public var assist: String?
-        /// The guess counts at which hints were taken (0: before the first guess).
-        public var hintsAt: [Int]
-        public var daily: String?
-        public var startedAt: String
-        public var updatedAt: String
-        public var finishedAt: String?
-        public var startedOn: String
-        public var lastChangedOn: String
-        public var guesses: [Guess]
-        public var marks: [Mark]
-    }
-
     public struct Guess: Codable, Sendable, Equatable {
         public var word: String
         /// 1 for the first guess (two machines that guessed at once share a position).
@@ -163,21 +139,6 @@ extension ExportDocument {
             settings: Settings(device: device, cloudDir: cloudDir),
             games: games.map { Game(record: $0.0, guesses: $0.1, marks: $0.2) },
             readingList: bookmarks.map { Bookmark(word: $0.word, pack: $0.packId, fact: $0.fact, addedAt: ExportDate.text($0.addedAt)) })
-    }
-}
-
-extension ExportDocument.Game {
-    init(record: GameRecord, guesses: [GuessRecord], marks: [MarkRecord]) {
-        self.init(
-            id: record.id, pack: record.packID, word: record.secret, fact: record.fact, rules: record.rules.rawValue,
-            maxGuesses: record.maxGuesses, status: record.status.rawValue, hard: record.hard, assist: record.assist.rawValue, hintsAt: HintLog.parse(record.hints) ?? [],
-            daily: record.daily, startedAt: ExportDate.text(record.startedAt), updatedAt: ExportDate.text(record.updatedAt),
-            finishedAt: record.finishedAt.map(ExportDate.text), startedOn: record.startedOn, lastChangedOn: record.lastChangedOn,
-            guesses: guesses.map {
-                ExportDocument.Guess(word: $0.word, position: $0.position, common: $0.common, inPlace: $0.inPlace, inWord: $0.inWord,
-                                     playedAt: ExportDate.text($0.playedAt), playedOn: $0.playedOn)
-            },
-            marks: marks.map { ExportDocument.Mark(letter: $0.letter, state: $0.state.rawValue, markedAt: ExportDate.text($0.markedAt)) })
     }
 }
 
