@@ -16,11 +16,11 @@ public struct SavedGame: Sendable, Equatable {
     public var lastChangedOn: String
     public var bookmarked: Bool
     /// The guess counts at which the player took a hint (0: before the first guess), sorted.
-    public var hints: [Int] = []
+    public var hints: [Int]
     /// The date of a daily game ("2026-11-22", the local date it was started on); nil for any other game.
-    public var daily: String? = nil
+    public var daily: String?
     /// The device each guess was played on, in the order of `game.guesses`.
-    public var guessDevices: [String] = []
+    public var guessDevices: [String]
 
     /// Whether more than one machine played this game's guesses (then each guess says where).
     public var playedOnSeveralDevices: Bool { Set(guessDevices).count > 1 }
@@ -32,7 +32,7 @@ public struct SavedGame: Sendable, Equatable {
     }
 
     public init(game: Game, fact: String, startedAt: Date, updatedAt: Date, finishedAt: Date?, startedOn: String, lastChangedOn: String,
-                bookmarked: Bool, hints: [Int] = [], daily: String? = nil, guessDevices: [String] = []) {
+                bookmarked: Bool, hints: [Int], daily: String?, guessDevices: [String]) {
         self.game = game
         self.fact = fact
         self.startedAt = startedAt
