@@ -37,6 +37,9 @@ public enum Limits {
     /// A word a game may have or be guessed with: 4 to 7 letters a to z.
     public static func isWord(_ text: String) -> Bool { wordLengths.contains(text.utf8.count) && text.isLowercaseASCIIWord }
 
+    /// A notepad mark's letter: one of a to z.
+    public static func isLetter(_ text: String) -> Bool { text.utf8.count == 1 && text.isLowercaseASCIIWord }
+
     /// A pack's id (1 to 40 of a-z, 0-9 and '-'); the practice games' own is one.
     public static func isPackID(_ id: String) -> Bool {
         !id.isEmpty && id.utf8.count <= packIDLength

@@ -227,8 +227,6 @@ extension ExportDocument.Bookmark {
 }
 
 enum ExportCheck {
-    static func isLowercase(_ text: String) -> Bool { !text.isEmpty && text.utf8.allSatisfy { (97...122).contains($0) } }
-
     /// The fact rule of every gate (`Limits.factProblem`).
     static func fact(_ text: String, name: String, required: Bool) throws(ExportProblem) {
         if let problem = Limits.factProblem(text, field: name, required: required) { throw ExportProblem(problem) }

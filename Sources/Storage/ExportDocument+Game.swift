@@ -109,7 +109,7 @@ extension ExportDocument.Game {
         var markRows: [MarkRecord] = []
         for (index, mark) in marks.enumerated() {
             func problem(_ text: String) -> ExportProblem { ExportProblem("marks[\(index)]: \(text)") }
-            guard mark.letter.count == 1, ExportCheck.isLowercase(mark.letter) else { throw problem("\(Text.quoted(mark.letter)) is not a letter a to z") }
+            guard Limits.isLetter(mark.letter) else { throw problem("\(Text.quoted(mark.letter)) is not a letter a to z") }
             guard letters.insert(mark.letter).inserted else { throw problem("'\(mark.letter)' is marked twice") }
             guard let state = LetterMark(rawValue: mark.state) else { throw problem("state \(Text.quoted(mark.state)) is neither in nor out") }
             markRows.append(MarkRecord(gameId: id, letter: mark.letter, state: state,

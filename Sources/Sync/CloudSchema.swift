@@ -256,7 +256,7 @@ public struct CloudSchema: RecordNaming {
     static func syncMark(_ r: CloudRecord) -> SyncMark? {
         typealias K = MarkKey
         guard let gameID = string(r, K.game), Limits.isGameID(gameID), let letter = string(r, K.letter),
-              letter.count == 1, letter.isLowercaseASCIIWord, let state = string(r, K.state),
+              Limits.isLetter(letter), let state = string(r, K.state),
               r.recordName == Self().mark(gameID: gameID, letter: letter), let markedAt = date(r, K.markedAt) else { return nil }
         guard state == K.cleared || LetterMark(rawValue: state) != nil else { return nil }
         return SyncMark(gameID: gameID, letter: letter, state: LetterMark(rawValue: state), markedAt: markedAt)
