@@ -6,7 +6,8 @@ import Testing
 @testable import Sync
 
 /// The one value a game travels as (`SyncGame`): every field of it makes the whole trip, through
-/// the database, a cloud record, an export and its import, and a merge, whichever way in.
+/// the database, a cloud record, an export and its import, a damaged file's salvage, and a
+/// merge, whichever way in.
 @Suite struct GameValueTests {
     let folder = MemoryFolder()
     let clock = TestClock()
@@ -82,6 +83,17 @@ import Testing
         let queued = try b.player.outgoingChanges(naming: CloudSchema())
         #expect(queued.games.map(\.game) == [full])
         #expect(try b.player.outgoingChanges(ofGames: [full.id], naming: CloudSchema()).games.map(\.game) == [full])
+
+        // Saved from a damaged file: a database on disk that holds the game unsynced gives it
+        // back as the same export entry.
+        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("qiktionary-value-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dataDir) }
+        let onDisk = try AppDatabase.open(dataDir: dataDir)
+        _ = try onDisk.player(onDisk.profile(player: "player", device: "laptop", hostName: "laptop")).importDocument(decoded, lexicon: Content.lexicon)
+        try onDisk.close()
+        let salvage = Damage.salvage(file: dataDir.appendingPathComponent(AppDatabase.fileName), player: "player", lexicon: Content.lexicon,
+                                     now: Self.at(1_790_000_300_000))
+        #expect(salvage.exports.first?.games == decoded.games)
 
         // Merged: with itself, and with a copy that saw less, either way round, in Core and as
         // sync and import write a merge back (a row updated in place).
