@@ -49,7 +49,7 @@ extension Canvas {
         // Played on more than one machine: each guess says where. A guess played after the win
         // (at the same time, on the other machine) says so: it does not count.
         let devices = saved.playedOnSeveralDevices ? saved.guessDevices : []
-        let win = game.status == .won ? game.guesses.firstIndex { $0.word == game.secret } : nil
+        let win = game.winningIndex
         var inner = area
         if let hint = state.currentHint, area.height >= 3 {
             let line: Rect

@@ -143,7 +143,7 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
 private func endedBy(_ played: PlayedGuess) -> Bool {
     let game = played.game.game
     switch game.status {
-    case .won: return game.guesses.firstIndex { $0.word == game.secret } == played.number - 1
+    case .won: return game.winningIndex == played.number - 1
     case .lost: return game.guesses.count == played.number
     default: return false
     }

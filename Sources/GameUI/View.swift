@@ -174,6 +174,3 @@ struct Canvas {
         }
     }
 }
-
-/// A date as lists show it: 2026-11-22 14:05 (UTC).
-func shortDate(_ date: Date?) -> String { date.map(CivilDate.shortText) ?? "" }

@@ -52,30 +52,31 @@ public struct GameJSON: Encodable, Equatable {
     public var finishedAt: Date?
     public var score: Int?
 
+    /// The game's fields from the value it travels as (`SavedGame.synced`), the rest from its play.
     public init(_ saved: SavedGame) {
-        let game = saved.game
-        id = game.id
-        pack = game.packID
+        let game = saved.game, value = saved.synced
+        id = value.id
+        pack = value.packID
         length = game.length
-        rules = game.rules
-        status = game.status
-        maxGuesses = game.maxGuesses
+        rules = value.rules
+        status = value.status
+        maxGuesses = value.maxGuesses
         guessesLeft = game.guessesLeft
-        hard = game.hard
-        assist = game.assist
+        hard = value.hard
+        assist = value.assist
         hints = saved.hints.count
-        daily = saved.daily
-        dailyNumber = saved.daily.flatMap(DailyWord.number(date:))
+        daily = value.daily
+        dailyNumber = value.daily.flatMap(DailyWord.number(date:))
         let devices = saved.playedOnSeveralDevices ? saved.guessDevices : []
         guesses = game.guesses.enumerated().map { GuessJSON($1, device: devices.indices.contains($0) ? devices[$0] : nil) }
         marks = Dictionary(uniqueKeysWithValues: game.marks.map { (String($0.key), $0.value) })
-        startedAt = saved.startedAt
-        updatedAt = saved.updatedAt
-        startedOn = saved.startedOn
-        lastChangedOn = saved.lastChangedOn
+        startedAt = value.startedAt
+        updatedAt = value.updatedAt
+        startedOn = value.startedOn
+        lastChangedOn = value.lastChangedOn
         if game.isFinished {
-            word = game.secret
-            finishedAt = saved.finishedAt
+            word = value.secret
+            finishedAt = value.finishedAt
             score = game.score
         }
     }
@@ -108,24 +109,26 @@ public struct HistoryEntryJSON: Encodable, Equatable {
     public var fact: String
     public var bookmarked: Bool
 
+    /// The game's fields from the value it travels as (`SavedGame.synced`), the rest from its play.
     public init(_ saved: SavedGame) {
-        id = saved.id
-        pack = saved.game.packID
-        word = saved.game.secret
-        rules = saved.game.rules
-        hard = saved.game.hard
-        assist = saved.game.assist
+        let value = saved.synced
+        id = value.id
+        pack = value.packID
+        word = value.secret
+        rules = value.rules
+        hard = value.hard
+        assist = value.assist
         hints = saved.hints.count
-        daily = saved.daily
-        dailyNumber = saved.daily.flatMap(DailyWord.number(date:))
-        result = saved.game.status
+        daily = value.daily
+        dailyNumber = value.daily.flatMap(DailyWord.number(date:))
+        result = value.status
         guesses = saved.game.guessesUsed
         guessed = saved.game.guesses.map(\.word)
         guessedOn = saved.playedOnSeveralDevices ? saved.guessDevices : nil
         score = saved.game.score
-        finishedAt = saved.finishedAt
-        device = saved.lastChangedOn
-        fact = saved.fact
+        finishedAt = value.finishedAt
+        device = value.lastChangedOn
+        fact = value.fact
         bookmarked = saved.bookmarked
     }
 }

@@ -102,7 +102,8 @@ enum Seeding {
             }
             incoming.games.append((SyncGame(id: id, packID: "animals", secret: secret.word, fact: secret.fact, rules: .classic,
                                             maxGuesses: maxGuesses, status: status, startedAt: played, updatedAt: updated,
-                                            finishedAt: status.isFinished ? updated : nil, startedOn: device, lastChangedOn: device), seedFields))
+                                            finishedAt: status.isFinished ? updated : nil, startedOn: device, lastChangedOn: device,
+                                            hard: false, assist: .before, hints: "", daily: nil), seedFields))
         }
         try machine.player.applyIncoming(incoming, zone: .games, token: nil, naming: CloudSchema())
         // Seeded as if from nowhere: forget that, so the first sync uploads everything.

@@ -39,3 +39,6 @@ extension CivilDate {
         return "\(year)-\(two(month))-\(two(dayOfMonth)) \(two(second / 3_600)):\(two(second / 60 % 60))"
     }
 }
+
+/// A time as lists show it, "2026-11-22 14:05" (UTC); nothing for no time.
+public func shortDate(_ date: Date?) -> String { date.map(CivilDate.shortText) ?? "" }

@@ -47,8 +47,17 @@ public struct Game: Sendable, Equatable {
     /// played at the same time, not knowing the word was found, is kept and shown after the win
     /// (storage orders a game's guesses so), but it does not count against the player.
     public var guessesUsed: Int {
-        guard status == .won, let win = guesses.firstIndex(where: { $0.word == secret }) else { return guesses.count }
-        return win + 1
+        winningIndex.map { $0 + 1 } ?? guesses.count
+    }
+
+    /// Where the winning guess stands among the guesses, for a won game.
+    public var winningIndex: Int? {
+        status == .won ? Self.winningIndex(of: guesses.map(\.word), secret: secret) : nil
+    }
+
+    /// Where the first guess of the secret stands among words played in order.
+    public static func winningIndex(of words: [String], secret: String) -> Int? {
+        words.firstIndex(of: secret)
     }
 
     /// The guess as the game would record it, or why it is refused. Changes nothing.

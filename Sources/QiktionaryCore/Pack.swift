@@ -37,17 +37,15 @@ public struct Pack: Sendable, Equatable, Codable {
         self.words = words
     }
 
-    public static let lengths = 4...7
+    public static let lengths = Limits.wordLengths
     /// The pack id a game on a word of no pack keeps: a practice game. No pack may take it.
     public static let practiceID = "practice"
-    public static let guessLimits = 1...30
+    public static let guessLimits = Limits.maxGuesses
 
     /// Everything wrong with the pack, each as a phrase; empty when it may be loaded.
     public func problems(lexicon: Lexicon) -> [String] {
         var problems: [String] = []
-        let idIsValid = !id.isEmpty && id.count <= 40
-            && id.utf8.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == 45 }
-        if !idIsValid { problems.append("id must be 1 to 40 of a-z, 0-9 and '-'") }
+        if !Limits.isPackID(id) { problems.append("id must be 1 to 40 of a-z, 0-9 and '-'") }
         if id == Pack.practiceID { problems.append("id '\(id)' is kept for practice games") }
         if version < 1 { problems.append("version must be 1 or more") }
         if title.trimmingSpaces.isEmpty { problems.append("title is empty") }
@@ -71,8 +69,9 @@ public struct Pack: Sendable, Equatable, Codable {
             } else if !rules.allows(word) {
                 problems.append("'\(word)' repeats a letter in a classic pack")
             }
+            // The fact rule of every gate (`Limits.factProblem`), a blank one said as a pack's.
             if entry.fact.trimmingSpaces.isEmpty { problems.append("'\(word)' has no fact") }
-            if let problem = TerminalText.problem(entry.fact, field: "the fact of '\(oneLine(word))'") { problems.append(problem) }
+            else if let problem = Limits.factProblem(entry.fact, field: "the fact of '\(oneLine(word))'", required: true) { problems.append(problem) }
         }
         return problems
     }

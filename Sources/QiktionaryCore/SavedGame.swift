@@ -16,24 +16,23 @@ public struct SavedGame: Sendable, Equatable {
     public var lastChangedOn: String
     public var bookmarked: Bool
     /// The guess counts at which the player took a hint (0: before the first guess), sorted.
-    public var hints: [Int] = []
+    public var hints: [Int]
     /// The date of a daily game ("2026-11-22", the local date it was started on); nil for any other game.
-    public var daily: String? = nil
+    public var daily: String?
     /// The device each guess was played on, in the order of `game.guesses`.
-    public var guessDevices: [String] = []
+    public var guessDevices: [String]
 
     /// Whether more than one machine played this game's guesses (then each guess says where).
     public var playedOnSeveralDevices: Bool { Set(guessDevices).count > 1 }
 
     /// The device the winning guess was played on, for a won game.
     public var foundOn: String? {
-        guard game.status == .won, let win = game.guesses.firstIndex(where: { $0.word == game.secret }),
-              guessDevices.indices.contains(win) else { return nil }
+        guard let win = game.winningIndex, guessDevices.indices.contains(win) else { return nil }
         return guessDevices[win]
     }
 
     public init(game: Game, fact: String, startedAt: Date, updatedAt: Date, finishedAt: Date?, startedOn: String, lastChangedOn: String,
-                bookmarked: Bool, hints: [Int] = [], daily: String? = nil, guessDevices: [String] = []) {
+                bookmarked: Bool, hints: [Int], daily: String?, guessDevices: [String]) {
         self.game = game
         self.fact = fact
         self.startedAt = startedAt
@@ -135,13 +134,19 @@ public struct GameRequest: Sendable, Equatable {
 /// grows, so two machines' copies merge as a union and nothing is counted twice.
 public enum HintLog {
     public static func parse(_ text: String) -> [Int]? {
+        listed(text).map { Array(Set($0)).sorted() }
+    }
+
+    /// The counts as the text lists them, repeats and all (`Limits.areHints` checks them); nil
+    /// when it is not a list of counts of 0 to 1000.
+    public static func listed(_ text: String) -> [Int]? {
         if text.isEmpty { return [] }
         var counts: [Int] = []
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-            guard part.count <= 4, let n = Int(part), (0...1_000).contains(n) else { return nil }
+            guard part.count <= 4, let n = Int(part), (0...Limits.positions.upperBound).contains(n) else { return nil }
             counts.append(n)
         }
-        return Array(Set(counts)).sorted()
+        return counts
     }
 
     public static func text(_ counts: [Int]) -> String {

@@ -45,18 +45,12 @@ extension AppDatabase {
         }
     }
 
-    /// The fields of a game row that differ between two versions of it.
+    /// The fields of a game row that differ between two versions of it: the columns that are
+    /// sent on their own (`GameField`, named as its column) whose values differ.
     static func changedFields(_ old: GameRecord, _ new: GameRecord) -> Set<GameField> {
-        var fields = Set<GameField>()
-        if old.status != new.status { fields.insert(.status) }
-        if old.finishedAt != new.finishedAt { fields.insert(.finishedAt) }
-        if old.updatedAt != new.updatedAt { fields.insert(.updatedAt) }
-        if old.lastChangedOn != new.lastChangedOn { fields.insert(.lastChangedOn) }
-        if old.hints != new.hints { fields.insert(.hints) }
-        if old.assist != new.assist { fields.insert(.assist) }
-        if old.hard != new.hard { fields.insert(.hard) }
-        if old.daily != new.daily { fields.insert(.daily) }
-        return fields
+        Set(GameRecord.columns.compactMap { column in
+            GameField(rawValue: column.name).flatMap { column.value(old) != column.value(new) ? $0 : nil }
+        })
     }
 
     /// `gameChange.changedFields`: the fields' raw values, sorted, joined by commas.

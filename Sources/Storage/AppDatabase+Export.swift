@@ -40,30 +40,6 @@ public struct ExportDocument: Codable, Sendable, Equatable {
         }
     }
 
-    public struct Game: Codable, Sendable, Equatable {
-        public var id: String
-        public var pack: String
-        /// The secret.
-        public var word: String
-        public var fact: String
-        public var rules: String
-        public var maxGuesses: Int
-        public var status: String
-        public var hard: Bool
-        /// The help level (`Assist`); absent in exports from before help levels: the coach.
-        public var assist: String?
-        /// The guess counts at which hints were taken (0: before the first guess).
-        public var hintsAt: [Int]
-        public var daily: String?
-        public var startedAt: String
-        public var updatedAt: String
-        public var finishedAt: String?
-        public var startedOn: String
-        public var lastChangedOn: String
-        public var guesses: [Guess]
-        public var marks: [Mark]
-    }
-
     public struct Guess: Codable, Sendable, Equatable {
         public var word: String
         /// 1 for the first guess (two machines that guessed at once share a position).
@@ -101,353 +77,13 @@ public struct ExportDocument: Codable, Sendable, Equatable {
     }
 }
 
-/// How much an import reads before refusing: beyond any real player's data, short of what
-/// would exhaust memory or time.
-public enum ExportLimits {
-    /// 256 MiB: about 200,000 games.
-    public static let bytes = 256 << 20
-    /// The document is four levels deep; anything far deeper is not an export.
-    public static let depth = 16
-    public static let games = 1_000_000
-    /// Positions and merged guesses as sync allows them.
-    public static let guessesPerGame = 1_000
-    public static let bookmarks = 100_000
-    public static let hints = 200
-    public static let factLength = 2_000
-    public static let pathLength = 4_096
-}
-
-/// What an import did.
-public struct ImportReport: Sendable, Equatable, Encodable {
-    public var gamesAdded = 0
-    /// Games already here that gained guesses, marks, hints or a later status.
-    public var gamesUpdated = 0
-    public var guessesAdded = 0
-    public var marksChanged = 0
-    public var bookmarksAdded = 0
-    /// Games and bookmarks in the file.
-    public var gamesInFile = 0
-    public var bookmarksInFile = 0
-
-    public init() {}
-
-    public var changedAnything: Bool { gamesAdded + gamesUpdated + guessesAdded + marksChanged + bookmarksAdded > 0 }
-}
-
-// MARK: Reading a file
-
-extension ExportDocument {
-    /// Reads an export: JSON of the right shape, of this format and a version this game reads.
-    /// Values are not checked yet (see `validated`).
-    public static func decode(_ data: Data) throws(StorageError) -> ExportDocument {
-        guard data.count <= ExportLimits.bytes else {
-            throw .badExport("it is \(data.count / (1 << 20)) MiB, more than the \(ExportLimits.bytes >> 20) MiB an export can be")
-        }
-        if let problem = JSONShape.problem(in: data) { throw .badExport(problem) }
-        let decoder = JSONDecoder()
-        let header: Header
-        do {
-            header = try decoder.decode(Header.self, from: data)
-        } catch {
-            throw .badExport("it is not valid JSON (cut short or damaged?)")
-        }
-        guard header.format == formatName else {
-            throw .badExport("it is not a qiktionary export (it has no \"format\": \"\(formatName)\")")
-        }
-        guard let version = header.version else { throw .badExport("it has no \"version\" number") }
-        guard version <= currentVersion else {
-            throw .badExport("it is version \(version), made by a newer qiktionary; this one reads version \(currentVersion): update the game")
-        }
-        guard version >= 1 else { throw .badExport("version \(version) is not a version of the format") }
-        do {
-            return try decoder.decode(ExportDocument.self, from: data)
-        } catch let error as DecodingError {
-            throw .badExport(Self.describe(error))
-        } catch {
-            throw .badExport("it could not be read (\(Text.oneLine("\(error)")))")
-        }
-    }
-
-    /// The two fields that say what the document is, read leniently so a foreign document
-    /// gets "not an export" rather than a complaint about its first field.
-    private struct Header: Decodable {
-        var format: String?
-        var version: Int?
-
-        enum CodingKeys: String, CodingKey { case format, version }
-
-        init(from decoder: any Decoder) throws {
-            // Any JSON value is read (a list, a number, another object); only JSON itself may fail.
-            guard let container = try? decoder.container(keyedBy: CodingKeys.self) else {
-                _ = try decoder.singleValueContainer()
-                return
-            }
-            format = try? container.decode(String.self, forKey: .format)
-            version = try? container.decode(Int.self, forKey: .version)
-        }
-    }
-
-    static func describe(_ error: DecodingError) -> String {
-        func path(_ keys: [any CodingKey]) -> String {
-            var text = ""
-            for key in keys {
-                if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + Text.quoted(key.stringValue, limit: 40, quotes: false) }
-            }
-            return text.isEmpty ? "the document" : text
-        }
-        func kind(_ type: Any.Type) -> String {
-            switch type {
-            case is String.Type: "text"
-            case is Int.Type: "a whole number"
-            case is Bool.Type: "true or false"
-            case is [Any].Type, is [Game].Type, is [Guess].Type, is [Mark].Type, is [Bookmark].Type, is [Int].Type: "a list"
-            default: "an object"
-            }
-        }
-        switch error {
-        case .typeMismatch(let type, let context): return "\(path(context.codingPath)) should be \(kind(type))"
-        case .valueNotFound(let type, let context): return "\(path(context.codingPath)) is null; it should be \(kind(type))"
-        case .keyNotFound(let key, let context): return "\(path(context.codingPath + [key])) is missing"
-        case .dataCorrupted(let context):
-            // The header was read, so the JSON itself is sound: a number too large for its field.
-            if context.codingPath.isEmpty { return "a value in it is malformed or out of range (a number too large?)" }
-            return "\(path(context.codingPath)) is out of range or malformed"
-        @unknown default: return "it is not a qiktionary export"
-        }
-    }
-}
-
-/// A look at the raw bytes before any parser does: how deep the nesting goes.
-enum JSONShape {
-    static func problem(in data: Data) -> String? {
-        var depth = 0, inString = false, escaped = false
-        for byte in data {
-            if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "["), UInt8(ascii: "{"):
-                depth += 1
-                if depth > ExportLimits.depth { return "it is nested more than \(ExportLimits.depth) levels deep, which no export is" }
-            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
-            default: break
-            }
-        }
-        return nil
-    }
-}
-
-// MARK: Checking every value
-
-/// An export that passed every check, as rows ready to merge.
-struct ValidatedExport {
-    struct Game {
-        var record: GameRecord
-        var guesses: [GuessRecord]
-        var marks: [MarkRecord]
-    }
-
-    var games: [Game]
-    var bookmarks: [BookmarkRecord]
-}
-
-extension ExportDocument {
-    /// Checks everything before anything is written: the player, then every game, guess, mark
-    /// and bookmark, each against the rules the game itself keeps. The first problem is thrown,
-    /// with where it is in the file.
-    func validated(player current: String, lexicon: Lexicon, knownSecrets: Set<String>) throws(StorageError) -> ValidatedExport {
-        guard AppDatabase.isValidPlayerName(player) else { throw .badExport("player \(Text.quoted(player)) is not a player name") }
-        guard player == current else { throw .exportOfAnotherPlayer(player, current: current) }
-        guard ExportDate.time(exportedAt) != nil else { throw .badExport("exportedAt \(Text.quoted(exportedAt)) is not a time") }
-        if let reason, reason.count > 200 { throw .badExport("reason is longer than 200 characters") }
-        if let reason, let problem = TerminalText.problem(reason, field: "reason") { throw .badExport(problem) }
-        if let device = settings.device, !AppDatabase.isValidDeviceName(device) {
-            throw .badExport("settings.device \(Text.quoted(device)) is not a device name")
-        }
-        if let dir = settings.cloudDir, !Self.isFolderPath(dir) {
-            throw .badExport("settings.cloudDir \(Text.quoted(dir)) is not a folder path")
-        }
-        guard games.count <= ExportLimits.games else { throw .badExport("it has \(games.count) games, more than \(ExportLimits.games)") }
-        guard readingList.count <= ExportLimits.bookmarks else {
-            throw .badExport("readingList has \(readingList.count) entries, more than \(ExportLimits.bookmarks)")
-        }
-        var ids = Set<String>()
-        var valid = ValidatedExport(games: [], bookmarks: [])
-        valid.games.reserveCapacity(games.count)
-        for (index, game) in games.enumerated() {
-            let checked: ValidatedExport.Game
-            do { checked = try game.validated(player: player, lexicon: lexicon, knownSecrets: knownSecrets) } catch {
-                throw .badExport("games[\(index)]\(Self.idNote(game.id)): \(error.problem)")
-            }
-            guard ids.insert(game.id).inserted else { throw .badExport("games[\(index)]: the id \(game.id) is there twice") }
-            valid.games.append(checked)
-        }
-        var words = Set<String>()
-        for (index, bookmark) in readingList.enumerated() {
-            let checked: BookmarkRecord
-            do { checked = try bookmark.validated(player: player, lexicon: lexicon, knownSecrets: knownSecrets) } catch {
-                throw .badExport("readingList[\(index)]: \(error.problem)")
-            }
-            guard words.insert(checked.word).inserted else { throw .badExport("readingList[\(index)]: '\(checked.word)' is there twice") }
-            valid.bookmarks.append(checked)
-        }
-        return valid
-    }
-
-    private static func idNote(_ id: String) -> String {
-        UUIDText.isValid(id) ? " (\(id))" : ""
-    }
-
-    static func isFolderPath(_ path: String) -> Bool {
-        path.hasPrefix("/") && path.utf8.count <= ExportLimits.pathLength
-            && TerminalText.isSafe(path)
-    }
-}
-
-/// A value that failed a check, said as the player reads it.
-struct ExportProblem: Error {
-    var problem: String
-    init(_ problem: String) { self.problem = problem }
-}
-
-extension ExportDocument.Game {
-    func validated(player: String, lexicon: Lexicon, knownSecrets: Set<String>) throws(ExportProblem) -> ValidatedExport.Game {
-        guard UUIDText.isValid(id) else { throw ExportProblem("id \(Text.quoted(id)) is not a game id (a lowercase UUID)") }
-        guard ExportCheck.isPackID(pack) else { throw ExportProblem("pack \(Text.quoted(pack)) is not a pack id") }
-        guard let rules = Rules(rawValue: rules) else { throw ExportProblem("rules \(Text.quoted(rules)) are neither classic nor mastermind") }
-        guard ExportCheck.isWord(word), lexicon.contains(word) || knownSecrets.contains(word) else {
-            throw ExportProblem("word \(Text.quoted(word)) is not a word of the dictionary")
-        }
-        guard rules.allows(word) else { throw ExportProblem("word '\(word)' repeats a letter, which classic rules forbid") }
-        guard Pack.guessLimits.contains(maxGuesses) else { throw ExportProblem("maxGuesses \(maxGuesses) is not 1 to 30") }
-        guard let status = GameStatus(rawValue: status) else { throw ExportProblem("status \(Text.quoted(status)) is not a game status") }
-        guard let level = assist.map(Assist.init(rawValue:)) ?? Assist.before else {
-            throw ExportProblem("assist \(Text.quoted(assist ?? "")) is not a help level (none, proven or coach)")
-        }
-        try ExportCheck.fact(fact, name: "fact", required: false)
-        guard hintsAt.count <= ExportLimits.hints, hintsAt.allSatisfy({ (0...1_000).contains($0) }) else {
-            throw ExportProblem("hintsAt must be at most \(ExportLimits.hints) guess counts of 0 to 1000")
-        }
-        if let daily {
-            guard DailyWord.isDate(daily) else { throw ExportProblem("daily \(Text.quoted(daily)) is not a date") }
-            guard id == DailyWord.gameID(player: player, date: daily) else {
-                throw ExportProblem("it is not player '\(player)''s daily game of \(daily): another player's, or its id was changed")
-            }
-        }
-        let started = try ExportCheck.date(startedAt, "startedAt"), updated = try ExportCheck.date(updatedAt, "updatedAt")
-        var finished: Date?
-        switch (status.isFinished, finishedAt) {
-        case (true, let text?): finished = try ExportCheck.date(text, "finishedAt")
-        case (true, nil): throw ExportProblem("finishedAt is missing from a finished game")
-        case (false, nil): finished = nil
-        case (false, _?): throw ExportProblem("a game in progress has a finishedAt")
-        }
-        try ExportCheck.device(startedOn, "startedOn")
-        try ExportCheck.device(lastChangedOn, "lastChangedOn")
-        guard guesses.count <= ExportLimits.guessesPerGame else {
-            throw ExportProblem("it has \(guesses.count) guesses, more than \(ExportLimits.guessesPerGame)")
-        }
-        var seen = Set<String>()
-        var guessRows: [GuessRecord] = []
-        guessRows.reserveCapacity(guesses.count)
-        for (index, guess) in guesses.enumerated() {
-            func problem(_ text: String) -> ExportProblem { ExportProblem("guesses[\(index)]: \(text)") }
-            guard ExportCheck.isWord(guess.word), guess.word.count == word.count,
-                  lexicon.contains(guess.word) || guess.word == word else {
-                throw problem("\(Text.quoted(guess.word)) is not a dictionary word of \(word.count) letters")
-            }
-            guard rules.allows(guess.word) else { throw problem("'\(guess.word)' repeats a letter, which classic rules forbid") }
-            guard seen.insert(guess.word).inserted else { throw problem("'\(guess.word)' is guessed twice") }
-            guard (1...ExportLimits.guessesPerGame).contains(guess.position) else { throw problem("position \(guess.position) is not 1 to 1000") }
-            let expected = rules.feedback(for: guess.word, against: word)
-            let counts = expected.counts
-            guard guess.common == counts.common, guess.inPlace == counts.inPlace, guess.inWord == counts.inWord else {
-                throw problem("'\(guess.word)' is scored \(ExportCheck.describe(guess)) but scores \(expected.summary) against the word")
-            }
-            let played = try ExportCheck.date(guess.playedAt, "playedAt", problem: problem)
-            do { try ExportCheck.device(guess.playedOn, "playedOn") } catch { throw problem(error.problem) }
-            guessRows.append(GuessRecord(id: UUID().uuidString.lowercased(), gameId: id, position: guess.position,
-                                         guess: Guess(word: guess.word, feedback: expected), playedAt: played, playedOn: guess.playedOn))
-        }
-        guard marks.count <= 26 else { throw ExportProblem("it has \(marks.count) marks; the alphabet has 26 letters") }
-        var letters = Set<String>()
-        var markRows: [MarkRecord] = []
-        for (index, mark) in marks.enumerated() {
-            func problem(_ text: String) -> ExportProblem { ExportProblem("marks[\(index)]: \(text)") }
-            guard mark.letter.count == 1, ExportCheck.isLowercase(mark.letter) else { throw problem("\(Text.quoted(mark.letter)) is not a letter a to z") }
-            guard letters.insert(mark.letter).inserted else { throw problem("'\(mark.letter)' is marked twice") }
-            guard let state = LetterMark(rawValue: mark.state) else { throw problem("state \(Text.quoted(mark.state)) is neither in nor out") }
-            markRows.append(MarkRecord(gameId: id, letter: mark.letter, state: state,
-                                       markedAt: try ExportCheck.date(mark.markedAt, "markedAt", problem: problem)))
-        }
-        let record = GameRecord(
-            id: id, playerId: player, packId: pack, secret: word, fact: fact, rules: rules, maxGuesses: maxGuesses, status: status,
-            startedAt: started, updatedAt: updated, finishedAt: finished, startedOn: startedOn, lastChangedOn: lastChangedOn,
-            remoteRecordName: nil, hard: hard, assist: level, hints: HintLog.text(hintsAt), daily: daily)
-        return ValidatedExport.Game(record: record, guesses: guessRows, marks: markRows)
-    }
-}
-
-extension ExportDocument.Bookmark {
-    func validated(player: String, lexicon: Lexicon, knownSecrets: Set<String>) throws(ExportProblem) -> BookmarkRecord {
-        guard ExportCheck.isWord(word), lexicon.contains(word) || knownSecrets.contains(word) else {
-            throw ExportProblem("word \(Text.quoted(word)) is not a word of the dictionary")
-        }
-        guard ExportCheck.isPackID(pack) else { throw ExportProblem("pack \(Text.quoted(pack)) is not a pack id") }
-        try ExportCheck.fact(fact, name: "fact", required: true)
-        return BookmarkRecord(playerId: player, word: word, packId: pack, fact: fact, addedAt: try ExportCheck.date(addedAt, "addedAt"))
-    }
-}
-
-enum ExportCheck {
-    static func isLowercase(_ text: String) -> Bool { !text.isEmpty && text.utf8.allSatisfy { (97...122).contains($0) } }
-
-    static func isWord(_ text: String) -> Bool { Pack.lengths.contains(text.utf8.count) && isLowercase(text) }
-
-    /// A pack's id as pack files have them (1 to 40 of a-z, 0-9 and '-'), or the practice games' own.
-    static func isPackID(_ id: String) -> Bool {
-        !id.isEmpty && id.utf8.count <= 40 && id.utf8.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == 45 }
-    }
-
-    static func fact(_ text: String, name: String, required: Bool) throws(ExportProblem) {
-        if required && text.isEmpty { throw ExportProblem("\(name) is empty") }
-        guard text.count <= ExportLimits.factLength else { throw ExportProblem("\(name) is longer than \(ExportLimits.factLength) characters") }
-        // A fact is shown on the terminal: no escape sequences or other control characters.
-        if let problem = TerminalText.problem(text, field: name) { throw ExportProblem(problem) }
-    }
-
-    static func device(_ name: String, _ field: String) throws(ExportProblem) {
-        guard AppDatabase.isValidDeviceName(name) else { throw ExportProblem("\(field) \(Text.quoted(name)) is not a device name") }
-    }
-
-    static func date(_ text: String, _ field: String, problem: (String) -> ExportProblem = { ExportProblem($0) }) throws(ExportProblem) -> Date {
-        guard let date = ExportDate.time(text) else { throw problem("\(field) \(Text.quoted(text)) is not a time from 1970 to 2100") }
-        return date
-    }
-
-    static func describe(_ guess: ExportDocument.Guess) -> String {
-        if let common = guess.common, guess.inPlace == nil, guess.inWord == nil { return "\(common) in common" }
-        if guess.common == nil, let p = guess.inPlace, let w = guess.inWord { return "\(p) in place, \(w) in word" }
-        return "neither one count in common nor in place and in word"
-    }
-}
-
 /// Times in an export: UTC, to the millisecond, as "2026-11-22T23:15:00.123Z" (the seconds'
-/// fraction may be left out when reading).
+/// fraction may be left out when reading), by Foundation's ISO 8601 formatter.
 public enum ExportDate {
     public static func text(_ date: Date) -> String {
-        let milliseconds = AppDatabase.millis(date)
-        let (days, dayMillis) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
-        let (day, millis) = dayMillis < 0 ? (days - 1, dayMillis + 86_400_000) : (days, dayMillis)
-        let (year, month, dayOfMonth) = CivilDate.date(days: Int(day))
-        func digits(_ value: Int64, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        return "\(digits(Int64(year), 4))-\(digits(Int64(month), 2))-\(digits(Int64(dayOfMonth), 2))T"
-            + "\(digits(millis / 3_600_000, 2)):\(digits(millis / 60_000 % 60, 2)):\(digits(millis / 1_000 % 60, 2)).\(digits(millis % 1_000, 3))Z"
+        // The time as the database keeps it, whole milliseconds, which the formatter writes as they are.
+        let kept = AppDatabase.time(AppDatabase.millis(date))
+        return formatted { $0.milliseconds.string(from: kept) }
     }
 
     /// The time, stamped as the database keeps it; nil for anything else, or outside 1970 to 2100.
@@ -457,156 +93,40 @@ public enum ExportDate {
 
     /// The time to the millisecond, a hair above it so it is written as that millisecond;
     /// `AppDatabase.stamp` makes it equal to the time read back (the merge compares those).
+    /// Only the form the formatter writes is read: a day that does not exist (February 30th),
+    /// which the formatter would read as another, is refused.
     static func time(_ text: String) -> Date? {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 24 || bytes.count == 20, bytes.last == UInt8(ascii: "Z") else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for index in range {
-                let digit = Int(bytes[index]) - 48
-                guard (0...9).contains(digit) else { return nil }
-                value = value * 10 + digit
-            }
-            return value
+        let count = text.utf8.count
+        guard count == 24 || count == 20, text.utf8.first.map({ (0x31...0x32).contains($0) }) == true else { return nil }
+        let date: Date? = formatted { formatters in
+            let formatter = count == 24 ? formatters.milliseconds : formatters.seconds
+            return formatter.date(from: text).flatMap { formatter.string(from: $0) == text ? $0 : nil }
         }
-        func at(_ index: Int, _ character: Character) -> Bool { bytes[index] == character.asciiValue }
-        guard at(4, "-"), at(7, "-"), at(10, "T"), at(13, ":"), at(16, ":"),
-              let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-              (1970...2100).contains(year), (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60
-        else { return nil }
-        var millis = 0
-        if bytes.count == 24 {
-            guard at(19, "."), let fraction = number(20..<23) else { return nil }
-            millis = fraction
-        }
-        let days = CivilDate.days(year: year, month: month, day: day)
-        // A day that does not exist (February 30th) comes back as another date.
-        let back = CivilDate.date(days: days)
-        guard back.year == year, back.month == month, back.day == day else { return nil }
-        let total = Int64(days) * 86_400_000 + Int64(((hour * 60 + minute) * 60 + second) * 1_000 + millis)
-        guard total <= 4_102_444_800_000 else { return nil }
-        return Date(timeIntervalSince1970: (Double(total) + 0.01) / 1_000)
-    }
-}
-
-/// Game ids: lowercase UUIDs, 8-4-4-4-12 hexadecimal digits.
-enum UUIDText {
-    static func isValid(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 36 else { return false }
-        for (index, byte) in bytes.enumerated() {
-            if [8, 13, 18, 23].contains(index) {
-                guard byte == UInt8(ascii: "-") else { return false }
-            } else {
-                guard (48...57).contains(byte) || (97...102).contains(byte) else { return false }
-            }
-        }
-        return true
-    }
-}
-
-/// Text from a file, made safe to put in a one-line message: control characters shown as
-/// visible escapes (`TextSafety.oneLine`), cut at a length.
-enum Text {
-    static func quoted(_ text: String, limit: Int = 40, quotes: Bool = true) -> String {
-        var cleaned = TextSafety.oneLine(text)
-        if cleaned.count > limit { cleaned = String(cleaned.prefix(limit)) + "…" }
-        return quotes ? "'\(cleaned)'" : cleaned
+        guard let date else { return nil }
+        let total = (date.timeIntervalSince1970 * 1000).rounded()
+        guard (0...4_102_444_800_000).contains(total) else { return nil }
+        return Date(timeIntervalSince1970: (total + 0.01) / 1_000)
     }
 
-    static func oneLine(_ text: String) -> String {
-        quoted(text, limit: 200, quotes: false)
-    }
-}
-
-/// The merge of an import, inside its transaction. A game not here is inserted as a game
-/// started here would be (no `remoteRecordName`: it goes to the cloud as new), with its guesses
-/// (likewise) and marks (queued); a game here is merged.
-private struct Importer {
-    let db: Database
-    let player: String
-    /// Every game id here, whoever's: most imported games are new, and need no look-up.
-    let existing: Set<String>
-
-    init(db: Database, player: String) throws {
-        self.db = db
-        self.player = player
-        existing = try Set(String.fetchAll(db, sql: "SELECT id FROM game"))
+    /// One pair of formatters, used one call at a time (an export may be written while another
+    /// thread reads one).
+    private static func formatted<T>(_ body: (Formatters) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(formatters)
     }
 
-    mutating func add(_ game: ValidatedExport.Game, index: Int, report: inout ImportReport) throws {
-        if existing.contains(game.record.id) { return try merge(game, index: index, report: &report) }
-        var record = game.record
-        record.remoteRecordName = nil
-        try record.insertByStatement(db)
-        for guess in game.guesses { _ = try insertGuess(guess) }
-        // Settled once its guesses are in, in their played order, as sync settles a game.
-        let played = record
-        IncomingApplication.settle(&record, guesses: try AppDatabase.orderedGuesses(record, db))
-        if record.status != played.status { try record.update(db) }
-        for mark in game.marks { try save(mark) }
-        report.gamesAdded += 1
-        report.guessesAdded += game.guesses.count
-        report.marksChanged += game.marks.count
-    }
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static let formatters = Formatters()
 
-    /// A game already here: the guesses and marks it lacks, and the fields by sync's merge rules.
-    private func merge(_ game: ValidatedExport.Game, index: Int, report: inout ImportReport) throws {
-        let id = game.record.id
-        guard var local = try GameRecord.fetchOne(db, key: id), local.playerId == player else {
-            throw StorageError.badExport("games[\(index)] (\(id)): a game with that id belongs to another player here")
-        }
-        guard local.secret == game.record.secret, local.rules == game.record.rules else {
-            throw StorageError.badExport("games[\(index)] (\(id)): the game with that id here is another game (another word or rules)")
-        }
-        // Times as the database gives them back, so the merge compares like with like.
-        var imported = game.record
-        imported.startedAt = AppDatabase.stamp(imported.startedAt)
-        imported.updatedAt = AppDatabase.stamp(imported.updatedAt)
-        imported.finishedAt = imported.finishedAt.map(AppDatabase.stamp)
-        let before = local
-        local.take(IncomingApplication.merge(SyncGame(local), SyncGame(imported)))
-        var updated = false
-        for guess in game.guesses where try insertGuess(guess) {
-            report.guessesAdded += 1
-            updated = true
-        }
-        IncomingApplication.settle(&local, guesses: try AppDatabase.orderedGuesses(local, db))
-        let fields = AppDatabase.changedFields(before, local)
-        if !fields.isEmpty {
-            try local.update(db)
-            try AppDatabase.trackGameChange(id, fields: fields, db)
-            updated = true
-        }
-        for mark in game.marks {
-            if let here = try MarkRecord.fetchOne(db, key: ["gameId": id, "letter": mark.letter]) {
-                // The later mark wins, as sync's causal order would have it.
-                guard here.state != mark.state, AppDatabase.stamp(mark.markedAt) > here.markedAt else { continue }
-            }
-            try save(mark)
-            report.marksChanged += 1
-            updated = true
-        }
-        if updated { report.gamesUpdated += 1 }
-    }
+    private struct Formatters {
+        let milliseconds = ISO8601DateFormatter()
+        let seconds = ISO8601DateFormatter()
 
-    /// Whether the guess was new here; a new one is queued for the cloud as a guess played here.
-    private func insertGuess(_ guess: GuessRecord) throws -> Bool {
-        var guess = guess
-        guess.remoteRecordName = nil
-        return try guess.insertByStatement(db)
-    }
-
-    private func save(_ mark: MarkRecord) throws {
-        try db.cachedStatement(sql: """
-            INSERT INTO mark (gameId, letter, state, markedAt) VALUES (?, ?, ?, ?)
-            ON CONFLICT (gameId, letter) DO UPDATE SET state = excluded.state, markedAt = excluded.markedAt
-            """).execute(arguments: [mark.gameId, mark.letter, mark.state.rawValue, AppDatabase.millis(mark.markedAt)])
-        try db.cachedStatement(sql: """
-            INSERT INTO markChange (gameId, letter, version) VALUES (?, ?, 1)
-            ON CONFLICT (gameId, letter) DO UPDATE SET version = version + 1
-            """).execute(arguments: [mark.gameId, mark.letter])
+        init() {
+            milliseconds.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            seconds.formatOptions = [.withInternetDateTime]
+        }
     }
 }
 
@@ -622,22 +142,7 @@ extension ExportDocument {
     }
 }
 
-extension ExportDocument.Game {
-    init(record: GameRecord, guesses: [GuessRecord], marks: [MarkRecord]) {
-        self.init(
-            id: record.id, pack: record.packId, word: record.secret, fact: record.fact, rules: record.rules.rawValue,
-            maxGuesses: record.maxGuesses, status: record.status.rawValue, hard: record.hard, assist: record.assist.rawValue, hintsAt: HintLog.parse(record.hints) ?? [],
-            daily: record.daily, startedAt: ExportDate.text(record.startedAt), updatedAt: ExportDate.text(record.updatedAt),
-            finishedAt: record.finishedAt.map(ExportDate.text), startedOn: record.startedOn, lastChangedOn: record.lastChangedOn,
-            guesses: guesses.map {
-                ExportDocument.Guess(word: $0.word, position: $0.position, common: $0.common, inPlace: $0.inPlace, inWord: $0.inWord,
-                                     playedAt: ExportDate.text($0.playedAt), playedOn: $0.playedOn)
-            },
-            marks: marks.map { ExportDocument.Mark(letter: $0.letter, state: $0.state.rawValue, markedAt: ExportDate.text($0.markedAt)) })
-    }
-}
-
-// MARK: Export and import
+// MARK: Export
 
 extension PlayerDatabase {
     /// Everything of the player's: games with their guesses and marks, the reading list, and
@@ -658,29 +163,6 @@ extension PlayerDatabase {
             return ExportDocument(
                 player: player, device: profile.device.name, cloudDir: cloudDir, reason: reason, now: now,
                 games: games.map { ($0, guesses[$0.id] ?? [], marks[$0.id] ?? []) }, bookmarks: bookmarks)
-        }
-    }
-
-    /// Checks the whole document, then merges it in one transaction: a game not here is added
-    /// (and queued to sync, as a game started here is); a game here gains the guesses and
-    /// marks it lacks and the higher status, by the rules sync merges with; a bookmark not
-    /// here is added. Anything refused leaves the database as it was.
-    public func importDocument(_ document: ExportDocument, lexicon: Lexicon) throws(StorageError) -> ImportReport {
-        let knownSecrets = try read { db in try Set(String.fetchAll(db, sql: "SELECT DISTINCT word FROM packWord")) }
-        let valid = try document.validated(player: profile.playerID, lexicon: lexicon, knownSecrets: knownSecrets)
-        return try write { db in
-            var report = ImportReport()
-            report.gamesInFile = valid.games.count
-            report.bookmarksInFile = valid.bookmarks.count
-            var importer = try Importer(db: db, player: profile.playerID)
-            for (index, game) in valid.games.enumerated() { try importer.add(game, index: index, report: &report) }
-            for bookmark in valid.bookmarks {
-                guard try !BookmarkRecord.exists(db, key: ["playerId": bookmark.playerId, "word": bookmark.word]) else { continue }
-                try bookmark.insert(db)
-                try AppDatabase.trackBookmarkChange(bookmark.playerId, word: bookmark.word, db)
-                report.bookmarksAdded += 1
-            }
-            return report
         }
     }
 }

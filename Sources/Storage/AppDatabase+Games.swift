@@ -57,19 +57,9 @@ extension AppDatabase {
         let bookmarked = try record.status.isFinished
             && Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM bookmark WHERE playerId = ? AND word = ?"),
                              arguments: [record.playerId, record.secret]).isTrue
-        let game = Game(
-            id: record.id, packID: record.packId, secret: record.secret, rules: record.rules,
-            maxGuesses: record.maxGuesses, hard: record.hard, assist: record.assist,
-            guesses: guesses.map { Guess(word: $0.word, feedback: $0.feedback) },
-            status: record.status,
-            marks: Dictionary(marks.compactMap { m in m.letter.first.map { ($0, m.state) } }, uniquingKeysWith: { a, _ in a })
-        )
-        return SavedGame(
-            game: game, fact: record.fact, startedAt: record.startedAt, updatedAt: record.updatedAt,
-            finishedAt: record.finishedAt, startedOn: record.startedOn, lastChangedOn: record.lastChangedOn,
-            bookmarked: bookmarked, hints: HintLog.parse(record.hints) ?? [], daily: record.daily,
-            guessDevices: guesses.map(\.playedOn)
-        )
+        return SavedGame(record.game, guesses: guesses.map { Guess(word: $0.word, feedback: $0.feedback) },
+                         marks: Dictionary(marks.compactMap { m in m.letter.first.map { ($0, m.state) } }, uniquingKeysWith: { a, _ in a }),
+                         bookmarked: bookmarked, guessDevices: guesses.map(\.playedOn))
     }
 
     /// A game's guesses in the order they were played, the same on every machine whatever
@@ -161,14 +151,14 @@ extension PlayerDatabase {
             let (pack, entry) = try AppDatabase.chooseSecret(request, playerID: profile.playerID, lexicon: lexicon, db)
             let rules = request.rules ?? pack.rules
             if !rules.allows(entry.word) { throw StorageError.rulesForbidWord(entry.word) }
-            let record = GameRecord(
-                id: id, playerId: profile.playerID, packId: pack.id,
-                secret: entry.word, fact: entry.fact, rules: rules,
+            let game = SyncGame(
+                id: id, packID: pack.id, secret: entry.word, fact: entry.fact, rules: rules,
                 maxGuesses: pack.maxGuesses ?? Game.defaultMaxGuesses, status: .inProgress,
                 startedAt: now, updatedAt: now, finishedAt: nil,
                 startedOn: profile.device.name, lastChangedOn: profile.device.name, hard: request.hard,
-                assist: try request.assist ?? AppDatabase.assist(profile.playerID, db), daily: request.daily
+                assist: try request.assist ?? AppDatabase.assist(profile.playerID, db), hints: "", daily: request.daily
             )
+            let record = GameRecord(game: game, playerId: profile.playerID, remoteRecordName: nil)
             try record.insert(db)
             return try AppDatabase.savedGame(record, db)
         }

@@ -22,7 +22,7 @@ extension PlayerDatabase {
             // A practice game has no fact to keep: the pack's fact is taken when the word has one.
             if let game = try GameRecord.filter(Column("playerId") == profile.playerID && Column("secret") == word
                                                 && Column("status") != GameStatus.inProgress.rawValue && Column("fact") != "").fetchOne(db) {
-                source = (game.packId, game.fact)
+                source = (game.packID, game.fact)
             } else if let entry = try PackWordRecord.filter(Column("word") == word).order(Column("packId")).fetchOne(db) {
                 source = (entry.packId, entry.fact)
             } else {

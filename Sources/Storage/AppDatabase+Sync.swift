@@ -81,8 +81,7 @@ private enum Queue {
 
     static func gamesSQL(where condition: String) -> String {
         """
-        SELECT g.id, g.packId, g.secret, g.fact, g.rules, g.maxGuesses, g.status, g.startedAt, g.updatedAt, g.finishedAt,
-               g.startedOn, g.lastChangedOn, g.hard, g.hints, g.daily, g.remoteRecordName, c.changedFields, c.version, g.assist
+        SELECT \(GameRecord.columnList("g.")), c.changedFields, c.version
         FROM game g LEFT JOIN gameChange c ON c.gameId = g.id WHERE \(condition) ORDER BY g.startedAt, g.id
         """
     }
@@ -111,6 +110,9 @@ private enum Queue {
         while try query.step(db) { try row(query) }
     }
 
+    /// Where `gamesSQL` reads each of the game table's columns.
+    private static let gameColumns = Dictionary(uniqueKeysWithValues: GameRecord.columns.enumerated().map { ($1.name, CInt($0)) })
+
     static func games(_ db: Database, _ sql: String, player: String, naming: some RecordNaming, ids: [String] = []) throws -> [OutgoingChanges.Game] {
         var games: [OutgoingChanges.Game] = []
         var fields = RowInsert(try db.cachedStatement(sql: "SELECT systemFields FROM remoteRecord WHERE playerId = ? AND recordName = ?"))
@@ -119,15 +121,10 @@ private enum Queue {
             for id in ids { query.bind(id) }
             if !ids.isEmpty { query.bind(player) }
         }) { row in
-            guard let rules = Rules(rawValue: row.text(4)), let status = GameStatus(rawValue: row.text(6)),
-                  let assist = Assist(rawValue: row.text(18)) else {
+            guard let record = GameRecord.read({ row.value(gameColumns[$0]!) }) else {
                 throw StorageError.database("game \(row.text(0)) has rules, a status or a help level this version does not know")
             }
-            let game = SyncGame(id: row.text(0), packID: row.text(1), secret: row.text(2), fact: row.text(3), rules: rules,
-                                maxGuesses: Int(row.integer(5)), status: status, startedAt: AppDatabase.time(row.integer(7)),
-                                updatedAt: AppDatabase.time(row.integer(8)), finishedAt: row.isNull(9) ? nil : AppDatabase.time(row.integer(9)),
-                                startedOn: row.text(10), lastChangedOn: row.text(11), hard: row.integer(12) != 0, assist: assist,
-                                hints: row.text(13), daily: row.isNull(14) ? nil : row.text(14))
+            let game = record.game
             fields.bind(player)
             fields.bind(naming.game(game.id))
             var systemFields: Data?
@@ -135,8 +132,9 @@ private enum Queue {
                 systemFields = fields.blob(0)
                 fields.reset()
             }
-            games.append(.init(game: game, isNew: row.isNull(15), changedFields: AppDatabase.fields(row.text(16)),
-                               version: Int(row.integer(17)), systemFields: systemFields))
+            let change = CInt(GameRecord.columns.count)
+            games.append(.init(game: game, isNew: record.remoteRecordName == nil, changedFields: AppDatabase.fields(row.text(change)),
+                               version: Int(row.integer(change + 1)), systemFields: systemFields))
         }
         return games
     }
@@ -167,15 +165,6 @@ private enum Queue {
                                               version: Int(row.integer(2))))
         }
         return marks
-    }
-}
-
-extension SyncGame {
-    init(_ record: GameRecord) {
-        self.init(id: record.id, packID: record.packId, secret: record.secret, fact: record.fact, rules: record.rules,
-                  maxGuesses: record.maxGuesses, status: record.status, startedAt: record.startedAt, updatedAt: record.updatedAt,
-                  finishedAt: record.finishedAt, startedOn: record.startedOn, lastChangedOn: record.lastChangedOn,
-                  hard: record.hard, assist: record.assist, hints: record.hints, daily: record.daily)
     }
 }
 
@@ -383,7 +372,7 @@ extension PlayerDatabase {
     /// The game as the cloud record would carry it, for a merge after "server record changed".
     public func syncGame(id: String) throws(StorageError) -> SyncGame? {
         try read { db in
-            try GameRecord.fetchOne(db, key: id).flatMap { $0.playerId == profile.playerID ? SyncGame($0) : nil }
+            try GameRecord.fetchOne(db, key: id).flatMap { $0.playerId == profile.playerID ? $0.game : nil }
         }
     }
 

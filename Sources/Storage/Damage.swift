@@ -198,12 +198,9 @@ extension Damage {
             let (values, failures) = settings(db)
             salvage.settings = values
             let reader = TolerantReader(db: db)
-            // A database damaged before migration v12 ran has no help level: its games are read without one.
+            // A database damaged before a migration ran lacks its columns: its games are read without them.
             let known = Set((try? db.columns(in: "game"))?.map(\.name) ?? [])
-            let levels = known.isEmpty || known.contains("assist") ? ["assist"] : []
-            let games = reader.rows("game", ["id", "playerId", "packId", "secret", "fact", "rules", "maxGuesses", "status", "startedAt",
-                                             "updatedAt", "finishedAt", "startedOn", "lastChangedOn", "remoteRecordName", "hard", "hints", "daily"]
-                                    + levels)
+            let games = reader.rows("game", GameRecord.columns.map(\.name).filter { known.isEmpty || known.contains($0) })
                 .compactMap(gameRecord)
             let guesses = Dictionary(grouping: reader.rows("guess", ["id", "gameId", "position", "word", "common", "inPlace", "inWord",
                                                                      "playedAt", "playedOn", "remoteRecordName"]).compactMap(guessRecord), by: \.gameId)
@@ -273,26 +270,12 @@ extension Damage {
 
     private static func text(_ row: Row, _ column: String) -> String? { String.fromDatabaseValue(row[column] as DatabaseValue) }
     private static func int(_ row: Row, _ column: String) -> Int? { Int.fromDatabaseValue(row[column] as DatabaseValue) }
-    /// A time as any version kept it: integer milliseconds (v8 on), or GRDB's text before.
-    private static func date(_ row: Row, _ column: String) -> Date? {
-        let value = row[column] as DatabaseValue
-        if case .int64(let millis) = value.storage { return AppDatabase.time(millis) }
-        return Date.fromDatabaseValue(value).map(AppDatabase.stamp)
-    }
+    private static func date(_ row: Row, _ column: String) -> Date? { AppDatabase.keptTime(row[column] as DatabaseValue) }
 
     private static func gameRecord(_ row: Row) -> GameRecord? {
-        guard let id = text(row, "id"), let player = text(row, "playerId"), let pack = text(row, "packId"),
-              let secret = text(row, "secret"), let fact = text(row, "fact"), let rules = text(row, "rules").flatMap(Rules.init),
-              let maxGuesses = int(row, "maxGuesses"), let status = text(row, "status").flatMap(GameStatus.init),
-              let startedAt = date(row, "startedAt"), let updatedAt = date(row, "updatedAt"),
-              let startedOn = text(row, "startedOn"), let lastChangedOn = text(row, "lastChangedOn") else { return nil }
-        let finishedAt = date(row, "finishedAt")
-        if status.isFinished != (finishedAt != nil) { return nil }
-        return GameRecord(id: id, playerId: player, packId: pack, secret: secret, fact: fact, rules: rules, maxGuesses: maxGuesses,
-                          status: status, startedAt: startedAt, updatedAt: updatedAt, finishedAt: finishedAt, startedOn: startedOn,
-                          lastChangedOn: lastChangedOn, remoteRecordName: text(row, "remoteRecordName"),
-                          hard: int(row, "hard").map { $0 != 0 } ?? false, assist: text(row, "assist").flatMap(Assist.init) ?? .before,
-                          hints: text(row, "hints") ?? "", daily: text(row, "daily"))
+        guard let record = GameRecord.read({ row.hasColumn($0) ? row[$0] : .null }),
+              record.status.isFinished == (record.finishedAt != nil) else { return nil }
+        return record
     }
 
     private static func guessRecord(_ row: Row) -> GuessRecord? {

@@ -104,13 +104,8 @@ struct IncomingApplication {
         guard var local = try GameRecord.fetchOne(db, key: remote.id), local.playerId == player else { return }
         if local.secret != remote.secret { return try takeTheCloudsWord(row) }
         recent.insert(remote.id)
-        // Dates as the database gives them back, so the merge compares like with like.
-        var remote = remote
-        remote.startedAt = AppDatabase.stamp(remote.startedAt)
-        remote.updatedAt = AppDatabase.stamp(remote.updatedAt)
-        remote.finishedAt = remote.finishedAt.map(AppDatabase.stamp)
         let before = local
-        local.take(Self.merge(SyncGame(local), remote))
+        let remote = local.merge(remote)
         local.remoteRecordName = name
         try local.update(db)
         known[remote.id] = Settling(local)
@@ -136,25 +131,6 @@ struct IncomingApplication {
         known[row.id] = Settling(row)
         if lastGuessGame == row.id { lastGuessGame = nil }
         report.merged += 1
-    }
-
-    /// The game's rules for two versions of one game (`GameMerge`, in Core), on the cloud's form.
-    static func merge(_ a: SyncGame, _ b: SyncGame) -> SyncGame {
-        func copy(_ game: SyncGame) -> GameMerge.Copy {
-            GameMerge.Copy(status: game.status, finishedAt: game.finishedAt, updatedAt: game.updatedAt, lastChangedOn: game.lastChangedOn,
-                           hard: game.hard, assist: game.assist, hints: Set(HintLog.parse(game.hints) ?? []), daily: game.daily)
-        }
-        let merged = GameMerge.merge(copy(a), copy(b))
-        var game = a
-        game.status = merged.status
-        game.finishedAt = merged.finishedAt
-        game.updatedAt = merged.updatedAt
-        game.lastChangedOn = merged.lastChangedOn
-        game.hard = merged.hard
-        game.assist = merged.assist
-        game.hints = HintLog.text(Array(merged.hints))
-        game.daily = merged.daily
-        return game
     }
 
     private mutating func apply(_ remote: SyncGuess) throws {
@@ -452,24 +428,21 @@ extension GuessRecord {
 }
 
 extension GameRecord {
-    /// Takes the whole value a merge settled (`IncomingApplication.merge`): every field two
-    /// copies of a game may disagree on, hard mode, the help level and the daily date included.
-    /// Sync and import write a merge back through this alone.
-    mutating func take(_ merged: SyncGame) {
-        status = merged.status
-        finishedAt = merged.finishedAt
-        updatedAt = merged.updatedAt
-        lastChangedOn = merged.lastChangedOn
-        hints = merged.hints
-        hard = merged.hard
-        assist = merged.assist
-        daily = merged.daily
+    /// Merges another copy of the game into this row by the game's rules (`GameMerge`) and
+    /// takes the whole merged value: sync and import write a merge back through this alone.
+    /// The other copy's times are taken as the database gives them back, so the merge compares
+    /// like with like; that copy, so stamped, is returned.
+    mutating func merge(_ other: SyncGame) -> SyncGame {
+        var other = other
+        other.startedAt = AppDatabase.stamp(other.startedAt)
+        other.updatedAt = AppDatabase.stamp(other.updatedAt)
+        other.finishedAt = other.finishedAt.map(AppDatabase.stamp)
+        game = GameMerge.merge(game, other)
+        return other
     }
 
     private static let insert = """
-        INSERT INTO game (id, playerId, packId, secret, fact, rules, maxGuesses, status, startedAt, updatedAt, finishedAt,
-                          startedOn, lastChangedOn, remoteRecordName, hard, hints, daily, assist)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO game (\(columnList())) VALUES (\(databaseQuestionMarks(count: columns.count)))
         """
     private static let insertUnlessPresent = insert + " ON CONFLICT (id) DO NOTHING"
 
@@ -482,30 +455,16 @@ extension GameRecord {
         var insert = try unlessPresent
             ? InsertReuse.row(reuse, \.gameUnlessPresent, db, sql: Self.insertUnlessPresent)
             : InsertReuse.row(reuse, \.game, db, sql: Self.insert)
-        for text in [id, playerId, packId, secret, fact, rules.rawValue] { insert.bind(text) }
-        insert.bind(maxGuesses)
-        insert.bind(status.rawValue)
-        insert.bind(AppDatabase.millis(startedAt))
-        insert.bind(AppDatabase.millis(updatedAt))
-        insert.bind(finishedAt.map(AppDatabase.millis))
-        insert.bind(startedOn)
-        insert.bind(lastChangedOn)
-        insert.bind(remoteRecordName)
-        insert.bind(hard ? 1 : 0)
-        insert.bind(hints)
-        insert.bind(daily)
-        insert.bind(assist.rawValue)
+        for column in Self.columns { insert.bind(column.value(self)) }
         try insert.run(db)
         return db.changesCount > 0
     }
 
     /// A game from the cloud, under the record name it has there.
     init(_ game: SyncGame, player: String, name: String) {
-        self.init(id: game.id, playerId: player, packId: game.packID, secret: game.secret, fact: game.fact, rules: game.rules,
-                  maxGuesses: game.maxGuesses, status: game.status, startedAt: game.startedAt, updatedAt: game.updatedAt,
-                  finishedAt: game.status.isFinished ? game.finishedAt ?? game.updatedAt : nil,
-                  startedOn: game.startedOn, lastChangedOn: game.lastChangedOn, remoteRecordName: name,
-                  hard: game.hard, assist: game.assist, hints: game.hints, daily: game.daily)
+        var game = game
+        game.finishedAt = game.status.isFinished ? game.finishedAt ?? game.updatedAt : nil
+        self.init(game: game, playerId: player, remoteRecordName: name)
     }
 }
 

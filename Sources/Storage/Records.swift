@@ -54,30 +54,37 @@ struct PackWordRecord: Codable, FetchableRecord, PersistableRecord {
     var position: Int
 }
 
-struct GameRecord: Codable, FetchableRecord, PersistableRecord, StoredTimes {
+/// A game's row: the game as it travels between machines (Core's `SyncGame`), whose it is, and
+/// the cloud's name for it. The game's fields read as the row's own (`record.status`).
+@dynamicMemberLookup
+struct GameRecord: FetchableRecord, PersistableRecord {
     static let databaseTableName = "game"
-    var id: String
+    var game: SyncGame
     var playerId: String
-    var packId: String
-    var secret: String
-    var fact: String
-    var rules: Rules
-    var maxGuesses: Int
-    var status: GameStatus
-    var startedAt: Date
-    var updatedAt: Date
-    var finishedAt: Date?
-    var startedOn: String
-    var lastChangedOn: String
     /// Set once the cloud has the game; nil marks a game never uploaded.
     var remoteRecordName: String?
-    var hard: Bool = false
-    /// The help level the game is played at (`Assist`).
-    var assist: Assist = .before
-    /// The guess counts at which hints were taken, sorted, comma-separated (`HintLog`).
-    var hints: String = ""
-    /// The date ("2026-11-22", the local date it was started on) of a daily game; nil for any other game.
-    var daily: String?
+
+    subscript<Value>(dynamicMember field: WritableKeyPath<SyncGame, Value>) -> Value {
+        get { game[keyPath: field] }
+        set { game[keyPath: field] = newValue }
+    }
+
+    init(game: SyncGame, playerId: String, remoteRecordName: String?) {
+        self.game = game
+        self.playerId = playerId
+        self.remoteRecordName = remoteRecordName
+    }
+
+    init(row: Row) throws {
+        guard let record = Self.read({ row.hasColumn($0) ? row[$0] : .null }) else {
+            throw StorageError.database("game \(String(describing: row["id"] as String?)) has rules, a status or a help level this version does not know")
+        }
+        self = record
+    }
+
+    func encode(to container: inout PersistenceContainer) {
+        for column in Self.columns { container[column.name] = column.value(self) }
+    }
 }
 
 struct GuessRecord: Codable, FetchableRecord, PersistableRecord, StoredTimes {
@@ -152,4 +159,12 @@ struct SyncStateRecord: Codable, FetchableRecord, PersistableRecord, StoredTimes
     var message: String?
     /// The zone whose first upload was being written as a snapshot (nil: none).
     var snapshotUpload: String? = nil
+}
+
+extension AppDatabase {
+    /// A time as any version kept it: integer milliseconds (v8 on), or GRDB's text before.
+    static func keptTime(_ stored: DatabaseValue) -> Date? {
+        if case .int64(let millis) = stored.storage { return time(millis) }
+        return Date.fromDatabaseValue(stored).map(stamp)
+    }
 }

@@ -183,6 +183,17 @@ public struct RowInsert {
         return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))), as: UTF8.self)
     }
 
+    /// Column `column` (from 0) of the current row, as GRDB would read it.
+    func value(_ column: CInt) -> DatabaseValue {
+        switch sqlite3_column_type(statement.sqliteStatement, column) {
+        case SQLITE_NULL: .null
+        case SQLITE_INTEGER: integer(column).databaseValue
+        case SQLITE_FLOAT: sqlite3_column_double(statement.sqliteStatement, column).databaseValue
+        case SQLITE_BLOB: blob(column).databaseValue
+        default: text(column).databaseValue
+        }
+    }
+
     /// Column `column` (from 0) of the current row, as bytes (empty for NULL).
     func blob(_ column: CInt) -> Data {
         let handle = statement.sqliteStatement

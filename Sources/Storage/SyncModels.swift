@@ -1,51 +1,6 @@
 import Foundation
 import QiktionaryCore
 
-/// A game as the cloud holds it. The guesses and marks are records of their own.
-public struct SyncGame: Sendable, Equatable, Codable {
-    public var id: String
-    public var packID: String
-    public var secret: String
-    public var fact: String
-    public var rules: Rules
-    public var maxGuesses: Int
-    public var status: GameStatus
-    public var startedAt: Date
-    public var updatedAt: Date
-    public var finishedAt: Date?
-    public var startedOn: String
-    public var lastChangedOn: String
-    /// Hard mode, fixed when the game starts.
-    public var hard: Bool
-    /// The help level, fixed when the game starts (`Assist`); merged as the higher.
-    public var assist: Assist
-    /// Hints taken (`HintLog`'s text): merged as a union.
-    public var hints: String
-    /// The date of a daily game (the local date it was started on).
-    public var daily: String?
-
-    public init(id: String, packID: String, secret: String, fact: String, rules: Rules, maxGuesses: Int, status: GameStatus,
-                startedAt: Date, updatedAt: Date, finishedAt: Date?, startedOn: String, lastChangedOn: String,
-                hard: Bool = false, assist: Assist = .before, hints: String = "", daily: String? = nil) {
-        self.id = id
-        self.packID = packID
-        self.secret = secret
-        self.fact = fact
-        self.rules = rules
-        self.maxGuesses = maxGuesses
-        self.status = status
-        self.startedAt = startedAt
-        self.updatedAt = updatedAt
-        self.finishedAt = finishedAt
-        self.startedOn = startedOn
-        self.lastChangedOn = lastChangedOn
-        self.hard = hard
-        self.assist = assist
-        self.hints = hints
-        self.daily = daily
-    }
-}
-
 /// One guess: immutable once played, so it never conflicts.
 public struct SyncGuess: Sendable, Equatable, Codable {
     public var gameID: String

@@ -18,14 +18,3 @@ public enum SyncZone: String, Sendable, CaseIterable {
     case games = "Games"
     case readingList = "ReadingList"
 }
-
-/// The game row's columns that change after it starts, and so are sent on their own. The raw
-/// values are what `gameChange.changedFields` holds (frozen, as above).
-public enum GameField: String, Sendable, CaseIterable, Comparable {
-    case status, finishedAt, updatedAt, lastChangedOn, hints
-    /// Fixed at the start, but two machines may start one daily game differently (at two help
-    /// levels, one in hard mode): what the merge keeps goes back up.
-    case assist, hard, daily
-
-    public static func < (a: GameField, b: GameField) -> Bool { a.rawValue < b.rawValue }
-}

@@ -18,12 +18,8 @@ public struct CloudSchema: RecordNaming {
 
     // MARK: Zones, one per kind of data (CloudKit custom zones)
 
-    static func zone(_ zone: SyncZone) -> ZoneID {
-        switch zone {
-        case .games: ZoneID(validated: "Games")
-        case .readingList: ZoneID(validated: "ReadingList")
-        }
-    }
+    /// A zone is named as storage keeps it (`SyncZone`'s raw value, frozen in rows of every release).
+    static func zone(_ zone: SyncZone) -> ZoneID { ZoneID(validated: zone.rawValue) }
 
     // MARK: Record names
     // Derived from what makes a row unique, so two machines that make the same thing (the same
@@ -205,14 +201,14 @@ public struct CloudSchema: RecordNaming {
 
     static func syncGame(_ r: CloudRecord) -> SyncGame? {
         typealias K = GameKey
-        guard let secret = string(r, K.secret), isWord(secret),
+        guard let secret = string(r, K.secret), Limits.isWord(secret),
               let rules = string(r, K.rules).flatMap(Rules.init), rules.allows(secret),
               let status = string(r, K.status).flatMap(GameStatus.init),
-              let maxGuesses = int(r, K.maxGuesses), (1...30).contains(maxGuesses),
+              let maxGuesses = int(r, K.maxGuesses), Limits.maxGuesses.contains(maxGuesses),
               let startedAt = date(r, K.startedAt), let updatedAt = date(r, K.updatedAt),
-              let pack = string(r, K.pack), !pack.isEmpty, pack.count <= 40,
-              let fact = string(r, K.fact), fact.count <= 2_000,
-              UUIDLike.isValid(r.recordName) else { return nil }
+              let pack = string(r, K.pack), Limits.isPackID(pack),
+              let fact = string(r, K.fact), Limits.factProblem(fact, field: K.fact, required: false) == nil,
+              Limits.isGameID(r.recordName) else { return nil }
         var hard = false
         switch r[K.hard] {
         case nil: break
@@ -221,7 +217,7 @@ public struct CloudSchema: RecordNaming {
         }
         var hints = ""
         if let value = r[K.hints] {
-            guard case .string(let text) = value, text.count <= 200, let counts = HintLog.parse(text) else { return nil }
+            guard case .string(let text) = value, let counts = HintLog.listed(text), Limits.areHints(counts) else { return nil }
             hints = HintLog.text(counts)
         }
         var daily: String?
@@ -243,9 +239,9 @@ public struct CloudSchema: RecordNaming {
 
     static func syncGuess(_ r: CloudRecord) -> SyncGuess? {
         typealias K = GuessKey
-        guard let gameID = string(r, K.game), UUIDLike.isValid(gameID), let word = string(r, K.word), isWord(word),
+        guard let gameID = string(r, K.game), Limits.isGameID(gameID), let word = string(r, K.word), Limits.isWord(word),
               isGuess(r.recordName, gameID: gameID, word: word),
-              let position = int(r, K.position), (1...1_000).contains(position), let playedAt = date(r, K.playedAt) else { return nil }
+              let position = int(r, K.position), Limits.positions.contains(position), let playedAt = date(r, K.playedAt) else { return nil }
         let feedback: Feedback
         if let common = int(r, K.common), (0...7).contains(common) {
             feedback = .common(common)
@@ -259,8 +255,8 @@ public struct CloudSchema: RecordNaming {
 
     static func syncMark(_ r: CloudRecord) -> SyncMark? {
         typealias K = MarkKey
-        guard let gameID = string(r, K.game), UUIDLike.isValid(gameID), let letter = string(r, K.letter),
-              letter.count == 1, letter.isLowercaseASCIIWord, let state = string(r, K.state),
+        guard let gameID = string(r, K.game), Limits.isGameID(gameID), let letter = string(r, K.letter),
+              Limits.isLetter(letter), let state = string(r, K.state),
               r.recordName == Self().mark(gameID: gameID, letter: letter), let markedAt = date(r, K.markedAt) else { return nil }
         guard state == K.cleared || LetterMark(rawValue: state) != nil else { return nil }
         return SyncMark(gameID: gameID, letter: letter, state: LetterMark(rawValue: state), markedAt: markedAt)
@@ -268,10 +264,10 @@ public struct CloudSchema: RecordNaming {
 
     static func syncBookmark(_ r: CloudRecord) -> SyncBookmark? {
         typealias K = BookmarkKey
-        guard let word = string(r, K.word), isWord(word), r.recordName == Self().bookmark(word: word),
+        guard let word = string(r, K.word), Limits.isWord(word), r.recordName == Self().bookmark(word: word),
               case .bool(let on)? = r[K.bookmarked], let addedAt = date(r, K.addedAt) else { return nil }
         let pack = string(r, K.pack) ?? "", fact = string(r, K.fact) ?? ""
-        if on && (pack.isEmpty || pack.count > 40 || fact.isEmpty || fact.count > 2_000) { return nil }
+        if on && (!Limits.isPackID(pack) || Limits.factProblem(fact, field: K.fact, required: true) != nil) { return nil }
         return SyncBookmark(word: word, packID: pack, fact: fact, addedAt: addedAt, isBookmarked: on)
     }
 
@@ -316,26 +312,5 @@ public struct CloudSchema: RecordNaming {
     private static func name(_ r: CloudRecord, _ key: String) -> String {
         let value = string(r, key) ?? ""
         return AppDatabase.isValidDeviceName(value) ? value : "another device"
-    }
-
-    private static func isWord(_ s: String) -> Bool { (4...7).contains(s.count) && s.isLowercaseASCIIWord }
-}
-
-/// Game IDs are lowercase UUIDs; anything else from the cloud is not a game of ours.
-enum UUIDLike {
-    /// 8-4-4-4-12 lowercase hexadecimal digits: what `UUID(uuidString:)` reads, in lower case.
-    static func isValid(_ s: String) -> Bool {
-        var s = s
-        // The bytes in place: every game and guess of a fetch is checked.
-        return s.withUTF8 { bytes in
-            guard bytes.count == 36 else { return false }
-            for (count, byte) in bytes.enumerated() {
-                switch count {
-                case 8, 13, 18, 23: guard byte == UInt8(ascii: "-") else { return false }
-                default: guard (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) else { return false }
-                }
-            }
-            return true
-        }
     }
 }

@@ -90,7 +90,8 @@ final class FakeGameData: GameData, @unchecked Sendable {
         let game = Game(id: "new\(number)", packID: request.packID ?? "animals", secret: request.word ?? "tiger",
                         rules: request.rules ?? .classic, hard: request.hard, assist: request.assist ?? assist)
         let new = SavedGame(game: game, fact: "", startedAt: Fixtures.at(100), updatedAt: Fixtures.at(100), finishedAt: nil,
-                            startedOn: "laptop", lastChangedOn: "laptop", bookmarked: false, daily: request.daily)
+                            startedOn: "laptop", lastChangedOn: "laptop", bookmarked: false, hints: [], daily: request.daily,
+                            guessDevices: [])
         save(new)
         return new
     }

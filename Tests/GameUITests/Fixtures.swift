@@ -18,7 +18,7 @@ enum Fixtures {
         let played = guesses.map { Guess(word: $0, feedback: rules.feedback(for: $0, against: secret)) }
         let game = Game(id: id, packID: pack, secret: secret, rules: rules, assist: assist, guesses: played, status: status, marks: marks)
         return SavedGame(game: game, fact: fact, startedAt: at(0), updatedAt: at(finished ?? 30), finishedAt: finished.map(at),
-                         startedOn: "desktop", lastChangedOn: device, bookmarked: bookmarked)
+                         startedOn: "desktop", lastChangedOn: device, bookmarked: bookmarked, hints: [], daily: nil, guessDevices: [])
     }
 
     /// Tiger in play: jumpy scored 0 (its letters proven out), tribe scored 4; the player marked C out and E in.

@@ -20,7 +20,7 @@ import Testing
             if rng.next() % 10 == 0 { id.removeLast() }
             ids.append(String(id))
         }
-        for id in ids { #expect(UUIDLike.isValid(id) == foundation(id), "\(id)") }
+        for id in ids { #expect(Limits.isGameID(id) == foundation(id), "\(id)") }
     }
 
     /// The byte-by-byte check of a guess's record name says what `==` on the built name says,
