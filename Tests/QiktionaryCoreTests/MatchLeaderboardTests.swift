@@ -57,7 +57,7 @@ private func isBelow(_ a: Standing, _ b: Standing) -> Bool {
     @Test func aStoredGameIsReadAsTheStatisticsReadIt() {
         let won = matchGame("tiger", ["crane", "tiger", "slate"], assist: .coach)
         let saved = SavedGame(game: won, fact: "", startedAt: Date(), updatedAt: Date(), finishedAt: Date(), startedOn: "a", lastChangedOn: "a",
-                              bookmarked: false, hints: [0, 1], daily: "2026-11-25")
+                              bookmarked: false, hints: [0, 1], daily: "2026-11-25", guessDevices: [])
         #expect(HistoryGame(saved) == game(.won, 2, assist: .coach, hints: 2, daily: "2026-11-25"))
         var playing = saved
         playing.game = matchGame("tiger", ["crane"])
