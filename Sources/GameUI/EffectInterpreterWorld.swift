@@ -68,6 +68,17 @@ public protocol GameData: Sendable {
     func challengeCode(for game: Game) throws -> String?
     /// The spoiler-free summary of a finished game.
     func shareText(for saved: SavedGame) throws -> String
+
+    // MARK: Matches and leaderboards
+
+    /// The matches this player is in, newest first.
+    func matches() throws -> [MatchOverview]
+    /// Starts or resumes this player's next unfinished game of a match.
+    func beginMatchGame(matchID: String) throws -> SavedGame
+    /// The match a game belongs to; nil for a game of no match.
+    func matchOverview(ofGame gameID: String) throws -> MatchOverview?
+    /// The leaderboards of a day (`YYYY-MM-DD`) and of all time.
+    func leaderboards(day: String) throws -> Leaderboards
 }
 
 /// The sync that runs beside the game, on a thread of its own; it reports through the inbox

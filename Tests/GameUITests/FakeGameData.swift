@@ -41,6 +41,9 @@ final class FakeGameData: GameData, @unchecked Sendable {
     var daily = GameRequest(packID: "animals", word: "zebra", daily: "2026-11-18")
     var challenges: [String: GameRequest] = [:]
     var failures: [String: any Error] = [:]
+    /// The matches (`matches`, `matchOverview`) and leaderboards, as set by the test.
+    var matchList: [MatchOverview] = []
+    var boards = Leaderboards(day: "2026-11-25", daily: [], allTime: [])
     /// Called first in `hint(for:)`, on the coach's queue: a test can hold the coach there.
     var onHint: @Sendable () -> Void = {}
 
@@ -251,6 +254,27 @@ final class FakeGameData: GameData, @unchecked Sendable {
     func shareText(for game: SavedGame) throws -> String {
         try call("shareText", game.id)
         return "Qiktionary \(game.game.guesses.count)/\(game.game.maxGuesses)"
+    }
+
+    func matches() throws -> [MatchOverview] {
+        try call("matches")
+        return matchList
+    }
+
+    func beginMatchGame(matchID: String) throws -> SavedGame {
+        try call("beginMatchGame", matchID)
+        guard let match = matchList.first(where: { $0.state.match.id == matchID }) else { throw FakeFailure(description: "no match \(matchID)") }
+        return try startGame(GameRequest(packID: match.state.match.pack, word: "tiger"))
+    }
+
+    func matchOverview(ofGame gameID: String) throws -> MatchOverview? {
+        try call("matchOverview", gameID)
+        return matchList.first
+    }
+
+    func leaderboards(day: String) throws -> Leaderboards {
+        try call("leaderboards", day)
+        return boards
     }
 }
 
