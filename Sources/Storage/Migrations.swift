@@ -25,6 +25,8 @@ enum Migrations {
         }
         migrator.registerMigration("v11: stored texts a terminal would obey shown as visible escapes", migrate: v11)
         migrator.registerMigration("v12: a game's help level") { db in try db.execute(sql: v12) }
+        // v13 is another change's number.
+        migrator.registerMigration("v14: matches, plays and standings") { db in try db.execute(sql: v14) }
         return migrator
     }
 
@@ -35,6 +37,43 @@ enum Migrations {
         ALTER TABLE game ADD COLUMN assist TEXT NOT NULL DEFAULT 'coach' CHECK (assist IN ('none', 'proven', 'coach'));
         INSERT INTO setting (key, value) SELECT 'assist ' || id, 'proven ' || (CAST(strftime('%s', 'now') AS INTEGER) * 1000) FROM player
           WHERE true ON CONFLICT (key) DO NOTHING;
+        """
+
+    /// What this player's machines know of the players of the shared folder (docs/multiplayer.md):
+    /// every row is keyed by the player looking (`viewer`), so one player's rows never reach
+    /// another's. Matches as made; plays by player and game (kept merged, so a play never goes
+    /// back; a play whose match has not arrived waits here); declines; the players seen; each
+    /// device's leaderboard line; the token of each player's shared zone; and what this device
+    /// last published under each record name, so an unchanged record is not written again.
+    static let v14 = """
+        CREATE TABLE matchRecord (
+          viewer TEXT NOT NULL, id TEXT NOT NULL, players TEXT NOT NULL, createdBy TEXT NOT NULL, pack TEXT NOT NULL,
+          packVersion INTEGER NOT NULL, rules TEXT NOT NULL, hard INTEGER NOT NULL, length INTEGER NOT NULL,
+          maxGuesses INTEGER NOT NULL, createdAt INTEGER NOT NULL, codes TEXT NOT NULL, wordCheck INTEGER NOT NULL,
+          PRIMARY KEY (viewer, id)
+        );
+        CREATE TABLE matchPlay (
+          viewer TEXT NOT NULL, matchId TEXT NOT NULL, player TEXT NOT NULL, gameIndex INTEGER NOT NULL,
+          status TEXT NOT NULL, guesses INTEGER NOT NULL, hints INTEGER, assist TEXT, grid TEXT,
+          PRIMARY KEY (viewer, matchId, player, gameIndex)
+        );
+        CREATE TABLE matchDecline (
+          viewer TEXT NOT NULL, matchId TEXT NOT NULL, PRIMARY KEY (viewer, matchId)
+        );
+        CREATE TABLE friend (
+          viewer TEXT NOT NULL, name TEXT NOT NULL, joined INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (viewer, name)
+        );
+        CREATE TABLE standing (
+          viewer TEXT NOT NULL, player TEXT NOT NULL, device TEXT NOT NULL, tallies TEXT NOT NULL,
+          bestDailyStreak INTEGER NOT NULL, matchesWon INTEGER NOT NULL, days TEXT NOT NULL,
+          PRIMARY KEY (viewer, player, device)
+        );
+        CREATE TABLE sharedToken (
+          viewer TEXT NOT NULL, player TEXT NOT NULL, token TEXT NOT NULL, PRIMARY KEY (viewer, player)
+        );
+        CREATE TABLE sharedPublished (
+          viewer TEXT NOT NULL, recordName TEXT NOT NULL, content TEXT NOT NULL, PRIMARY KEY (viewer, recordName)
+        );
         """
 
     /// Texts stored before every gate refused control characters (a pack file's fact, title or

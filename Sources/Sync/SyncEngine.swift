@@ -35,6 +35,9 @@ public struct SyncEngine: Sendable {
     /// Told of each fetched record refused for a text a terminal would obey (one line each).
     public var warnings: CloudWarningSink?
 
+    /// Runs at the end of every round, with this round's store (the shared zones' exchange).
+    public var afterRound: (@Sendable (any CloudDatabase) throws -> Void)?
+
     public init(player: PlayerDatabase, cloud: any CloudDatabase,
                 now: @escaping @Sendable () -> Date = { Date() },
                 pause: @escaping @Sendable (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) }) {
@@ -73,6 +76,7 @@ public struct SyncEngine: Sendable {
             // A merge that kept something the cloud lacks queued it: send it now, not next time.
             if report.conflictsResolved > mergedBefore { try send(&report, written: &written) }
             compactWhereWorthwhile(written)
+            try afterRound?(cloud)
             report.durationMs = Int(now().timeIntervalSince(started) * 1000)
             try player.recordSyncOutcome(state: "synced", message: nil, at: now())
             return report

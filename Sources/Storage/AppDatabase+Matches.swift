@@ -1,0 +1,242 @@
+import Foundation
+import GRDB
+import QiktionaryCore
+
+/// What this player's machines know of the shared folder's players: matches, plays, declines,
+/// the players seen and their leaderboard lines (migration v14, docs/multiplayer.md). Every
+/// row belongs to the player looking; nothing here reads or writes another player's games.
+/// The values are Core's, already checked by whoever read them off the folder.
+extension PlayerDatabase {
+    private var viewer: String { profile.playerID }
+
+    // MARK: Matches
+
+    /// Keeps a match; a match already kept stays as it is (a match never changes). Returns the
+    /// version kept before, if any, for the caller to compare.
+    @discardableResult
+    public func keepMatch(_ match: Match) throws(StorageError) -> Match? {
+        try write { db in
+            if let kept = try Self.match(match.id, viewer: viewer, db) { return kept }
+            try db.execute(sql: """
+                INSERT INTO matchRecord (viewer, id, players, createdBy, pack, packVersion, rules, hard, length, maxGuesses,
+                  createdAt, codes, wordCheck) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [viewer, match.id, match.players.joined(separator: ","), match.createdBy, match.pack, match.packVersion,
+                                 match.rules.rawValue, match.hard, match.length, match.maxGuesses,
+                                 AppDatabase.millis(match.createdAt), match.codes.joined(separator: ","), match.wordCheck])
+            return nil
+        }
+    }
+
+    public func match(id: String) throws(StorageError) -> Match? {
+        try read { db in try Self.match(id, viewer: viewer, db) }
+    }
+
+    /// Every match kept, newest first.
+    public func keptMatches() throws(StorageError) -> [Match] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM matchRecord WHERE viewer = ? ORDER BY createdAt DESC, id", arguments: [viewer])
+                .compactMap(Self.match(row:))
+        }
+    }
+
+    private static func match(_ id: String, viewer: String, _ db: Database) throws -> Match? {
+        try Row.fetchOne(db, sql: "SELECT * FROM matchRecord WHERE viewer = ? AND id = ?", arguments: [viewer, id]).flatMap(match(row:))
+    }
+
+    private static func match(row: Row) -> Match? {
+        guard let rules = Rules(rawValue: row["rules"]) else { return nil }
+        let players: String = row["players"], codes: String = row["codes"]
+        return Match(id: row["id"], players: players.split(separator: ",").map(String.init), createdBy: row["createdBy"],
+                     pack: row["pack"], packVersion: row["packVersion"], rules: rules, hard: row["hard"], length: row["length"],
+                     maxGuesses: row["maxGuesses"], createdAt: AppDatabase.time(row["createdAt"]),
+                     codes: codes.split(separator: ",").map(String.init), wordCheck: row["wordCheck"])
+    }
+
+    // MARK: Plays
+
+    /// Keeps a play as read (checked against its match when the match was here, waiting
+    /// otherwise), merged with the version kept: a play never goes back.
+    public func keepPlay(_ fields: MatchPlay.Fields, merge: (MatchPlay.Fields, MatchPlay.Fields) -> MatchPlay.Fields) throws(StorageError) {
+        try write { db in
+            var kept = fields
+            if let row = try Row.fetchOne(db, sql: """
+                SELECT * FROM matchPlay WHERE viewer = ? AND matchId = ? AND player = ? AND gameIndex = ?
+                """, arguments: [viewer, fields.match, fields.player, fields.game]) {
+                kept = merge(Self.fields(row), fields)
+            }
+            try db.execute(sql: """
+                INSERT OR REPLACE INTO matchPlay (viewer, matchId, player, gameIndex, status, guesses, hints, assist, grid)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [viewer, kept.match, kept.player, kept.game, kept.status, kept.guesses, kept.hints, kept.assist, kept.grid])
+        }
+    }
+
+    /// The plays kept of a match, as they were read.
+    public func plays(ofMatch id: String) throws(StorageError) -> [MatchPlay.Fields] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM matchPlay WHERE viewer = ? AND matchId = ? ORDER BY player, gameIndex",
+                             arguments: [viewer, id]).map(Self.fields)
+        }
+    }
+
+    private static func fields(_ row: Row) -> MatchPlay.Fields {
+        MatchPlay.Fields(match: row["matchId"], player: row["player"], game: row["gameIndex"], status: row["status"], guesses: row["guesses"],
+                         hints: row["hints"], assist: row["assist"], grid: row["grid"])
+    }
+
+    // MARK: Declines
+
+    public func keepDecline(matchID: String) throws(StorageError) {
+        try write { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO matchDecline (viewer, matchId) VALUES (?, ?)", arguments: [viewer, matchID])
+        }
+    }
+
+    public func declinedMatches() throws(StorageError) -> Set<String> {
+        try read { db in
+            Set(try String.fetchAll(db, sql: "SELECT matchId FROM matchDecline WHERE viewer = ?", arguments: [viewer]))
+        }
+    }
+
+    // MARK: Players
+
+    /// Notes a player seen in the folder (`joinedAt`: when this player asked to be visible;
+    /// the first time is kept).
+    public func keepFriend(_ name: String, joinedAt: Date? = nil) throws(StorageError) {
+        try write { db in
+            try db.execute(sql: """
+                INSERT INTO friend (viewer, name, joined) VALUES (?, ?, ?)
+                ON CONFLICT (viewer, name) DO UPDATE SET joined = CASE WHEN joined = 0 THEN excluded.joined ELSE joined END
+                """, arguments: [viewer, name, joinedAt.map { AppDatabase.millis(AppDatabase.stamp($0)) } ?? 0])
+        }
+    }
+
+    /// The players seen, by name.
+    public func friends() throws(StorageError) -> [String] {
+        try read { db in try String.fetchAll(db, sql: "SELECT name FROM friend WHERE viewer = ? ORDER BY name", arguments: [viewer]) }
+    }
+
+    /// When this player joined, as far as this machine knows (nil: not joined).
+    public func joinedAt() throws(StorageError) -> Date? {
+        try read { db in
+            try Int64.fetchOne(db, sql: "SELECT joined FROM friend WHERE viewer = ? AND name = ? AND joined > 0",
+                               arguments: [viewer, viewer]).map(AppDatabase.time)
+        }
+    }
+
+    // MARK: Leaderboard lines
+
+    /// Keeps a device's line of a player, merged with the one kept.
+    public func keepStanding(_ standing: Standing, player: String, device: String) throws(StorageError) {
+        try write { db in
+            var line = standing
+            if let row = try Row.fetchOne(db, sql: "SELECT * FROM standing WHERE viewer = ? AND player = ? AND device = ?",
+                                          arguments: [viewer, player, device]), let kept = Self.standing(row) {
+                line = Standing.merge(kept, standing)
+            }
+            try db.execute(sql: """
+                INSERT OR REPLACE INTO standing (viewer, player, device, tallies, bestDailyStreak, matchesWon, days)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [viewer, player, device, Self.talliesText(line.tallies), line.bestDailyStreak, line.matchesWon,
+                                 line.dayLines.joined(separator: "\n")])
+        }
+    }
+
+    /// Each player's line: the merge of their devices' lines.
+    public func standings() throws(StorageError) -> [String: Standing] {
+        try read { db in
+            var lines: [String: Standing] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM standing WHERE viewer = ?", arguments: [viewer]) {
+                guard let line = Self.standing(row) else { continue }
+                let player: String = row["player"]
+                lines[player] = lines[player].map { Standing.merge($0, line) } ?? line
+            }
+            return lines
+        }
+    }
+
+    private static func talliesText(_ tallies: [Assist: Standing.Tally]) -> String {
+        tallies.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value.games) \($0.value.wins) \($0.value.winGuesses)" }
+            .joined(separator: ",")
+    }
+
+    private static func standing(_ row: Row) -> Standing? {
+        var tallies: [Assist: Standing.Tally] = [:]
+        let text: String = row["tallies"], daysText: String = row["days"]
+        for part in text.split(separator: ",") {
+            let items = part.split(separator: " ")
+            guard items.count == 4, let assist = Assist(rawValue: String(items[0])),
+                  let games = Int(items[1]), let wins = Int(items[2]), let guesses = Int(items[3]) else { return nil }
+            tallies[assist] = Standing.Tally(games: games, wins: wins, winGuesses: guesses)
+        }
+        guard let days = try? Standing.days(lines: daysText.split(separator: "\n").map(String.init)) else { return nil }
+        return Standing(tallies: tallies, bestDailyStreak: row["bestDailyStreak"], matchesWon: row["matchesWon"], days: days)
+    }
+
+    // MARK: Reading and publishing
+
+    /// The token of a player's shared zone, as last read here.
+    public func sharedToken(of player: String) throws(StorageError) -> String? {
+        try read { db in
+            try String.fetchOne(db, sql: "SELECT token FROM sharedToken WHERE viewer = ? AND player = ?", arguments: [viewer, player])
+        }
+    }
+
+    public func saveSharedToken(_ token: String?, of player: String) throws(StorageError) {
+        try write { db in
+            if let token {
+                try db.execute(sql: "INSERT OR REPLACE INTO sharedToken (viewer, player, token) VALUES (?, ?, ?)",
+                               arguments: [viewer, player, token])
+            } else {
+                try db.execute(sql: "DELETE FROM sharedToken WHERE viewer = ? AND player = ?", arguments: [viewer, player])
+            }
+        }
+    }
+
+    /// What this device last published under each record name (a text the publisher compares).
+    public func published() throws(StorageError) -> [String: String] {
+        try read { db in
+            Dictionary(try Row.fetchAll(db, sql: "SELECT recordName, content FROM sharedPublished WHERE viewer = ?", arguments: [viewer])
+                .map { ($0["recordName"], $0["content"]) }, uniquingKeysWith: { a, _ in a })
+        }
+    }
+
+    public func notePublished(_ contents: [String: String]) throws(StorageError) {
+        try write { db in
+            for (name, content) in contents {
+                try db.execute(sql: "INSERT OR REPLACE INTO sharedPublished (viewer, recordName, content) VALUES (?, ?, ?)",
+                               arguments: [viewer, name, content])
+            }
+        }
+    }
+
+    /// Forgets what was published (the cloud was reset or the folder changed): all is sent again.
+    public func forgetPublished() throws(StorageError) {
+        try write { db in try db.execute(sql: "DELETE FROM sharedPublished WHERE viewer = ?", arguments: [viewer]) }
+    }
+
+    // MARK: Match games
+
+    /// Starts the player's game of a match (its id given), or returns it when it is here already.
+    public func startMatchGame(id: String, request: GameRequest, maxGuesses: Int, lexicon: (() -> Lexicon)? = nil,
+                               now: Date? = nil) throws(StorageError) -> SavedGame {
+        let now = AppDatabase.stamp(now ?? clock())
+        return try write { db in
+            if let existing = try GameRecord.fetchOne(db, key: id) {
+                guard existing.playerId == profile.playerID else { throw StorageError.noGame(id) }
+                return try AppDatabase.savedGame(existing, db)
+            }
+            let (pack, entry) = try AppDatabase.chooseSecret(request, playerID: profile.playerID, lexicon: lexicon, db)
+            let rules = request.rules ?? pack.rules
+            let game = SyncGame(
+                id: id, packID: pack.id, secret: entry.word, fact: entry.fact, rules: rules, maxGuesses: maxGuesses,
+                status: .inProgress, startedAt: now, updatedAt: now, finishedAt: nil,
+                startedOn: profile.device.name, lastChangedOn: profile.device.name, hard: request.hard,
+                assist: try request.assist ?? AppDatabase.assist(profile.playerID, db), hints: "", daily: nil
+            )
+            let record = GameRecord(game: game, playerId: profile.playerID, remoteRecordName: nil)
+            try record.insert(db)
+            return try AppDatabase.savedGame(record, db)
+        }
+    }
+}

@@ -1,0 +1,173 @@
+import CloudStore
+import Foundation
+import QiktionaryCore
+import Storage
+
+/// The shared zones of a folder (docs/multiplayer.md): this player's machines write only their
+/// own player's shared zone, and read every player's (their own other machines' records
+/// included) without writing anything in another player's folder or reading their games.
+/// Every record read is checked (`CloudSchema.shared`, then Core's rules); a record refused is
+/// told through `warnings` in one line and changes nothing.
+public struct SharedZone: Sendable {
+    let player: PlayerDatabase
+    let cloud: FolderCloudDatabase
+    public var warnings: CloudWarningSink?
+
+    public init(player: PlayerDatabase, cloud: FolderCloudDatabase, warnings: CloudWarningSink? = nil) {
+        self.player = player
+        self.cloud = cloud
+        self.warnings = warnings
+    }
+
+    private var viewer: String { player.profile.playerID }
+
+    // MARK: Reading
+
+    /// Reads what every player's shared zone has new and keeps what passes. Returns how many
+    /// records were refused.
+    @discardableResult
+    public func read() throws -> Int {
+        var read: [(publisher: String, record: SharedRecord)] = []
+        var tokens: [String: String] = [:]
+        var refused = 0
+        for name in try FolderCloudDatabase.players(in: cloud.folder) where PlayerName.isValid(name) {
+            guard let changes = try fetch(name) else { continue }
+            for record in changes.changedRecords {
+                switch CloudSchema.shared(record) {
+                case .success(let value): read.append((name, value))
+                case .failure(let refusal):
+                    refused += 1
+                    warn(name, refusal)
+                }
+            }
+            tokens[name] = changes.token.serialized.base64EncodedString()
+        }
+        // Matches first, so a play or decline read in the same round finds its match.
+        let ordered = read.filter { if case .match = $0.record { true } else { false } }
+            + read.filter { if case .match = $0.record { false } else { true } }
+        for (publisher, record) in ordered {
+            if let refusal = try keep(record, publishedBy: publisher) {
+                refused += 1
+                warn(publisher, SharedRefusal(record: Self.describe(record), reason: refusal.description))
+            }
+        }
+        for (name, token) in tokens { try player.saveSharedToken(token, of: name) }
+        return refused
+    }
+
+    /// What `name`'s shared zone has new since it was last read here; nil when it has none.
+    private func fetch(_ name: String) throws -> ZoneChanges? {
+        let token = try player.sharedToken(of: name).flatMap { Data(base64Encoded: $0) }.flatMap { try? ChangeToken(serialized: $0) }
+        return try Self.fetch(name, in: cloud.folder, since: token)
+    }
+
+    private static func fetch(_ name: String, in folder: any CloudFolder, since token: ChangeToken?) throws(CloudStoreError) -> ZoneChanges? {
+        let reader = try FolderCloudDatabase.reader(of: name, in: folder)
+        let result = Result { () throws(CloudStoreError) in try reader.fetchZoneChanges(CloudSchema.sharedZone, since: token) }
+        switch result {
+        case .success(let changes): return changes
+        case .failure(.zoneNotFound): return nil
+        case .failure(.changeTokenExpired): return try reader.fetchZoneChanges(CloudSchema.sharedZone, since: nil)
+        case .failure(let error): throw error
+        }
+    }
+
+    private func warn(_ publisher: String, _ refusal: SharedRefusal) {
+        warnings?(CloudWarning(path: "\(publisher)'s \(refusal.record)", reason: refusal.reason))
+    }
+
+    static func describe(_ record: SharedRecord) -> String {
+        switch record {
+        case .player(let name, _): "player \(String(name.prefix(40)))"
+        case .match(let match): "match \(String(match.id.prefix(40)))"
+        case .play(let play): "play of game \(play.game) of match \(String(play.match.prefix(40)))"
+        case .decline(let id): "decline of match \(String(id.prefix(40)))"
+        case .standing(let device, _): "leaderboard line of \(String(device.prefix(40)))"
+        }
+    }
+
+    /// Checks one record by Core's rules and keeps it; returns the refusal, if refused.
+    private func keep(_ record: SharedRecord, publishedBy publisher: String) throws -> MatchRefusal? {
+        do {
+            try check(record, publishedBy: publisher)
+            return nil
+        } catch let refusal as MatchRefusal {
+            return refusal
+        }
+    }
+
+    private func check(_ record: SharedRecord, publishedBy publisher: String) throws {
+        switch record {
+        case .player(let name, let joinedAt):
+            if let problem = PlayerName.problem(name) { throw MatchRefusal.badName(problem) }
+            guard name == publisher else { throw MatchRefusal.notThePublisher(player: name, publisher: publisher) }
+            try player.keepFriend(name, joinedAt: name == viewer ? joinedAt : nil)
+        case .match(let match):
+            try match.check(publishedBy: publisher)
+            try player.keepFriend(publisher)
+            // Only this player's matches are kept; another pair's match is theirs.
+            guard match.players.contains(viewer) else { return }
+            if let kept = try player.keepMatch(match) { try Match.checkUnchanged(kept: kept, read: match) }
+        case .play(let fields):
+            if let problem = PlayerName.problem(fields.player) { throw MatchRefusal.badName(problem) }
+            guard fields.player == publisher else { throw MatchRefusal.notThePublisher(player: fields.player, publisher: publisher) }
+            try player.keepFriend(publisher)
+            guard let match = try player.match(id: fields.match) else {
+                // Its match has not arrived (or is another pair's): it waits, checked when read.
+                try player.keepPlay(fields) { _, new in new }
+                return
+            }
+            _ = try MatchPlay(checking: fields, in: match, publishedBy: publisher)
+            try player.keepPlay(fields) { old, new in Self.merge(old, new, in: match) }
+        case .decline(let id):
+            guard let match = try player.match(id: id) else { return }
+            try MatchState.checkDecline(by: publisher, of: match)
+            try player.keepDecline(matchID: id)
+        case .standing(let device, let line):
+            try line.check()
+            try player.keepFriend(publisher)
+            try player.keepStanding(line, player: publisher, device: device)
+        }
+    }
+
+    /// Two versions of a play, the one further on (an unreadable version gives way).
+    public static func merge(_ old: MatchPlay.Fields, _ new: MatchPlay.Fields, in match: Match) -> MatchPlay.Fields {
+        let a = try? MatchPlay(checking: old, in: match, publishedBy: old.player)
+        let b = try? MatchPlay(checking: new, in: match, publishedBy: new.player)
+        switch (a, b) {
+        case let (a?, b?): return MatchPlay.merge(a, b).fields
+        case (nil, _): return new
+        case (_, nil): return old
+        }
+    }
+
+    // MARK: Publishing
+
+    /// Writes into this player's shared zone the records that differ from what this device
+    /// published last (each record is this player's own: a play, a match they made, their
+    /// decline, this device's line). Returns how many were written.
+    @discardableResult
+    public func publish(_ records: [SharedRecord]) throws -> Int {
+        let device = player.profile.device.name
+        let published = try player.published()
+        var changed: [CloudRecord] = []
+        var contents: [String: String] = [:]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        for shared in records {
+            let record = CloudSchema.record(shared, device: device)
+            let content = String(decoding: try encoder.encode(record.fields), as: UTF8.self)
+            guard published[record.recordName] != content else { continue }
+            changed.append(record)
+            contents[record.recordName] = content
+        }
+        guard !changed.isEmpty else { return 0 }
+        try cloud.createZone(CloudSchema.sharedZone)
+        for start in stride(from: 0, to: changed.count, by: SyncEngine.batchLimit) {
+            let batch = Array(changed[start..<min(start + SyncEngine.batchLimit, changed.count)])
+            _ = try cloud.modifyRecords(in: CloudSchema.sharedZone, saving: batch, deleting: [], policy: .overwrite)
+        }
+        try player.notePublished(contents)
+        return changed.count
+    }
+}
