@@ -1,13 +1,198 @@
+import CloudStore
+import Foundation
 import QiktionaryCore
+import Storage
+import Sync
 
-// Placeholder until matches are wired: replaced whole by the match use cases (issue 26).
+// Matches, friends and leaderboards (docs/multiplayer.md): the player's side of the shared
+// folder. What other players published is read and checked by sync (`SharedZone`); the player's
+// own progress in a match comes from their own games here, merged with what their other
+// machines published, so it shows before any sync.
 extension PlayerGames {
-    struct MatchesNotWired: Error, CustomStringConvertible {
-        var description: String { "matches are not wired yet" }
+    private var me: String { profile.playerID }
+
+    /// Runs Core's rules, turning a refusal into a failure a person reads (exit 64).
+    private func refusing<T>(_ body: () throws(MatchRefusal) -> T) throws -> T {
+        do { return try body() } catch { throw Failure(error.description) }
     }
 
-    public func matches() throws -> [MatchOverview] { throw MatchesNotWired() }
-    public func beginMatchGame(matchID: String) throws -> SavedGame { throw MatchesNotWired() }
-    public func matchOverview(ofGame gameID: String) throws -> MatchOverview? { throw MatchesNotWired() }
-    public func leaderboards(day: String) throws -> Leaderboards { throw MatchesNotWired() }
+    // MARK: Friends
+
+    /// The players visible in the folder (as of the last sync), by name.
+    public func friends() throws -> [String] { try run { () throws(StorageError) in try player.friends() } }
+
+    /// Makes this player visible to the others of the folder (published at the next sync).
+    public func join(now: Date = Date()) throws { try run { () throws(StorageError) in try player.keepFriend(me, joinedAt: now) } }
+
+    // MARK: Making and answering
+
+    /// A new match against `opponent`, a player visible in the folder: three words of `packID`
+    /// (one drawn at random when nil), under `rules` (the pack's when nil).
+    public func newMatch(against opponent: String, packID: String?, rules: Rules?, hard: Bool, seed: UInt64? = nil,
+                         now: Date = Date()) throws -> MatchOverview {
+        if let problem = PlayerName.problem(opponent) { throw Failure(problem) }
+        if opponent == me { throw Failure(MatchRefusal.againstYourself(me).description) }
+        guard try friends().contains(opponent) else {
+            throw Failure("no player called '\(opponent)' in the shared folder; they show once they run `friends --join` and sync")
+        }
+        let packs = try run { () throws(StorageError) in try player.storedPacks() }
+        let played = Set(try history().map(\.game.secret))
+        var seeded = seed.map(SeededGenerator.init)
+        var system = SystemRandomNumberGenerator()
+        let match: Match = try refusing { () throws(MatchRefusal) in
+            if var generator = seeded {
+                defer { seeded = generator }
+                return try make(against: opponent, packs: packs, packID: packID, rules: rules, hard: hard, now: now, played: played,
+                                using: &generator)
+            }
+            return try make(against: opponent, packs: packs, packID: packID, rules: rules, hard: hard, now: now, played: played,
+                            using: &system)
+        }
+        try run { () throws(StorageError) in try player.keepMatch(match) }
+        return try overview(match, declined: [])
+    }
+
+    private func make<R: RandomNumberGenerator>(against opponent: String, packs: [Pack], packID: String?, rules: Rules?, hard: Bool,
+                                                now: Date, played: Set<String>, using generator: inout R) throws(MatchRefusal) -> Match {
+        let pack: Pack
+        if let packID {
+            guard let named = packs.first(where: { $0.id == packID }) else { throw .badPack(packID) }
+            pack = named
+        } else {
+            pack = try Match.choosePack(from: packs, rules: rules, lexicon: lexicon(), using: &generator)
+        }
+        return try Match.make(by: me, against: opponent, pack: pack, rules: rules, hard: hard, createdAt: now, lexicon: lexicon(),
+                              avoiding: played, using: &generator)
+    }
+
+    /// Declines a match this player was asked to play, before playing any of it.
+    public func declineMatch(id: String) throws -> MatchOverview {
+        let shown = try matchOverview(id: id)
+        if shown.state.status == .declined { return shown }
+        if let problem = shown.state.declineProblem(player: me) { throw Failure(problem.description) }
+        try run { () throws(StorageError) in try player.keepDecline(matchID: shown.state.match.id) }
+        return try matchOverview(id: shown.state.match.id)
+    }
+
+    // MARK: Showing
+
+    /// This player's matches, newest first.
+    public func matches() throws -> [MatchOverview] {
+        let declined = try run { () throws(StorageError) in try player.declinedMatches() }
+        return try myMatches().map { try overview($0, declined: declined) }
+    }
+
+    /// One match of this player, by its id or the start of it.
+    public func matchOverview(id: String) throws -> MatchOverview {
+        let found = try myMatches().filter { $0.id == id || (id.count >= 4 && $0.id.hasPrefix(id)) }
+        guard found.count == 1, let match = found.first else {
+            if found.count > 1 { throw Failure("'\(id)' starts the ids of \(found.count) matches; give more of the id") }
+            throw Failure("no match with id '\(id)'; `match list` shows yours")
+        }
+        return try overview(match, declined: try run { () throws(StorageError) in try player.declinedMatches() })
+    }
+
+    /// The match a game of this player belongs to, if any.
+    public func matchOverview(ofGame gameID: String) throws -> MatchOverview? {
+        guard let match = try myMatches().first(where: { m in Match.games.contains { m.gameID(player: me, index: $0) == gameID } }) else {
+            return nil
+        }
+        return try overview(match, declined: try run { () throws(StorageError) in try player.declinedMatches() })
+    }
+
+    /// Starts or resumes this player's next unfinished game of the match: an ordinary game of
+    /// theirs whose id the match gives, on the match's word, rules, hard setting and limit.
+    public func beginMatchGame(matchID: String) throws -> SavedGame {
+        let shown = try matchOverview(id: matchID)
+        let state = shown.state, match = state.match
+        if state.status == .declined { throw Failure("match '\(match.id)' was declined") }
+        guard let index = state.nextGame(for: me) else {
+            throw Failure("you have played every game of match '\(match.id)'; `match show \(match.id)` shows where it stands")
+        }
+        let words = try refusing { () throws(MatchRefusal) in try match.words(lexicon: lexicon(), packWords: try? packWords(match.pack)) }
+        let request = GameRequest(packID: match.pack, word: words[index - 1], rules: match.rules, hard: match.hard)
+        return try run { () throws(StorageError) in
+            try player.startMatchGame(id: match.gameID(player: me, index: index), request: request, maxGuesses: match.maxGuesses,
+                                      lexicon: lexicon)
+        }
+    }
+
+    private func packWords(_ pack: String) throws -> [String] {
+        try run { () throws(StorageError) in try player.database.packWords(of: pack).map(\.word) }
+    }
+
+    private func myMatches() throws -> [Match] {
+        try run { () throws(StorageError) in try player.keptMatches() }.filter { $0.players.contains(me) }
+    }
+
+    /// The match as this player sees it: what was read of both players, and this player's own
+    /// games here (a game never played is not counted); the words of games both have finished.
+    private func overview(_ match: Match, declined: Set<String>) throws -> MatchOverview {
+        let state = MatchState(match: match, plays: try plays(of: match), declined: declined.contains(match.id))
+        var words: [String?] = Match.games.map { _ in nil }
+        if Match.games.contains(where: state.bothFinished), let decoded = try? match.words(lexicon: lexicon(), packWords: try? packWords(match.pack)) {
+            for index in Match.games where state.bothFinished(game: index) { words[index - 1] = decoded[index - 1] }
+        }
+        return MatchOverview(state: state, words: words, viewer: me)
+    }
+
+    private func plays(of match: Match) throws -> [MatchPlay] {
+        var plays: [MatchPlay] = []
+        var own: [Int: MatchPlay] = [:]
+        for fields in try run({ () throws(StorageError) in try player.plays(ofMatch: match.id) }) {
+            guard let play = try? MatchPlay(checking: fields, in: match, publishedBy: fields.player) else { continue }
+            if play.player == me { own[play.index] = play } else { plays.append(play) }
+        }
+        for index in Match.games {
+            guard let saved = try? player.game(id: match.gameID(player: me, index: index)),
+                  saved.game.isFinished || !saved.game.guesses.isEmpty else { continue }
+            let local = MatchPlay.of(saved.game, hints: saved.hints, match: match, player: me, index: index)
+            own[index] = own[index].map { MatchPlay.merge($0, local) } ?? local
+        }
+        return plays + own.values.sorted { $0.index < $1.index }
+    }
+
+    // MARK: Leaderboards
+
+    /// The day's board and the all-time board of the players visible in the folder.
+    public func leaderboards(day: String) throws -> Leaderboards {
+        var lines = try run { () throws(StorageError) in try player.standings() }
+        if let own = try ownStanding() { lines[me] = lines[me].map { Standing.merge($0, own) } ?? own }
+        return Leaderboards(day: day, daily: Leaderboard.daily(day, standings: lines), allTime: Leaderboard.allTime(lines))
+    }
+
+    /// This player's line from their whole history here, once they are visible (joined, or in a match).
+    private func ownStanding() throws -> Standing? {
+        let matches = try self.matches()
+        guard try run({ () throws(StorageError) in try player.joinedAt() }) != nil || !matches.isEmpty else { return nil }
+        return Standing(history: try history().compactMap(HistoryGame.init),
+                        matchesWon: MatchState.matchesWon(by: me, in: matches.map(\.state)))
+    }
+
+    // MARK: The shared zone
+
+    /// What this player publishes: the joined marker, the matches they made, their plays of
+    /// every match game, their declines and this device's leaderboard line.
+    public func publication() throws -> [SharedRecord] {
+        var records: [SharedRecord] = []
+        if let joinedAt = try run({ () throws(StorageError) in try player.joinedAt() }) {
+            records.append(.player(name: me, joinedAt: joinedAt))
+        }
+        for shown in try matches() {
+            let match = shown.state.match
+            if match.createdBy == me { records.append(.match(match)) }
+            for play in try plays(of: match) where play.player == me { records.append(.play(play.fields)) }
+            if shown.state.declined && match.createdBy != me { records.append(.decline(matchID: match.id)) }
+        }
+        if let line = try ownStanding() { records.append(.standing(device: profile.device.id, line)) }
+        return records
+    }
+
+    /// The shared zones' part of a sync round: read every player's, then publish this player's.
+    public func exchangeShared(cloud: any CloudDatabase, warnings: CloudWarningSink?) throws {
+        guard let cloud = cloud as? FolderCloudDatabase else { return }
+        let zone = SharedZone(player: player, cloud: cloud, warnings: warnings)
+        try zone.read()
+        try zone.publish(try publication())
+    }
 }

@@ -115,6 +115,8 @@ public struct Setup: Sendable {
                                              options: CloudStoreOptions(now: clock, warnings: warnings))
         var engine = SyncEngine(player: player, cloud: cloud, now: clock)
         engine.warnings = warnings
+        let games = self.games
+        engine.afterRound = { cloud in try games.exchangeShared(cloud: cloud, warnings: warnings) }
         return engine
     }
 

@@ -217,6 +217,19 @@ extension PlayerDatabase {
 
     // MARK: Match games
 
+    /// Every pack stored, with its words in order: what a match is drawn from.
+    public func storedPacks() throws(StorageError) -> [Pack] {
+        try read { db in
+            let words = Dictionary(grouping: try PackWordRecord.fetchAll(db, sql: "SELECT * FROM packWord ORDER BY packId, position"),
+                                   by: \.packId)
+            return try PackRecord.fetchAll(db, sql: "SELECT * FROM pack ORDER BY id").map { pack in
+                Pack(id: pack.id, version: pack.version, title: pack.title, description: pack.description, length: pack.length,
+                     rules: pack.rules, maxGuesses: pack.maxGuesses,
+                     words: (words[pack.id] ?? []).map { Pack.Entry(word: $0.word, fact: $0.fact) })
+            }
+        }
+    }
+
     /// Starts the player's game of a match (its id given), or returns it when it is here already.
     public func startMatchGame(id: String, request: GameRequest, maxGuesses: Int, lexicon: (() -> Lexicon)? = nil,
                                now: Date? = nil) throws(StorageError) -> SavedGame {
