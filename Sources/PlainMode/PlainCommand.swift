@@ -8,6 +8,8 @@ public enum PlainCommand: Equatable, Sendable {
     case daily
     /// `new --challenge CODE`.
     case challenge(code: String)
+    /// `new --match ID`: the player's next game of the match.
+    case match(id: String)
     case hint
     case share
     case resume(gameID: String)
@@ -38,7 +40,7 @@ public enum PlainCommand: Equatable, Sendable {
             try arguments(1...1, usage: "guess WORD")
             return .guess(rest[0])
         case "new":
-            let usage = "usage: new [--hard] [PACK_ID] | new --daily | new --challenge CODE"
+            let usage = "usage: new [--hard] [PACK_ID] | new --daily | new --challenge CODE | new --match ID"
             switch rest.first?.lowercased() {
             case "--daily":
                 try arguments(1...1, usage: "new --daily")
@@ -47,6 +49,9 @@ public enum PlainCommand: Equatable, Sendable {
                 // A code may be typed in groups: "new --challenge K7QM 2XWA 9DF3".
                 if rest.count < 2 { throw Unknown(message: "usage: new --challenge CODE") }
                 return .challenge(code: rest.dropFirst().joined())
+            case "--match":
+                try arguments(2...2, usage: "new --match ID")
+                return .match(id: rest[1].lowercased())
             default: break
             }
             let hard = rest.contains { $0.lowercased() == "--hard" }
@@ -97,6 +102,7 @@ public enum PlainCommand: Equatable, Sendable {
         "new [--hard] [PACK_ID]   start a new game (hard: every guess must fit the feedback so far)",
         "new --daily          the day's word (your local date), the same for everyone",
         "new --challenge CODE play a friend's challenge",
+        "new --match ID       your next game of a match",
         "hint                 the guess that leaves the fewest words possible on average",
         "resume GAME_ID       go back to a game in progress",
         "games                list games in progress",

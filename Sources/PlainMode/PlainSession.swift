@@ -35,12 +35,13 @@ public final class PlainSession {
 
     /// Starts as asked (`--word`, `--pack` and `--hard` always begin a new game), else resumes
     /// the most recent game in progress, else starts a new one. Throws when the request cannot be met.
-    public func begin(pack: String?, word: String?, daily: Bool = false, challenge: String? = nil) throws {
+    public func begin(pack: String?, word: String?, daily: Bool = false, challenge: String? = nil, match: String? = nil) throws {
         // A level asked for is the player's from now on, here and, through the games it
         // starts, on their other machines; a game already started keeps its own.
         if let assist { try games.chooseAssist(assist) }
         if daily { return try start(try games.dailyRequest()) }
         if let challenge { return try start(try games.challengeRequest(code: challenge)) }
+        if let match { return try startMatchGame(match) }
         let request = GameRequest(packID: pack, word: word, rules: rules, seed: seed, hard: hard, assist: assist)
         let (game, resumed) = try games.begin(request)
         // The seed is the first new game's.
@@ -113,6 +114,8 @@ public final class PlainSession {
             try start(try games.dailyRequest())
         case .challenge(let code):
             try start(try games.challengeRequest(code: code))
+        case .match(let id):
+            try startMatchGame(id)
         case .share:
             let game = try currentGame()
             emit(.share(gameID: game.id, text: try games.shareText(for: game)))
@@ -151,6 +154,12 @@ public final class PlainSession {
     private func start(_ request: GameRequest) throws {
         let (game, resumed) = try games.start(request)
         show(game, resumed: resumed)
+    }
+
+    /// The player's next game of a match, started or resumed.
+    private func startMatchGame(_ id: String) throws {
+        let game = try games.beginMatchGame(matchID: id)
+        show(game, resumed: !game.game.guesses.isEmpty)
     }
 
     /// The game started or resumed is the current one.

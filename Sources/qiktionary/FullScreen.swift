@@ -9,7 +9,8 @@ import TextSafety
 /// The full-screen game: the curses terminal, the event loop, and the effects run against the
 /// database. The terminal is restored on every way out: quit, Ctrl-C, SIGTERM, an error.
 enum FullScreen {
-    static func run(setup: Setup, request: GameRequest) throws {
+    /// `resuming`: the game to open instead of the request's (a match game already started).
+    static func run(setup: Setup, request: GameRequest, resuming gameID: String? = nil) throws {
         let terminal: CursesTerminal
         do { terminal = try CursesTerminal() } catch { throw Failure(error.description) }
         defer { terminal.restore() }
@@ -23,7 +24,7 @@ enum FullScreen {
         background?.start()
         defer { background?.stop() }
         var lastTick = Date.distantPast
-        EventLoop.run(terminal: terminal, state: &state, initial: [.begin(request), .load(.packs)], inbox: {
+        EventLoop.run(terminal: terminal, state: &state, initial: [gameID.map { .resume(gameID: $0) } ?? .begin(request), .load(.packs)], inbox: {
             var messages = inbox.take()
             if Date().timeIntervalSince(lastTick) >= 1 {
                 lastTick = Date()

@@ -48,6 +48,9 @@ struct Play: ParsableCommand, UsesData {
     @Option(help: ArgumentHelp("Play the game a friend's challenge code names (see 'qiktionary challenge').", valueName: "code"))
     var challenge: String?
 
+    @Option(help: ArgumentHelp("Start or resume your next game of this match (see 'qiktionary match').", valueName: "id"))
+    var match: String?
+
     @Flag(help: "Line mode for scripts, screen readers and dumb terminals.")
     var plain = false
 
@@ -56,8 +59,11 @@ struct Play: ParsableCommand, UsesData {
 
     func validate() throws {
         if json && !plain { throw ValidationError("--json goes with --plain") }
-        let starts = [pack != nil || word != nil, daily, challenge != nil].filter { $0 }.count
-        if starts > 1 { throw ValidationError("choose one of --pack/--word, --daily and --challenge") }
+        let starts = [pack != nil || word != nil, daily, challenge != nil, match != nil].filter { $0 }.count
+        if starts > 1 { throw ValidationError("choose one of --pack/--word, --daily, --challenge and --match") }
+        if match != nil && (rules != nil || seed != nil || hard) {
+            throw ValidationError("--match plays the match's games as it was made: no --rules, --seed or --hard")
+        }
         if (daily || challenge != nil) && (rules != nil || seed != nil || hard) {
             throw ValidationError(daily ? "--daily plays the day's word as it is: no --rules, --seed or --hard"
                                         : "--challenge plays the game as the code says: no --rules, --seed or --hard")
@@ -71,6 +77,12 @@ struct Play: ParsableCommand, UsesData {
         // the games it starts).
         if let assist { try setup.games.chooseAssist(assist) }
         guard plain else {
+            if let match {
+                // Started here, so a match that cannot be played is one line on the terminal.
+                setup.syncInPassing()
+                let game = try setup.games.beginMatchGame(matchID: match)
+                return try FullScreen.run(setup: setup, request: GameRequest(), resuming: game.id)
+            }
             // The code is checked before the screen opens, so a bad one is one line on the terminal.
             let games = setup.games
             let request = try challenge.map { try games.challengeRequest(code: $0) }
@@ -86,7 +98,7 @@ struct Play: ParsableCommand, UsesData {
         let session = PlainSession(games: setup.games, rules: rules, seed: seed, hard: hard, assist: assist, json: json, write: write)
         // Sync before (to resume a game from the other machine) and after (to hand this one over).
         setup.syncInPassing()
-        try session.begin(pack: pack, word: word, daily: daily, challenge: challenge)
+        try session.begin(pack: pack, word: word, daily: daily, challenge: challenge, match: match)
         session.run(readLine: { Swift.readLine() })
         setup.syncInPassing()
     }

@@ -16,7 +16,8 @@ struct Qiktionary: ParsableCommand, UsesData {
             """,
         version: "0.1.0",
         subcommands: [Play.self, SyncCommand.self, Games.self, History.self, ReadingList.self, Packs.self, Stats.self, Status.self,
-                      ChallengeCommand.self, ExportCommand.self, ImportCommand.self],
+                      ChallengeCommand.self, ExportCommand.self, ImportCommand.self, Friends.self, MatchCommand.self,
+                      LeaderboardCommand.self],
         defaultSubcommand: Play.self
     )
 

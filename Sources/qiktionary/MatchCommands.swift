@@ -1,0 +1,144 @@
+import App
+import ArgumentParser
+import Foundation
+import PlainMode
+import QiktionaryCore
+
+/// `qiktionary friends`: the players of the shared folder.
+struct Friends: ParsableCommand, UsesData {
+    static let configuration = CommandConfiguration(
+        abstract: "The players visible in the shared folder.",
+        discussion: """
+            Players who share one cloud folder (each with their own --player) can play matches and compare \
+            themselves on the leaderboard. A player shows to the others once they make or answer a match, \
+            or join with --join. Their own games stay theirs.
+            """
+    )
+
+    @OptionGroup var shared: SharedOptions
+    @Flag(help: "Show yourself to the other players of the folder.") var join = false
+    @Flag(help: "Print a JSON object.") var json = false
+
+    func run() throws {
+        let setup = try Setup.open(shared)
+        if join { try setup.games.join(now: setup.clock()) }
+        setup.syncInPassing()
+        let players = try setup.games.friends()
+        if json { return printJSON(["players": players]) }
+        if join { say("You are visible to the other players of the folder.") }
+        if players.isEmpty { return say("No players visible yet. Each joins with 'qiktionary friends --join'.") }
+        players.forEach(say)
+    }
+}
+
+/// `qiktionary match`: a round of three games against another player of the folder.
+struct MatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "match",
+        abstract: "Matches against a friend: a round of three games on the same words.",
+        subcommands: [New.self, List.self, Show.self, Decline.self], defaultSubcommand: List.self
+    )
+
+    struct New: ParsableCommand, UsesData {
+        static let configuration = CommandConfiguration(
+            abstract: "Challenge a player of the folder to a match of three games.",
+            discussion: """
+                The three words are drawn from one pack (the one given, or one at random), under the same \
+                rules and hard setting for both players. Play it with 'qiktionary play --match ID'.
+                """
+        )
+        @OptionGroup var shared: SharedOptions
+        @Option(help: ArgumentHelp("The player to challenge (see 'qiktionary friends').", valueName: "name")) var against: String
+        @Option(help: ArgumentHelp("Draw the words from this pack (see 'qiktionary packs').", valueName: "id")) var pack: String?
+        @Option(help: ArgumentHelp("classic or mastermind. Default: the pack's.", valueName: "rules")) var rules: Rules?
+        @Flag(help: "Both players play in hard mode.") var hard = false
+        @Option(help: ArgumentHelp("Draw the match repeatably from this number.", valueName: "n")) var seed: UInt64?
+        @Flag(help: "Print the match as a JSON object.") var json = false
+
+        func run() throws {
+            let setup = try Setup.open(shared)
+            setup.syncInPassing()
+            let shown = try setup.games.newMatch(against: against, packID: pack, rules: rules, hard: hard, seed: seed, now: setup.clock())
+            setup.syncInPassing()
+            if json { return printJSON(MatchJSON(shown.state, words: nil)) }
+            MatchText.show(shown).forEach(say)
+            say("Play it with 'qiktionary play --match \(shown.state.match.id)'.")
+        }
+    }
+
+    struct List: ParsableCommand, UsesData {
+        static let configuration = CommandConfiguration(abstract: "Your matches, newest first, with what each waits for.")
+        @OptionGroup var shared: SharedOptions
+        @Flag(help: "Print a JSON array.") var json = false
+
+        func run() throws {
+            let setup = try Setup.open(shared)
+            setup.syncInPassing()
+            let matches = try setup.games.matches()
+            if json { return printJSON(matches.map { MatchJSON($0.state, words: words($0)) }) }
+            if matches.isEmpty { return say("No matches yet. Start one with 'qiktionary match new --against NAME'.") }
+            MatchText.list(matches).forEach(say)
+        }
+    }
+
+    struct Show: ParsableCommand, UsesData {
+        static let configuration = CommandConfiguration(abstract: "One match, game by game.")
+        @OptionGroup var shared: SharedOptions
+        @Argument(help: ArgumentHelp("The match's id (or its start).", valueName: "id")) var id: String
+        @Flag(help: "Print a JSON object.") var json = false
+
+        func run() throws {
+            let setup = try Setup.open(shared)
+            setup.syncInPassing()
+            let shown = try setup.games.matchOverview(id: id)
+            if json { return printJSON(MatchJSON(shown.state, words: words(shown))) }
+            MatchText.show(shown).forEach(say)
+        }
+    }
+
+    struct Decline: ParsableCommand, UsesData {
+        static let configuration = CommandConfiguration(abstract: "Decline a match you were asked to play, before playing it.")
+        @OptionGroup var shared: SharedOptions
+        @Argument(help: ArgumentHelp("The match's id (or its start).", valueName: "id")) var id: String
+
+        func run() throws {
+            let setup = try Setup.open(shared)
+            setup.syncInPassing()
+            let shown = try setup.games.declineMatch(id: id)
+            setup.syncInPassing()
+            say("Declined match \(shown.state.match.id).")
+        }
+    }
+}
+
+/// The words a match shows: each game's once both players finished it ("" stands for one not shown).
+private func words(_ shown: MatchOverview) -> [String] { shown.words.map { $0 ?? "" } }
+
+/// `qiktionary leaderboard`: the players of the folder, the day's word and all time.
+struct LeaderboardCommand: ParsableCommand, UsesData {
+    static let configuration = CommandConfiguration(
+        commandName: "leaderboard",
+        abstract: "The players of the shared folder: the day's word and all time.",
+        discussion: """
+            Each player's line is worked out by their own machines from their whole history and published \
+            at sync, so a new machine never lowers it. Games played with more help are ranked apart.
+            """
+    )
+    @OptionGroup var shared: SharedOptions
+    @Flag(help: "Only the day's word.") var daily = false
+    @Argument(help: ArgumentHelp("With --daily: the day (YYYY-MM-DD). Default: today.", valueName: "date")) var date: String?
+    @Flag(help: "Print a JSON object.") var json = false
+
+    func validate() throws {
+        if date != nil && !daily { throw ValidationError("a date goes with --daily") }
+        if let date, !DailyWord.isDate(date) { throw ValidationError("'\(date)' is not a date (YYYY-MM-DD)") }
+    }
+
+    func run() throws {
+        let setup = try Setup.open(shared)
+        setup.syncInPassing()
+        let boards = try setup.games.leaderboards(day: date ?? setup.dailyClock.date)
+        if json { return printJSON(LeaderboardJSON(boards, dailyOnly: daily)) }
+        MatchText.leaderboards(boards, daily: daily).forEach(say)
+    }
+}
