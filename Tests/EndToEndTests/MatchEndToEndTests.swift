@@ -1,0 +1,136 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A machine of one player of a folder several players share.
+private struct Player {
+    let peer: Peer
+    let name: String
+
+    init(_ name: String, device: String, in pair: Pair) {
+        self.name = name
+        peer = pair.peer(device)
+    }
+
+    @discardableResult
+    func run(_ arguments: [String], input: String = "") throws -> Binary.Result {
+        try peer.run(arguments + ["--player", name], input: input)
+    }
+
+    func json(_ arguments: [String]) throws -> Any? {
+        let result = try run(arguments + ["--json"])
+        #expect(result.status == 0, "\(arguments) as \(name) on \(peer.device): \(result.stderr)")
+        return result.json
+    }
+
+    /// Plays the next game of the match in plain mode (syncing before and after): `lines`
+    /// given, then the game's events.
+    func playMatch(_ id: String, _ lines: [String]) throws -> [[String: Any]] {
+        let result = try run(["play", "--plain", "--json", "--match", id], input: lines.map { $0 + "\n" }.joined())
+        #expect(result.status == 0, "play --match as \(name): \(result.stderr)")
+        return result.events
+    }
+
+    func sync() throws {
+        let result = try run(["sync"])
+        #expect(result.status == 0, "sync as \(name) on \(peer.device): \(result.stderr)")
+    }
+
+    /// The ids of this player's games in their history here.
+    func historyIDs() throws -> [String] {
+        ((try run(["history", "--json", "--no-sync"]).json as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String }
+    }
+}
+
+private func endedWord(_ events: [[String: Any]]) -> String? {
+    events.first { $0["event"] as? String == "ended" }?["word"] as? String
+}
+
+private func canonical(_ value: Any?) throws -> String {
+    guard let value else { return "nil" }
+    return String(decoding: try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]), as: UTF8.self)
+}
+
+/// Two players in one folder, one of them on two machines (docs/multiplayer.md).
+@Suite(.serialized) struct MatchEndToEndTests {
+    @Test func aWholeMatchThroughPlainModeAndSyncs_showsTheSameOnEveryMachine() throws {
+        let pair = try Pair()
+        defer { pair.remove() }
+        let laptop = Player("ana", device: "laptop", in: pair), desk = Player("ana", device: "desk", in: pair)
+        let ben = Player("ben", device: "pc", in: pair)
+        // Ben joins; Ana's machines see him and she challenges him.
+        #expect(try ben.run(["friends", "--join"]).status == 0)
+        #expect((try laptop.json(["friends"]) as? [String: Any])?["players"] as? [String] == ["ben"])
+        let made = try laptop.json(["match", "new", "--against", "ben", "--seed", "7"]) as? [String: Any]
+        let id = try #require(made?["id"] as? String)
+        #expect(made?["players"] as? [String] == ["ana", "ben"])
+        let benList = try ben.json(["match", "list"]) as? [[String: Any]]
+        #expect(benList?.first?["id"] as? String == id)
+        let anaHistoryBefore = try laptop.historyIDs()
+
+        // Ana gives up every game, on either machine; each gives its word away to the test.
+        let w1 = try #require(endedWord(try laptop.playMatch(id, ["give-up"])))
+        let w2 = try #require(endedWord(try desk.playMatch(id, ["give-up"])))
+        let w3 = try #require(endedWord(try laptop.playMatch(id, ["give-up"])))
+        #expect(Set([w1, w2, w3]).count == 3)
+        // Ben wins the first two in one guess each and gives up the third.
+        #expect(try ben.playMatch(id, [w1]).contains { $0["result"] as? String == "won" })
+        #expect(try ben.playMatch(id, [w2]).contains { $0["result"] as? String == "won" })
+        _ = try ben.playMatch(id, ["give-up"])
+        // Every machine syncs twice, so each has read every other's latest records.
+        for _ in 0..<2 { for machine in [laptop, desk, ben] { try machine.sync() } }
+
+        let shown = try [laptop, desk, ben].map { try canonical(try $0.json(["match", "show", id, "--no-sync"])) }
+        #expect(Set(shown).count == 1, "\(shown)")
+        let show = try #require(try ben.json(["match", "show", id, "--no-sync"]) as? [String: Any])
+        #expect(show["winner"] as? String == "ben")
+        #expect(show["status"] as? String == "finished")
+        #expect((show["score"] as? [String: Int]) == ["ana": 0, "ben": 2])
+        let games = try #require(show["games"] as? [[String: Any]])
+        #expect(games.map { $0["word"] as? String } == [w1, w2, w3])
+        #expect(games.map { $0["winner"] as? String } == ["ben", "ben", "tie"])
+
+        // Ben never holds a game of Ana's, and Ana's history holds only her own.
+        let anaIDs = try laptop.historyIDs(), benIDs = try ben.historyIDs()
+        #expect(anaIDs.count == anaHistoryBefore.count + 3)
+        #expect(benIDs.count == 3)
+        #expect(Set(anaIDs).isDisjoint(with: benIDs))
+        #expect(try desk.historyIDs().sorted() == anaIDs.sorted())
+
+        // The leaderboards read the same everywhere, and a new machine of Ana's, after its
+        // first sync, shows the same.
+        let boards = try [laptop, desk, ben].map { try canonical(try $0.json(["leaderboard", "--no-sync"])) }
+        #expect(Set(boards).count == 1, "\(boards)")
+        let fresh = Player("ana", device: "tablet", in: pair)
+        try fresh.sync()
+        #expect(try canonical(try fresh.json(["leaderboard", "--no-sync"])) == boards[0])
+        let all = try #require(try ben.json(["leaderboard", "--no-sync"]) as? [String: Any])
+        let rows = ((all["allTime"] as? [[String: Any]])?.first?["rows"] as? [[String: Any]]) ?? []
+        #expect(rows.first { $0["player"] as? String == "ben" }?["matchesWon"] as? Int == 1)
+    }
+
+    @Test func theErrorsOfMatches_areOneLineAndExit64() throws {
+        let pair = try Pair()
+        defer { pair.remove() }
+        let ana = Player("ana", device: "laptop", in: pair), ben = Player("ben", device: "pc", in: pair)
+        let unknown = try ana.run(["match", "new", "--against", "zed"])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.contains("no player called 'zed'"))
+        let yourself = try ana.run(["match", "new", "--against", "ana"])
+        #expect(yourself.status == 64)
+        let missing = try ana.run(["match", "show", "00000000-0000-4000-8000-000000000000"])
+        #expect(missing.status == 64)
+        #expect(missing.stderr.contains("no match with id"))
+        _ = try ben.run(["friends", "--join"])
+        let id = try #require((try ana.json(["match", "new", "--against", "ben", "--pack", "body"]) as? [String: Any])?["id"] as? String)
+        // The maker cannot decline; the asked player can, and then nobody plays it.
+        #expect(try ana.run(["match", "decline", id]).status == 64)
+        #expect(try ben.run(["match", "decline", id]).status == 0)
+        try ana.sync()
+        let shown = try ana.json(["match", "show", id, "--no-sync"]) as? [String: Any]
+        #expect(shown?["status"] as? String == "declined")
+        let declined = try ana.run(["play", "--plain", "--match", id], input: "")
+        #expect(declined.status == 64)
+        #expect(declined.stderr.contains("declined"))
+    }
+}
