@@ -104,29 +104,28 @@ public struct SharedZone: Sendable {
             try player.keepFriend(name, joinedAt: name == viewer ? joinedAt : nil)
         case .match(let match):
             try match.check(publishedBy: publisher)
-            try player.keepFriend(publisher)
             // Only this player's matches are kept; another pair's match is theirs.
-            guard match.players.contains(viewer) else { return }
-            if let kept = try player.keepMatch(match) { try Match.checkUnchanged(kept: kept, read: match) }
+            if match.players.contains(viewer), let kept = try player.keepMatch(match) { try Match.checkUnchanged(kept: kept, read: match) }
+            try player.keepFriend(publisher)
         case .play(let fields):
             if let problem = PlayerName.problem(fields.player) { throw MatchRefusal.badName(problem) }
             guard fields.player == publisher else { throw MatchRefusal.notThePublisher(player: fields.player, publisher: publisher) }
-            try player.keepFriend(publisher)
-            guard let match = try player.match(id: fields.match) else {
+            if let match = try player.match(id: fields.match) {
+                _ = try MatchPlay(checking: fields, in: match, publishedBy: publisher)
+                try player.keepPlay(fields) { old, new in Self.merge(old, new, in: match) }
+            } else {
                 // Its match has not arrived (or is another pair's): it waits, checked when read.
                 try player.keepPlay(fields) { _, new in new }
-                return
             }
-            _ = try MatchPlay(checking: fields, in: match, publishedBy: publisher)
-            try player.keepPlay(fields) { old, new in Self.merge(old, new, in: match) }
+            try player.keepFriend(publisher)
         case .decline(let id):
             guard let match = try player.match(id: id) else { return }
             try MatchState.checkDecline(by: publisher, of: match)
             try player.keepDecline(matchID: id)
         case .standing(let device, let line):
             try line.check()
-            try player.keepFriend(publisher)
             try player.keepStanding(line, player: publisher, device: device)
+            try player.keepFriend(publisher)
         }
     }
 
