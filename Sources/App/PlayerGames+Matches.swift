@@ -77,9 +77,12 @@ extension PlayerGames {
     // MARK: Showing
 
     /// This player's matches, newest first.
-    public func matches() throws -> [MatchOverview] {
+    public func matches() throws -> [MatchOverview] { try matchStates().map(overview) }
+
+    /// The state of each of this player's matches, newest first (no word decoded).
+    private func matchStates() throws -> [MatchState] {
         let declined = try run { () throws(StorageError) in try player.declinedMatches() }
-        return try myMatches().map { try overview($0, declined: declined) }
+        return try myMatches().map { MatchState(match: $0, plays: try plays(of: $0), declined: declined.contains($0.id)) }
     }
 
     /// One match of this player, by its id or the start of it.
@@ -128,7 +131,11 @@ extension PlayerGames {
     /// The match as this player sees it: what was read of both players, and this player's own
     /// games here (a game never played is not counted); the words of games both have finished.
     private func overview(_ match: Match, declined: Set<String>) throws -> MatchOverview {
-        let state = MatchState(match: match, plays: try plays(of: match), declined: declined.contains(match.id))
+        try overview(MatchState(match: match, plays: try plays(of: match), declined: declined.contains(match.id)))
+    }
+
+    private func overview(_ state: MatchState) throws -> MatchOverview {
+        let match = state.match
         var words: [String?] = Match.games.map { _ in nil }
         if Match.games.contains(where: state.bothFinished), let decoded = try? match.words(lexicon: lexicon(), packWords: try? packWords(match.pack)) {
             for index in Match.games where state.bothFinished(game: index) { words[index - 1] = decoded[index - 1] }
@@ -162,11 +169,10 @@ extension PlayerGames {
     }
 
     /// This player's line from their whole history here, once they are visible (joined, or in a match).
-    private func ownStanding() throws -> Standing? {
-        let matches = try self.matches()
-        guard try run({ () throws(StorageError) in try player.joinedAt() }) != nil || !matches.isEmpty else { return nil }
-        return Standing(history: try history().compactMap(HistoryGame.init),
-                        matchesWon: MatchState.matchesWon(by: me, in: matches.map(\.state)))
+    private func ownStanding(_ states: [MatchState]? = nil) throws -> Standing? {
+        let states = try states ?? matchStates()
+        guard try run({ () throws(StorageError) in try player.joinedAt() }) != nil || !states.isEmpty else { return nil }
+        return Standing(history: try history().compactMap(HistoryGame.init), matchesWon: MatchState.matchesWon(by: me, in: states))
     }
 
     // MARK: The shared zone
@@ -178,13 +184,14 @@ extension PlayerGames {
         if let joinedAt = try run({ () throws(StorageError) in try player.joinedAt() }) {
             records.append(.player(name: me, joinedAt: joinedAt))
         }
-        for shown in try matches() {
-            let match = shown.state.match
+        let states = try matchStates()
+        for state in states {
+            let match = state.match
             if match.createdBy == me { records.append(.match(match)) }
             for play in try plays(of: match) where play.player == me { records.append(.play(play.fields)) }
-            if shown.state.declined && match.createdBy != me { records.append(.decline(matchID: match.id)) }
+            if state.declined && match.createdBy != me { records.append(.decline(matchID: match.id)) }
         }
-        if let line = try ownStanding() { records.append(.standing(device: profile.device.id, line)) }
+        if let line = try ownStanding(states) { records.append(.standing(device: profile.device.id, line)) }
         return records
     }
 

@@ -148,7 +148,8 @@ public struct SharedZone: Sendable {
     @discardableResult
     public func publish(_ records: [SharedRecord]) throws -> Int {
         let device = player.profile.device.name
-        let published = try player.published()
+        // A zone no longer in the folder (the cloud was reset, or this is another folder) gets everything again.
+        let published = try cloud.zones().contains(CloudSchema.sharedZone) ? try player.published() : [:]
         var changed: [CloudRecord] = []
         var contents: [String: String] = [:]
         let encoder = JSONEncoder()
