@@ -3,13 +3,17 @@ import TestSupport
 import Testing
 
 /// A machine of one player of a folder several players share.
-private struct Player {
+struct Friend {
     let peer: Peer
     let name: String
 
     init(_ name: String, device: String, in pair: Pair) {
+        self.init(name, peer: pair.peer(device))
+    }
+
+    init(_ name: String, peer: Peer) {
         self.name = name
-        peer = pair.peer(device)
+        self.peer = peer
     }
 
     @discardableResult
@@ -42,11 +46,11 @@ private struct Player {
     }
 }
 
-private func endedWord(_ events: [[String: Any]]) -> String? {
+func endedWord(_ events: [[String: Any]]) -> String? {
     events.first { $0["event"] as? String == "ended" }?["word"] as? String
 }
 
-private func canonical(_ value: Any?) throws -> String {
+func canonical(_ value: Any?) throws -> String {
     guard let value else { return "nil" }
     return String(decoding: try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]), as: UTF8.self)
 }
@@ -56,8 +60,8 @@ private func canonical(_ value: Any?) throws -> String {
     @Test func aWholeMatchThroughPlainModeAndSyncs_showsTheSameOnEveryMachine() throws {
         let pair = try Pair()
         defer { pair.remove() }
-        let laptop = Player("ana", device: "laptop", in: pair), desk = Player("ana", device: "desk", in: pair)
-        let ben = Player("ben", device: "pc", in: pair)
+        let laptop = Friend("ana", device: "laptop", in: pair), desk = Friend("ana", device: "desk", in: pair)
+        let ben = Friend("ben", device: "pc", in: pair)
         // Ben joins; Ana's machines see him and she challenges him.
         #expect(try ben.run(["friends", "--join"]).status == 0)
         #expect((try laptop.json(["friends"]) as? [String: Any])?["players"] as? [String] == ["ben"])
@@ -101,7 +105,7 @@ private func canonical(_ value: Any?) throws -> String {
         // first sync, shows the same.
         let boards = try [laptop, desk, ben].map { try canonical(try $0.json(["leaderboard", "--no-sync"])) }
         #expect(Set(boards).count == 1, "\(boards)")
-        let fresh = Player("ana", device: "tablet", in: pair)
+        let fresh = Friend("ana", device: "tablet", in: pair)
         try fresh.sync()
         #expect(try canonical(try fresh.json(["leaderboard", "--no-sync"])) == boards[0])
         let all = try #require(try ben.json(["leaderboard", "--no-sync"]) as? [String: Any])
@@ -112,7 +116,7 @@ private func canonical(_ value: Any?) throws -> String {
     @Test func theErrorsOfMatches_areOneLineAndExit64() throws {
         let pair = try Pair()
         defer { pair.remove() }
-        let ana = Player("ana", device: "laptop", in: pair), ben = Player("ben", device: "pc", in: pair)
+        let ana = Friend("ana", device: "laptop", in: pair), ben = Friend("ben", device: "pc", in: pair)
         let unknown = try ana.run(["match", "new", "--against", "zed"])
         #expect(unknown.status == 64)
         #expect(unknown.stderr.contains("no player called 'zed'"))
