@@ -14,15 +14,15 @@ struct Machine {
     let store: FolderCloudDatabase
     let engine: SyncEngine
 
-    init(_ name: String, root: URL, cloud: URL) throws {
-        try self.init(reusing: root.appendingPathComponent("data-\(name)-\(UUID().uuidString)"), cloud: cloud, device: name)
+    init(_ name: String, root: URL, cloud: URL, player: String = Seeding.player) throws {
+        try self.init(reusing: root.appendingPathComponent("data-\(name)-\(UUID().uuidString)"), cloud: cloud, device: name, player: player)
     }
 
-    init(reusing dataDir: URL, cloud: URL, device name: String = "laptop") throws {
+    init(reusing dataDir: URL, cloud: URL, device name: String = "laptop", player: String = Seeding.player) throws {
         self.dataDir = dataDir
         database = try AppDatabase.open(dataDir: dataDir)
         _ = try database.importPacks(from: PackFile.files(in: BundledContent.packsFolder), lexicon: { Seeding.lexicon })
-        profile = try database.profile(player: Seeding.player, device: name, hostName: name)
+        profile = try database.profile(player: player, device: name, hostName: name)
         store = try SyncEngine.openCloud(folder: cloud, player: database.player(profile))
         engine = SyncEngine(player: database.player(profile), cloud: store)
     }

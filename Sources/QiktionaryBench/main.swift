@@ -145,6 +145,8 @@ enum Metric: String, CaseIterable {
     case historyFloor = "history.floor"
     case historyRatio = "history.firstSync.vsFloor"
     case historyRecords = "history.records"
+    case manyPlayersNothingToDo = "sync.nothingToDo.manyPlayers"
+    case matchRound = "program.matchSyncRound"
 
     var label: String {
         switch self {
@@ -177,6 +179,8 @@ enum Metric: String, CaseIterable {
         case .historyFloor: "  its floor"
         case .historyRatio: "  first sync ÷ floor"
         case .historyRecords: "  records fetched"
+        case .manyPlayersNothingToDo: "sync with nothing to do, shared zones read, 20 players in the folder"
+        case .matchRound: "`qiktionary sync` after the opponent's move, 100 matches in the folder, whole process"
         }
     }
 
@@ -252,7 +256,8 @@ func measure(games: Int, options: Options) throws -> [Measurement] {
     defer { try? FileManager.default.removeItem(at: root) }
     if !options.histories.isEmpty { return try measure(options.histories, games: games, runs: options.runs, root: root) }
     if options.newProcessOnly { return try measureNewProcess(games: games, runs: options.runs, root: root) }
-    let (results, won) = try measureMetrics(games: games, options: options, root: root)
+    var (results, won) = try measureMetrics(games: games, options: options, root: root)
+    try measureMatches(games: games, options: options, root: root) { results.append(Measurement($0, games: games, samples: $1)) }
     return try results + measure(History.allCases, games: games, runs: options.runs, root: root, won: won)
 }
 

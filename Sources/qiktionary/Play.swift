@@ -12,7 +12,7 @@ struct Play: ParsableCommand, UsesData {
         abstract: "Play a game (the default command).",
         discussion: """
             With --plain, one command per line on stdin: a word to guess, new [--hard] [PACK], new --daily, \
-            new --challenge CODE, resume ID, games, hint, mark LETTER out|in|clear, give-up, bookmark, unbookmark, \
+            new --challenge CODE, new --match ID, resume ID, games, hint, mark LETTER out|in|clear, give-up, bookmark, unbookmark, \
             share, board, help, quit.
             """
     )
