@@ -77,12 +77,18 @@ extension PlayerGames {
     // MARK: Showing
 
     /// This player's matches, newest first.
-    public func matches() throws -> [MatchOverview] { try matchStates().map(overview) }
+    public func matches() throws -> [MatchOverview] { try matchStates().map { try overview($0.state) } }
 
-    /// The state of each of this player's matches, newest first (no word decoded).
-    private func matchStates() throws -> [MatchState] {
+    /// The state of each of this player's matches, newest first (no word decoded), with the plays it was made of.
+    private func matchStates() throws -> [(state: MatchState, plays: [MatchPlay])] {
         let declined = try run { () throws(StorageError) in try player.declinedMatches() }
-        return try myMatches().map { MatchState(match: $0, plays: try plays(of: $0), declined: declined.contains($0.id)) }
+        let matches = try myMatches()
+        let ids = matches.flatMap { match in Match.games.map { match.gameID(player: me, index: $0) } }
+        let here = try run { () throws(StorageError) in try player.gamesHere(ids) }
+        return try matches.map { match in
+            let plays = try plays(of: match, here: here)
+            return (MatchState(match: match, plays: plays, declined: declined.contains(match.id)), plays)
+        }
     }
 
     /// One match of this player, by its id or the start of it.
@@ -143,7 +149,8 @@ extension PlayerGames {
         return MatchOverview(state: state, words: words, viewer: me)
     }
 
-    private func plays(of match: Match) throws -> [MatchPlay] {
+    /// `here`: the ids of this player's games here, when known (else each is looked up).
+    private func plays(of match: Match, here: Set<String>? = nil) throws -> [MatchPlay] {
         var plays: [MatchPlay] = []
         var own: [Int: MatchPlay] = [:]
         for fields in try run({ () throws(StorageError) in try player.plays(ofMatch: match.id) }) {
@@ -151,7 +158,9 @@ extension PlayerGames {
             if play.player == me { own[play.index] = play } else { plays.append(play) }
         }
         for index in Match.games {
-            guard let saved = try? player.game(id: match.gameID(player: me, index: index)),
+            let id = match.gameID(player: me, index: index)
+            if let here, !here.contains(id) { continue }
+            guard let saved = try? player.game(id: id),
                   saved.game.isFinished || !saved.game.guesses.isEmpty else { continue }
             let local = MatchPlay.of(saved.game, hints: saved.hints, match: match, player: me, index: index)
             own[index] = own[index].map { MatchPlay.merge($0, local) } ?? local
@@ -170,7 +179,7 @@ extension PlayerGames {
 
     /// This player's line from their whole history here, once they are visible (joined, or in a match).
     private func ownStanding(_ states: [MatchState]? = nil) throws -> Standing? {
-        let states = try states ?? matchStates()
+        let states = try states ?? matchStates().map(\.state)
         guard try run({ () throws(StorageError) in try player.joinedAt() }) != nil || !states.isEmpty else { return nil }
         return Standing(history: try history().compactMap(HistoryGame.init), matchesWon: MatchState.matchesWon(by: me, in: states))
     }
@@ -185,13 +194,13 @@ extension PlayerGames {
             records.append(.player(name: me, joinedAt: joinedAt))
         }
         let states = try matchStates()
-        for state in states {
+        for (state, plays) in states {
             let match = state.match
             if match.createdBy == me { records.append(.match(match)) }
-            for play in try plays(of: match) where play.player == me { records.append(.play(play.fields)) }
+            for play in plays where play.player == me { records.append(.play(play.fields)) }
             if state.declined && match.createdBy != me { records.append(.decline(matchID: match.id)) }
         }
-        if let line = try ownStanding(states) { records.append(.standing(device: profile.device.id, line)) }
+        if let line = try ownStanding(states.map(\.state)) { records.append(.standing(device: profile.device.id, line)) }
         return records
     }
 

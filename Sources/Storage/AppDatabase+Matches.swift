@@ -217,6 +217,15 @@ extension PlayerDatabase {
 
     // MARK: Match games
 
+    /// Which of these game ids are the player's games here (one query, however many).
+    public func gamesHere(_ ids: [String]) throws(StorageError) -> Set<String> {
+        guard !ids.isEmpty else { return [] }
+        return try read { db in
+            Set(try String.fetchAll(db, sql: "SELECT id FROM game WHERE playerId = ? AND id IN (SELECT value FROM json_each(?))",
+                                    arguments: [profile.playerID, String(decoding: try JSONEncoder().encode(ids), as: UTF8.self)]))
+        }
+    }
+
     /// Every pack stored, with its words in order: what a match is drawn from.
     public func storedPacks() throws(StorageError) -> [Pack] {
         try read { db in
