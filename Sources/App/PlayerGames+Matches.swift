@@ -187,8 +187,10 @@ extension PlayerGames {
     // MARK: The shared zone
 
     /// What this player publishes: the joined marker, the matches they made, their plays of
-    /// every match game, their declines and this device's leaderboard line.
-    public func publication() throws -> [SharedRecord] {
+    /// every match game, their declines and this device's leaderboard line. The line is worked
+    /// out again only when the history it comes from may have changed since it was published
+    /// (`last`: what was published, with the history's fingerprint then); the notes to keep.
+    func publication(last: [String: String]) throws -> (records: [SharedRecord], notes: [String: String]) {
         var records: [SharedRecord] = []
         if let joinedAt = try run({ () throws(StorageError) in try player.joinedAt() }) {
             records.append(.player(name: me, joinedAt: joinedAt))
@@ -200,8 +202,14 @@ extension PlayerGames {
             for play in plays where play.player == me { records.append(.play(play.fields)) }
             if state.declined && match.createdBy != me { records.append(.decline(matchID: match.id)) }
         }
-        if let line = try ownStanding(states.map(\.state)) { records.append(.standing(device: profile.device.id, line)) }
-        return records
+        let visible = try run({ () throws(StorageError) in try player.joinedAt() }) != nil || !states.isEmpty
+        guard visible else { return (records, [:]) }
+        let won = MatchState.matchesWon(by: me, in: states.map(\.state))
+        let key = "history of standing", fingerprint = try run { () throws(StorageError) in try player.historyFingerprint() } + " \(won)"
+        if last[key] != fingerprint, let line = try ownStanding(states.map(\.state)) {
+            records.append(.standing(device: profile.device.id, line))
+        }
+        return (records, [key: fingerprint])
     }
 
     /// The shared zones' part of a sync round: read every player's, then publish this player's.
@@ -209,6 +217,7 @@ extension PlayerGames {
         guard let cloud = cloud as? FolderCloudDatabase else { return }
         let zone = SharedZone(player: player, cloud: cloud, warnings: warnings)
         try zone.read()
-        try zone.publish(try publication())
+        let (records, notes) = try publication(last: try zone.lastPublished())
+        try zone.publish(records, noting: notes)
     }
 }

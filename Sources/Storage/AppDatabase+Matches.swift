@@ -210,6 +210,18 @@ extension PlayerDatabase {
         }
     }
 
+    /// A text that changes whenever anything a leaderboard line is worked out from may have
+    /// changed: the player's finished games, their results, times, hints, hard mode, help and dates.
+    public func historyFingerprint() throws(StorageError) -> String {
+        try read { db in
+            try String.fetchOne(db, sql: """
+                SELECT count(*) || ' ' || ifnull(max(updatedAt), 0) || ' ' || total(status = 'won') || ' ' || total(length(hints))
+                  || ' ' || total(hard) || ' ' || total(assist = 'none') || ' ' || total(assist = 'coach') || ' ' || count(daily)
+                FROM game WHERE playerId = ? AND status != 'in-progress'
+                """, arguments: [profile.playerID]) ?? ""
+        }
+    }
+
     /// Forgets what was published (the cloud was reset or the folder changed): all is sent again.
     public func forgetPublished() throws(StorageError) {
         try write { db in try db.execute(sql: "DELETE FROM sharedPublished WHERE viewer = ?", arguments: [viewer]) }

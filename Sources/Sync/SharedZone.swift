@@ -142,14 +142,25 @@ public struct SharedZone: Sendable {
 
     // MARK: Publishing
 
+    /// What this device published last, by record name (and the notes kept with it); nothing
+    /// when this player's shared zone is gone from the folder (the cloud was reset, or this is
+    /// another folder): then everything is published again.
+    public func lastPublished() throws -> [String: String] {
+        guard try cloud.zones().contains(CloudSchema.sharedZone) else {
+            try player.forgetPublished()
+            return [:]
+        }
+        return try player.published()
+    }
+
     /// Writes into this player's shared zone the records that differ from what this device
     /// published last (each record is this player's own: a play, a match they made, their
     /// decline, this device's line). Returns how many were written.
+    /// `notes`: more texts to keep beside what was published (what a record was worked out from).
     @discardableResult
-    public func publish(_ records: [SharedRecord]) throws -> Int {
+    public func publish(_ records: [SharedRecord], noting notes: [String: String] = [:]) throws -> Int {
         let device = player.profile.device.name
-        // A zone no longer in the folder (the cloud was reset, or this is another folder) gets everything again.
-        let published = try cloud.zones().contains(CloudSchema.sharedZone) ? try player.published() : [:]
+        let published = try lastPublished()
         var changed: [CloudRecord] = []
         var contents: [String: String] = [:]
         let encoder = JSONEncoder()
@@ -161,7 +172,11 @@ public struct SharedZone: Sendable {
             changed.append(record)
             contents[record.recordName] = content
         }
-        guard !changed.isEmpty else { return 0 }
+        for (key, note) in notes where published[key] != note { contents[key] = note }
+        guard !changed.isEmpty else {
+            if !contents.isEmpty { try player.notePublished(contents) }
+            return 0
+        }
         try cloud.createZone(CloudSchema.sharedZone)
         for start in stride(from: 0, to: changed.count, by: SyncEngine.batchLimit) {
             let batch = Array(changed[start..<min(start + SyncEngine.batchLimit, changed.count)])

@@ -1,0 +1,40 @@
+import CloudStore
+import Foundation
+import QiktionaryCore
+import Storage
+import Testing
+@testable import Sync
+
+/// The shared zones as a round uses them: reading writes nothing anywhere, another player's
+/// games are never read, and a reset cloud gets this player's records again.
+@Suite struct SharedZoneTests {
+    let folder = MemoryFolder()
+    let clock = TestClock()
+
+    @Test func readingEveryPlayersSharedZoneWritesNothingAndLeavesTheirGamesAlone() throws {
+        let ana = try Machine("laptop", folder: folder, player: "ana", shared: clock)
+        let ben = try Machine("pc", folder: folder, player: "ben", shared: clock)
+        let game = try ben.start("tiger")
+        try ben.guess("crane", in: game.id)
+        try ben.sync()
+        try SharedZone(player: ben.player, cloud: ben.cloud).publish([.player(name: "ben", joinedAt: clock.now)])
+        try ana.sync()
+        let written = folder.statistics.bytesWritten
+        #expect(try SharedZone(player: ana.player, cloud: ana.cloud).read() == 0)
+        #expect(folder.statistics.bytesWritten == written)
+        #expect(try ana.player.friends() == ["ben"])
+        #expect(try ana.player.history().isEmpty && ana.player.gamesInProgress().isEmpty)
+    }
+
+    @Test func aResetCloudGetsThePlayersRecordsAgain() throws {
+        let ana = try Machine("laptop", folder: folder, player: "ana", shared: clock)
+        let zone = SharedZone(player: ana.player, cloud: ana.cloud)
+        let joined = SharedRecord.player(name: "ana", joinedAt: clock.now)
+        #expect(try zone.publish([joined]) == 1)
+        #expect(try zone.publish([joined]) == 0)
+        _ = try ana.cloud.resetCloud()
+        #expect(try zone.publish([joined]) == 1)
+        let reader = try FolderCloudDatabase.reader(of: "ana", in: folder)
+        #expect(try reader.fetchZoneChanges(CloudSchema.sharedZone, since: nil).changedRecords.map(\.recordName) == ["player"])
+    }
+}
