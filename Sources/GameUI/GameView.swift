@@ -38,7 +38,8 @@ extension Canvas {
             // Too low for the card and three guesses: the card alone (the guesses are in History).
             left = drawFactCard(saved, in: left, actions: true, keepGuesses: left.height >= 10)
         }
-        drawGuesses(saved, box(left, "Guesses"))
+        // A game of a match: the opponent's progress on the same word, beside the title.
+        drawGuesses(saved, box(left, boardMatchLine.map { "Guesses" + glyphs.separator + $0 } ?? "Guesses"))
     }
 
     /// The guesses, numbered, with feedback as pips and words; the newest at the bottom, in bold,
