@@ -61,8 +61,9 @@ extension Canvas {
             let overview = matches[i]
             let opponent = overview.state.match.opponent(of: overview.viewer) ?? "?"
             let games = overview.state.progress(of: opponent).map(progressText).joined(separator: glyphs.separator)
+            let declined = overview.state.status == .declined
             return [Text.pad(opponents[i], to: opponentWidth), Text.pad(packs[i], to: packWidth), Text.pad(summaries[i], to: summaryWidth),
-                    overview.state.status == .declined ? "   " : score(overview), "\(opponent): \(games)"].joined(separator: "  ")
+                    declined ? "" : score(overview), declined ? "" : "\(opponent): \(games)"].joined(separator: "  ")
         }
         let empty = state.matchesProblem.map { "Matches cannot be shown: \($0)" }
             ?? "No matches yet. Make one with: qiktionary match new --against NAME (a player of your shared folder)."
@@ -80,13 +81,13 @@ extension Canvas {
             let word = overview.words.indices.contains(index - 1) ? overview.words[index - 1] : nil
             let mine = progressText(state.progress(of: overview.viewer)[index - 1])
             let theirs = progressText(state.progress(of: opponent)[index - 1])
-            let winner = state.winner(game: index).map { winner in
+            let winner = state.winner(game: index).map { winner -> String in
                 switch winner {
-                case .tie: ", a tie"
-                case .player(let name): ", \(who(name, overview)) won"
+                case .tie: "; a tie"
+                case .player(let name): "; \(who(name, overview)) won"
                 }
             } ?? ""
-            parts.append("Game \(index)\(word.map { " (\($0.uppercased()))" } ?? ""): you \(mine), \(opponent) \(theirs)\(winner).")
+            parts.append("Game \(index)\(word.map { " (\($0.uppercased()))" } ?? ""): you: \(mine), \(opponent): \(theirs)\(winner).")
         }
         if let next = state.nextGame(for: overview.viewer) {
             parts.append("Enter plays game \(next).")
@@ -152,9 +153,11 @@ extension Canvas {
                 let cells = grids.map { row < $0.count ? gridRow($0[row], width: column) : [(String(repeating: " ", count: column), .plain)] }
                 lines.append(Array(cells.interspersed([("  ", .plain)]).joined()))
             }
-            lines.append(zip(players, results).map { player, result in
-                (Text.pad(result.map { $0.hints == 0 ? "" : $0.hints == 1 ? "1 hint" : "\($0.hints) hints" } ?? "", to: column), Style.dim)
-            }.interspersed(("  ", .plain)))
+            if results.contains(where: { ($0?.hints ?? 0) > 0 }) {
+                lines.append(results.map { result in
+                    (Text.pad(result.map { $0.hints == 0 ? "" : $0.hints == 1 ? "1 hint" : "\($0.hints) hints" } ?? "", to: column), Style.dim)
+                }.interspersed(("  ", .plain)))
+            }
         } else {
             // Before both have finished, no grid: how far each has got.
             lines.append(players.map { (Text.pad(progressText(state.progress(of: $0)[index - 1]), to: column), Style.plain) }
