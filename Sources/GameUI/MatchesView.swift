@@ -107,7 +107,11 @@ extension Canvas {
         let inner = box(area, title)
         guard inner.width > 2, inner.height > 0 else { return }
         let players = [overview.viewer, opponent]
-        let column = max(match.length + 2, 11, opponent.columns)
+        // A column as wide as what it shows: a grid row, a name, how far a player has got, the hints.
+        let shown = Match.games.filter { !state.bothFinished(game: $0) }.flatMap { index in
+            players.map { progressText(state.progress(of: $0)[index - 1]) }
+        }
+        let column = ([match.length + 2, opponent.columns, "you".columns, "9 hints".columns] + shown.map(\.columns)).max() ?? 0
         let blocks = Match.games.map { gameBlock(overview, index: $0, players: players, column: column) }
         var lines: [[Segment]] = [[("\(match.rules.rawValue), \(match.length) letters\(match.hard ? ", hard" : "")", .dim),
                                    ("   you \(score(overview)) \(opponent)", .bold)], []]

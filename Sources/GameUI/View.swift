@@ -100,17 +100,18 @@ struct Canvas {
 
     mutating func drawTabs(_ rect: Rect) {
         let current = state.helpOpen ? nil : Pane.screens.first { $0.screenTitle == state.pane.screenTitle }
+        // Help, or a screen off the bar: its name after the numbers.
+        let off = state.helpOpen ? " Help " : current == nil ? " \(state.pane.screenTitle) " : ""
         let long = Pane.screens.enumerated().map { " \($0.offset + 1) \($0.element.screenTitle) " }
         // Too narrow for every name: the numbers, and the name of the screen shown (never a name cut short).
         let numbers = Pane.screens.enumerated().map { $0.element == current ? " \($0.offset + 1) \($0.element.screenTitle) " : " \($0.offset + 1) " }
-        let labels = long.joined().columns + 1 <= rect.width ? long : numbers
+        // (Help's name keeps the room it always had: cut when it does not fit.)
+        let labels = long.joined().columns + (state.helpOpen ? 0 : off.columns) + 1 <= rect.width ? long : numbers
         var x = rect.x + 1
         for (pane, label) in zip(Pane.screens, labels) {
             x = buffer.write(label, x: x, y: rect.y, style: pane == current ? Style(bold: true, reverse: true) : .plain, limit: rect.maxX - x)
         }
-        // A screen off the bar, or help: its name after the numbers.
-        let off = state.helpOpen ? "Help" : Pane.screens.contains(current ?? .guess) && current != nil ? nil : state.pane.screenTitle
-        if let off { buffer.write(" \(off) ", x: x, y: rect.y, style: Style(bold: true, reverse: true), limit: rect.maxX - x) }
+        if !off.isEmpty { buffer.write(off, x: x, y: rect.y, style: Style(bold: true, reverse: true), limit: rect.maxX - x) }
     }
 
     /// The keys that matter on this screen, key in bold, as many as fit.

@@ -77,24 +77,24 @@ import Testing
 ┌─ vs cat · Animals · you won 2–1 ─────────────────────────────────────────────────────────────────┐
 │ classic, 5 letters   you 2–1 cat                                                                 │
 │                                                                                                  │
-│ Game 1 · TIGER             Game 2 · ZEBRA             Game 3 · HORSE                             │
-│ you won                    cat won                    you won                                    │
-│ you          cat           you          cat           you          cat                           │
-│ ●●···        ●●···         ●●●··        ●●●··         ●●···        ●●···                         │
-│ ●●●●·        ●●···         ·····        ●●●●● ✓       ●●●●●        ●●···                         │
-│ ●●●●● ✓      ●●●●·         ·····                      ●●●●● ✓      ●●●●●                         │
-│              ●●●●● ✓       ●●●··                      1 hint                                     │
-│                            ●●●●·                                                                 │
-│                            ·····                                                                 │
-│                            ●····                                                                 │
-│                            ●····                                                                 │
-│                            ●····                                                                 │
-│                            ·····                                                                 │
-│                            ●····                                                                 │
-│                            ·····                                                                 │
-│                            ●●●··                                                                 │
-│                            ●●···                                                                 │
-│                            ·····                                                                 │
+│ Game 1 · TIGER     Game 2 · ZEBRA     Game 3 · HORSE                                             │
+│ you won            cat won            you won                                                    │
+│ you      cat       you      cat       you      cat                                               │
+│ ●●···    ●●···     ●●●··    ●●●··     ●●···    ●●···                                             │
+│ ●●●●·    ●●···     ·····    ●●●●● ✓   ●●●●●    ●●···                                             │
+│ ●●●●● ✓  ●●●●·     ·····              ●●●●● ✓  ●●●●●                                             │
+│          ●●●●● ✓   ●●●··              1 hint                                                     │
+│                    ●●●●·                                                                         │
+│                    ·····                                                                         │
+│                    ●····                                                                         │
+│                    ●····                                                                         │
+│                    ●····                                                                         │
+│                    ·····                                                                         │
+│                    ●····                                                                         │
+│                    ·····                                                                         │
+│                    ●●●··                                                                         │
+│                    ●●···                                                                         │
+│                    ·····                                                                         │
 │                                                                                                  │
 │                                                                                                  │
 │                                                                                                  │
@@ -116,9 +116,9 @@ import Testing
 │                                      │
 │ Game 1 · TIGER                       │
 │ you won                              │
-│ you          cat                     │
-│ ●●···        ●●···                   │
-│ ●●●●·        ●●···                  ↓│
+│ you      cat                         │
+│ ●●···    ●●···                       │
+│ ●●●●·    ●●···                      ↓│
 └──────────────────────────────────────┘
 
  Esc close  ↑↓ scroll  l leaderboard
@@ -127,13 +127,13 @@ import Testing
         expectScreen(state, 40, 12, """
  your turn in a match vs ben · sync off
 ┌─ vs cat · Animals · you won 2–1 ─────┐
-│              ●●●●● ✓                ↑│
+│          ●●●●● ✓                    ↑│
 │                                      │
 │ Game 2 · ZEBRA                       │
 │ cat won                              │
-│ you          cat                     │
-│ ●●●··        ●●●··                   │
-│ ·····        ●●●●● ✓                ↓│
+│ you      cat                         │
+│ ●●●··    ●●●··                       │
+│ ·····    ●●●●● ✓                    ↓│
 └──────────────────────────────────────┘
 
  Esc close  ↑↓ scroll  l leaderboard
@@ -250,6 +250,9 @@ import Testing
         #expect(Self.press(.backTab, on: MatchFixtures.state(.leaderboard)).0.pane == .packs)
         #expect(Self.press(.escape, on: MatchFixtures.state(.leaderboard)).0.pane == .guess)
         #expect(Self.press(.character("3"), on: MatchFixtures.state(.matches)).0.pane == .inProgress)
+        // Their name follows the numbers, never cut: too narrow for every name, the numbers alone.
+        #expect(view(MatchFixtures.state(.matches), size: Size(width: 80, height: 24)).line(1).hasSuffix("6 Stats  Matches   "))
+        #expect(view(MatchFixtures.state(.leaderboard), size: Size(width: 80, height: 24)).line(1).hasPrefix("  1  2  3  4  5  6  Leaderboard "))
     }
 
     @Test func enterPlaysTheMatchWaitingOnThePlayerOrOpensTheMatchWhole() {
