@@ -146,6 +146,7 @@ extension Canvas {
         let verdict: String = switch state.winner(game: index) {
         case .tie?: "a tie"
         case .player(let name)?: name == overview.viewer ? "you won" : "\(name) won"
+        case nil where state.status == .declined: "declined"
         case nil: state.nextGame(for: overview.viewer) == index ? "your turn" : "being played"
         }
         lines.append([(verdict, state.winner(game: index) == .player(overview.viewer) ? Style(color: .green, bold: true) : .plain)])

@@ -105,6 +105,22 @@ import Testing
 """, "match-end")
     }
 
+    @Test func aMatchWholeUsesTheTerminalsGlyphsAndSaysWhatIsNotPlayedYet() {
+        var state = MatchFixtures.state()
+        state.glyphs = .ascii
+        state.matchSelection = 1
+        state.matchOpen = true
+        let text = view(state, size: Size(width: 100, height: 30)).text
+        #expect(text.contains("| **...    **...     ***..    ***..     **...    **...") && !text.contains("●"), "\(text)")
+        state.glyphs = .unicode
+        state.matchSelection = 2
+        let waiting = view(state, size: Size(width: 100, height: 30)).text
+        #expect(waiting.contains("won in 2") && waiting.contains("1 guess") && waiting.contains("not started"))
+        #expect(waiting.contains("being played") && !waiting.contains("Game 2 · PIANO"), "no word before both finished it")
+        state.matchSelection = 3
+        #expect(view(state, size: Size(width: 100, height: 30)).text.contains("declined"))
+    }
+
     @Test func theEndOfAMatchAtTheMinimumIsOneGameUnderAnotherAndScrolls() {
         var state = MatchFixtures.state()
         state.matchSelection = 1
