@@ -104,7 +104,10 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
     case .matchesLoaded(let matches):
         let before = state.boardMatch?.overview.state.status
         state.matchesProblem = nil
+        // The chosen match stays chosen when a new one arrives above it.
+        let chosen = state.matches.indices.contains(state.matchSelection) ? state.matches[state.matchSelection].state.match.id : nil
         show(matches, in: &state.matches, selection: &state.matchSelection)
+        if let index = matches.firstIndex(where: { $0.state.match.id == chosen }) { state.matchSelection = index }
         if state.matches.isEmpty { state.matchOpen = false }
         // The match of the finished game on the board just ended: said, with the key to its end.
         if let board = state.boardMatch, before == .playing, board.overview.state.status == .finished, state.notice == nil {

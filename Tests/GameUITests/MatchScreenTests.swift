@@ -327,6 +327,15 @@ import Testing
         #expect(view(state, size: Size(width: 40, height: 12)).line(1).contains("ben: won in 3"))
     }
 
+    @Test func theChosenMatchStaysChosenWhenANewOneArrivesAboveIt() {
+        var state = MatchFixtures.state()
+        state.matches = Array(MatchFixtures.all.dropFirst())
+        state.matchSelection = 1
+        state.matchOpen = true
+        _ = update(&state, .matchesLoaded(MatchFixtures.all))
+        #expect(state.matchSelection == 2 && state.matchOpen)
+    }
+
     @Test func aMoveInAMatchGameReloadsTheMatchesAndAGameOfNoMatchDoesNot() {
         var state = Self.onBoard
         let after = MatchFixtures.board(["crane", "moist", "jumpy", "tribe", "tiger"], status: .won)
