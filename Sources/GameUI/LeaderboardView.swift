@@ -11,14 +11,17 @@ extension Canvas {
             drawEmpty(inner, "Reading the shared folder" + glyphs.ellipsis)
             return
         }
-        drawScrolled(leaderboardLines(boards), in: inner, scroll: state.leaderboardScroll)
+        drawScrolled(leaderboardLines(boards, width: inner.width - 2), in: inner, scroll: state.leaderboardScroll)
     }
 
-    func leaderboardLines(_ boards: Leaderboards) -> [[Segment]] {
+    /// The boards as lines; the players' column narrows (to 6) on a narrow screen, and what still
+    /// does not fit ends in an ellipsis.
+    func leaderboardLines(_ boards: Leaderboards, width: Int) -> [[Segment]] {
         let number = DailyWord.number(date: boards.day).map { "daily word #\($0), " } ?? ""
         var lines: [[Segment]] = [[("The day's word (\(number)\(boards.day))", .bold)]]
         let players = (boards.daily.flatMap { $0.rows.map(\.player) } + boards.allTime.flatMap { $0.rows.map(\.player) })
-        let name = min(16, max(6, players.map(\.columns).max() ?? 0))
+        // The all-time row's other columns take 59.
+        let name = max(6, min(16, players.map(\.columns).max() ?? 0, width - 59))
         func row(_ cells: [(String, Int)]) -> String {
             cells.map { Text.pad($0.0, to: $0.1) }.joined(separator: "  ")
         }

@@ -196,12 +196,12 @@ import Testing
  your turn in a match vs ben · sync off
 ┌─ Leaderboards ───────────────────────┐
 │ The day's word (daily word #4, 2026… │
-│ #    player            result   gue… │
+│ #    player  result   guesses  hard… │
 │ help: no help                        │
-│ 1    ben               won      3  … │
+│ 1    ben     won      3        hard… │
 │ help: proven marks                   │
-│ 1    ann               won      4  … │
-│ 2    cat               lost     15 …↓│
+│ 1    ann     won      4            … │
+│ 2    cat     lost     15           …↓│
 └──────────────────────────────────────┘
 
  ↑↓ scroll  m matches
