@@ -179,7 +179,9 @@ extension Canvas {
             line = rect
         }
         if game.isFinished {
-            buffer.write(" n next game \(glyphs.separator) b bookmark \(glyphs.separator) Tab other screens", in: line, style: .plain)
+            // A game of a match: n plays the player's next game of it.
+            let next = state.boardMatch.flatMap { board in board.overview.state.nextGame(for: board.overview.viewer).map { "game \($0) of the match" } }
+            buffer.write(" n \(next ?? "next game") \(glyphs.separator) b bookmark \(glyphs.separator) Tab other screens", in: line, style: .plain)
             return
         }
         let typed = Array(state.input.uppercased())

@@ -302,6 +302,14 @@ import Testing
         let won = MatchFixtures.board(["crane", "tiger"], status: .won)
         let effects = Self.press(.character("n"), on: MatchFixtures.state(.guess, game: won)).1
         #expect(effects == [.beginMatch(matchID: MatchFixtures.yourTurn.state.match.id), .load(.matches)])
+        // Once the matches say game 2 is over, the line under the card names game 3.
+        var after = MatchFixtures.state(.guess, game: won)
+        let yours = MatchFixtures.yourTurnMatch
+        after.matches[0] = MatchOverview(state: MatchState(match: yours, plays: [
+            MatchFixtures.finished(yours, "ann", 1, secret: "whale", guesses: ["whale"]),
+            MatchFixtures.finished(yours, "ann", 2, secret: "tiger", guesses: ["crane", "tiger"]),
+        ]), words: [nil, nil, nil], viewer: "ann")
+        #expect(view(after, size: Size(width: 100, height: 30)).text.contains(" n game 3 of the match  ·  b bookmark"))
         // A game of no match: the pack's next game, as before.
         #expect(Self.press(.character("n"), on: MatchFixtures.state(.guess, game: Fixtures.won)).1 == [.newGame(packID: "animals")])
     }
