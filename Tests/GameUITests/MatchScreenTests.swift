@@ -241,6 +241,26 @@ import Testing
         #expect(footer.contains("m matches") && footer.contains("l leaderboard") && footer.contains("F1 help"), "\(footer)")
     }
 
+    @Test func atEverySizeAMatchWholeScrollsToItsEndAndTheDetailIsWhole() {
+        for size in TextFitTests.sizes {
+            var state = MatchFixtures.state()
+            state.matchSelection = 1
+            state.matchOpen = true
+            var seen = view(state, size: size).text
+            for _ in 0..<40 {
+                _ = update(&state, .key(.down))
+                seen += view(state, size: size).text
+            }
+            for text in ["Game 1 · TIGER", "Game 2 · ZEBRA", "Game 3 · HORSE", "1 hint"] {
+                #expect(seen.contains(text), "\(text) at \(size.width)x\(size.height)")
+            }
+            guard size.height >= 20 else { continue }
+            let list = MatchFixtures.state()
+            TextFitTests.expectWhole(Canvas(buffer: ScreenBuffer(size: size), state: list).matchDetail(MatchFixtures.yourTurn),
+                                     on: view(list, size: size).text, "the detail at \(size.width)x\(size.height)")
+        }
+    }
+
     // MARK: Keys
 
     @Test func mOpensTheMatchesAndLOpensTheLeaderboardWhereverLettersDoNotType() {
