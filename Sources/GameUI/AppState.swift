@@ -5,6 +5,8 @@ import Screen
 /// The places the player moves between with Tab: the game's two panes, then the other screens.
 public enum Pane: Int, Sendable, CaseIterable {
     case guess, notepad, packs, inProgress, readingList, history, stats
+    /// Off the tab bar, opened by their keys (m, l) from any screen but the guess line.
+    case matches, leaderboard
 
     /// The screen a pane belongs to, as the tab bar names it.
     public var screenTitle: String {
@@ -15,8 +17,14 @@ public enum Pane: Int, Sendable, CaseIterable {
         case .readingList: "Reading list"
         case .history: "History"
         case .stats: "Stats"
+        case .matches: "Matches"
+        case .leaderboard: "Leaderboard"
         }
     }
+
+    /// The panes Tab and Shift-Tab walk through, in order. The screens off the tab bar are not in
+    /// it: Tab from them goes on from Packs, where their keys are shown.
+    public static let ring: [Pane] = [.guess, .notepad, .packs, .inProgress, .readingList, .history, .stats]
 
     /// The screens of the tab bar, in order; number keys 1–6 jump to them.
     public static let screens: [Pane] = [.guess, .packs, .inProgress, .readingList, .history, .stats]
@@ -162,6 +170,19 @@ public struct AppState: Sendable, Equatable {
     public var achievements: [Achievement] = []
     public var dailyStreak = DailyStreak(current: 0, best: 0)
 
+    /// The player's matches, newest first, as last loaded (for the Matches screen, the header's
+    /// notice and the board of a match game).
+    public var matches: [MatchOverview] = []
+    public var matchSelection = 0
+    /// The Matches screen shows the selected match whole: every game, both grids side by side.
+    public var matchOpen = false
+    public var matchScroll = 0
+    /// Why the matches could not be loaded, shown on the Matches screen.
+    public var matchesProblem: String?
+    /// The day's and all-time leaderboards, once loaded.
+    public var leaderboards: Leaderboards?
+    public var leaderboardScroll = 0
+
     public var status: StatusMessage?
     public var confirmation: Confirmation?
     public var quitting = false
@@ -218,6 +239,23 @@ public struct AppState: Sendable, Equatable {
     public var currentHint: Hint? {
         guard let game, let hint, hint.gameID == game.id, hint.beforeGuess == game.game.guesses.count, !game.game.isFinished else { return nil }
         return hint.hint
+    }
+
+    /// The match the game on the board belongs to, and the game's number in it.
+    public var boardMatch: (overview: MatchOverview, index: Int)? {
+        guard let id = game?.id else { return nil }
+        for overview in matches {
+            for index in Match.games where overview.state.match.gameID(player: overview.viewer, index: index) == id {
+                return (overview, index)
+            }
+        }
+        return nil
+    }
+
+    /// A match waiting on the player, other than the board's: the header's notice.
+    public var matchWaiting: MatchOverview? {
+        let board = boardMatch?.overview.state.match.id
+        return matches.first { $0.state.match.id != board && $0.state.status == .playing && $0.state.nextGame(for: $0.viewer) != nil }
     }
 
     /// The pack of the game on the board, once packs are loaded.

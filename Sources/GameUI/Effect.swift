@@ -5,6 +5,8 @@ import Screen
 /// Lists the interface loads when their screen is shown.
 public enum ListKind: Sendable, Hashable, CaseIterable {
     case packs, inProgress, readingList, history, stats
+    /// The player's matches; and the leaderboards of today's daily date and of all time.
+    case matches, leaderboard
 }
 
 /// Work `update` asks for. Something outside runs it against the database and feeds the
@@ -26,6 +28,8 @@ public enum Effect: Sendable, Equatable {
     /// After a sync: if a newer game in progress came from another machine, put it on the
     /// board in place of this one, which has no guess yet.
     case switchToNewer(than: String)
+    /// Start or resume the player's next game of a match.
+    case beginMatch(matchID: String)
     /// Start the game a challenge code names.
     case challenge(code: String)
     /// Make the finished game's spoiler-free summary, printed once the screen closes.
@@ -100,6 +104,11 @@ public enum Message: Sendable, Equatable {
     case readingListLoaded([Bookmark])
     case historyLoaded([SavedGame])
     case statsLoaded(Statistics)
+    case matchesLoaded([MatchOverview])
+    /// The matches could not be read: said on the Matches screen, and nowhere else (the header's
+    /// notice is only a notice).
+    case matchesFailed(String)
+    case leaderboardsLoaded(Leaderboards)
     /// Every achievement, earned or not, and the daily word's streaks.
     case achievementsLoaded([Achievement], dailyCurrent: Int, dailyBest: Int)
     case bookmarkChanged(word: String, bookmarked: Bool)

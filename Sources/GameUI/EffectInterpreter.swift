@@ -22,7 +22,7 @@ public struct EffectInterpreter: Sendable {
     /// Whether the effect changes the player's data, so the change goes to the other machine.
     public static func changesData(_ effect: Effect) -> Bool {
         switch effect {
-        case .guess, .mark, .giveUp, .bookmark, .removeBookmark, .deleteGame, .begin, .newGame, .daily, .challenge: true
+        case .guess, .mark, .giveUp, .bookmark, .removeBookmark, .deleteGame, .begin, .newGame, .daily, .challenge, .beginMatch: true
         case .resume, .hint, .review, .switchToNewer, .share, .load, .chooseAssist, .syncNow, .adoptReset, .quit: false
         }
     }
@@ -103,6 +103,8 @@ public struct EffectInterpreter: Sendable {
             return [.switchedTo(latest)]
         case .challenge(let code):
             return [.gameLoaded(try data.startGame(try data.challengeRequest(code: code)))]
+        case .beginMatch(let id):
+            return [.gameLoaded(try data.beginMatchGame(matchID: id))]
         case .share(let id):
             return [.shareReady(try data.shareText(for: try data.game(id: id)))]
         case .review(let id):
@@ -140,6 +142,12 @@ public struct EffectInterpreter: Sendable {
             let daily = Achievements.dailyStreaks(games: try data.playedGames())
             return [.statsLoaded(try data.statistics()),
                     .achievementsLoaded(try data.achievements(), dailyCurrent: daily.current, dailyBest: daily.best)]
+        case .load(.matches):
+            do { return [.matchesLoaded(try data.matches())] } catch { return [.matchesFailed(Self.text(of: error))] }
+        case .load(.leaderboard):
+            // Today is the daily word's today: the date Ctrl-D plays.
+            let day = try data.dailyRequest().daily ?? ""
+            return [.leaderboardsLoaded(try data.leaderboards(day: day))]
         case .syncNow:
             guard let background else {
                 return [.syncUpdate(SyncNews(state: .off, note: "Sync is off: give the shared folder once with --cloud-dir DIR.", isError: true))]

@@ -38,7 +38,8 @@ extension Canvas {
             // Too low for the card and three guesses: the card alone (the guesses are in History).
             left = drawFactCard(saved, in: left, actions: true, keepGuesses: left.height >= 10)
         }
-        drawGuesses(saved, box(left, "Guesses"))
+        // A game of a match: the opponent's progress on the same word, beside the title.
+        drawGuesses(saved, box(left, boardMatchLine.map { "Guesses" + glyphs.separator + $0 } ?? "Guesses"))
     }
 
     /// The guesses, numbered, with feedback as pips and words; the newest at the bottom, in bold,
@@ -178,7 +179,9 @@ extension Canvas {
             line = rect
         }
         if game.isFinished {
-            buffer.write(" n next game \(glyphs.separator) b bookmark \(glyphs.separator) Tab other screens", in: line, style: .plain)
+            // A game of a match: n plays the player's next game of it.
+            let next = state.boardMatch.flatMap { board in board.overview.state.nextGame(for: board.overview.viewer).map { "game \($0) of the match" } }
+            buffer.write(" n \(next ?? "next game") \(glyphs.separator) b bookmark \(glyphs.separator) Tab other screens", in: line, style: .plain)
             return
         }
         let typed = Array(state.input.uppercased())

@@ -94,6 +94,8 @@ public enum Keys {
     static let packChallenge = KeyBinding([.character("c")], help: ("c", "challenge code (packs)"), footer: "c", "challenge code")
     static let historyReview = KeyBinding([.character("r")], help: ("r", "review (history)"), footer: "r", "review")
     static let historyBookmark = KeyBinding([.character("b")], help: ("b", "bookmark (history)"), footer: "b", "bookmark")
+    static let matches = KeyBinding([.character("m")], help: ("m", "matches: play a friend"), footer: "m", "matches")
+    static let leaderboard = KeyBinding([.character("l")], help: ("l", "leaderboards"), footer: "l", "leaderboard")
     static let delete = KeyBinding([.character("d"), .delete], help: ("d", "delete / remove (asks)"), footer: "d", "delete")
     static let yes = KeyBinding([.character("y"), .character("Y")], help: ("y / n", "answer a question"), footer: "y", "yes")
     /// Any other key answers no; the footer names n.
@@ -119,6 +121,6 @@ public enum Keys {
         ("Notepad (Tab from the guess)", [notepadLeft, notepadRight, notepadUp, notepadDown, notepadFirst, notepadLast,
                                           jumpToLetter, cycleMark, markOut, markIn, clearMark, backToGuess]),
         ("Lists", [up, down, pageUp, pageDown, first, last, open, playHard, helpLevel, packChallenge, historyReview,
-                   historyBookmark, delete, yes, no]),
+                   historyBookmark, matches, leaderboard, delete, yes, no]),
     ]
 }

@@ -13,6 +13,9 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
     case .gameLoaded(let game):
         let wasInPlay = state.game?.id == game.id && state.game?.game.isFinished == false
         let typing = !state.input.isEmpty
+        // The first game on the board: the matches follow, for the header's notice and the
+        // board of a match game.
+        let first = state.waitingForGame
         // The same game reloaded (a sync brought a move from the other machine) keeps what
         // the player is typing.
         if state.game?.id != game.id {
@@ -35,7 +38,7 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
                 forgetTyping(&state)
             }
         }
-        return []
+        return first || (wasInPlay && game.game.isFinished && state.boardMatch != nil) ? [.load(.matches)] : []
     case .guessPlayed(let played):
         let wasInPlay = state.game?.id == played.game.id && state.game?.game.isFinished == false
         state.game = played.game
@@ -51,11 +54,11 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
                 noticeEnd(game, typing: true, &state)
                 state.noticeTyped = ""
             }
-            return [.load(.packs)]
+            return [.load(.packs)] + matchReload(state)
         }
         let anagram = played.guess.fullScoreNote(secret: game.game.secret).map { ": \($0)" } ?? ""
         state.status = StatusMessage("\(played.guess.word.uppercased()): \(played.guess.feedback.summary)\(anagram).")
-        return []
+        return matchReload(state)
     case .guessRefused(let input, let reason):
         state.status = StatusMessage("\(input.uppercased()) refused: \(reason).", isError: true)
         // The word stays to be changed: the next letter starts a new one, Backspace edits it.
@@ -98,6 +101,22 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
         if games.isEmpty { state.historyOpen = false }
     case .statsLoaded(let stats):
         state.stats = stats
+    case .matchesLoaded(let matches):
+        let before = state.boardMatch?.overview.state.status
+        state.matchesProblem = nil
+        // The chosen match stays chosen when a new one arrives above it.
+        let chosen = state.matches.indices.contains(state.matchSelection) ? state.matches[state.matchSelection].state.match.id : nil
+        show(matches, in: &state.matches, selection: &state.matchSelection)
+        if let index = matches.firstIndex(where: { $0.state.match.id == chosen }) { state.matchSelection = index }
+        if state.matches.isEmpty { state.matchOpen = false }
+        // The match of the finished game on the board just ended: said, with the key to its end.
+        if let board = state.boardMatch, before == .playing, board.overview.state.status == .finished, state.notice == nil {
+            state.status = StatusMessage("The match is over: \(board.overview.state.summary(for: board.overview.viewer)). m shows both grids.")
+        }
+    case .matchesFailed(let reason):
+        state.matchesProblem = reason
+    case .leaderboardsLoaded(let boards):
+        state.leaderboards = boards
     case .achievementsLoaded(let achievements, let current, let best):
         state.achievements = achievements
         state.dailyStreak = DailyStreak(current: current, best: best)
@@ -125,6 +144,8 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
             if !game.game.isFinished && game.game.guesses.isEmpty { reload.append(.switchToNewer(than: game.id)) }
         }
         if let list = listShown(state.pane) { reload.append(.load(list)) }
+        // The opponent's progress: the Matches screen, the board of a match game, the header's notice.
+        if !reload.contains(.load(.matches)) { reload.append(.load(.matches)) }
         return reload
     case .cloudWasReset:
         state.sync = .needsAttention
@@ -262,7 +283,7 @@ private func handle(_ key: Key, _ state: inout AppState) -> [Effect] {
     switch state.pane {
     case .guess: return handleGuess(key, &state)
     case .notepad: return handleNotepad(key, &state)
-    case .packs, .inProgress, .readingList, .history, .stats: return handleList(key, &state)
+    case .packs, .inProgress, .readingList, .history, .stats, .matches, .leaderboard: return handleList(key, &state)
     }
 }
 
@@ -282,12 +303,18 @@ private func handleGlobal(_ key: Key, _ state: inout AppState) -> [Effect]? {
         state.status = StatusMessage("Syncing" + state.glyphs.ellipsis)
         return [.syncNow]
     case Keys.nextPane:
-        return go(to: Pane.allCases[(state.pane.rawValue + 1) % Pane.allCases.count], &state)
+        let here = Pane.ring.firstIndex(of: state.pane) ?? Pane.ring.firstIndex(of: .packs)!
+        return go(to: Pane.ring[(here + 1) % Pane.ring.count], &state)
     case Keys.previousPane:
-        return go(to: Pane.allCases[(state.pane.rawValue + Pane.allCases.count - 1) % Pane.allCases.count], &state)
+        let here = Pane.ring.firstIndex(of: state.pane) ?? Pane.ring.firstIndex(of: .inProgress)!
+        return go(to: Pane.ring[(here + Pane.ring.count - 1) % Pane.ring.count], &state)
     case Keys.back:
         if state.pane == .history && state.historyOpen {
             state.historyOpen = false
+            return []
+        }
+        if state.pane == .matches && state.matchOpen {
+            state.matchOpen = false
             return []
         }
         if state.pane == .guess { forgetTyping(&state) }
@@ -296,6 +323,19 @@ private func handleGlobal(_ key: Key, _ state: inout AppState) -> [Effect]? {
         return go(to: Pane.screens[Int(String(c))! - 1], &state)
     case Keys.quitWhenNotTyping where !acceptsLetters(state):
         return quit(&state)
+    case Keys.matches where !acceptsLetters(state) && state.pane != .matches:
+        // From the board of a match game: that match, opened.
+        let board = state.boardMatch?.overview.state.match.id
+        let effects = go(to: .matches, &state)
+        if let board, state.pane == .matches, let index = state.matches.firstIndex(where: { $0.state.match.id == board }) {
+            state.matchSelection = index
+            state.matchOpen = true
+            state.matchScroll = 0
+        }
+        return effects
+    case Keys.leaderboard where !acceptsLetters(state) && state.pane != .leaderboard:
+        state.leaderboardScroll = 0
+        return go(to: .leaderboard, &state)
     default:
         return nil
     }
@@ -314,6 +354,7 @@ private func acceptsLetters(_ state: AppState) -> Bool {
 private func go(to pane: Pane, _ state: inout AppState) -> [Effect] {
     state.pane = pane
     state.historyOpen = false
+    state.matchOpen = false
     return listShown(pane).map { [.load($0)] } ?? []
 }
 
@@ -326,7 +367,14 @@ private func listShown(_ pane: Pane) -> ListKind? {
     case .readingList: .readingList
     case .history: .history
     case .stats: .stats
+    case .matches: .matches
+    case .leaderboard: .leaderboard
     }
+}
+
+/// After a move in a match game: the matches again, so the board, the list and the notice follow.
+private func matchReload(_ state: AppState) -> [Effect] {
+    state.boardMatch == nil ? [] : [.load(.matches)]
 }
 
 private func handleHelp(_ key: Key, _ state: inout AppState) -> [Effect] {
@@ -405,7 +453,12 @@ private func handleGuess(_ key: Key, _ state: inout AppState) -> [Effect] {
         case Keys.cardDown:
             state.cardScroll += key == .down ? 1 : 5
             return []
-        case Keys.nextGame: return [.newGame(packID: game.packID)]
+        case Keys.nextGame:
+            // A game of a match: the player's next game of that match, while there is one.
+            if let board = state.boardMatch, board.overview.state.nextGame(for: board.overview.viewer) != nil {
+                return [.beginMatch(matchID: board.overview.state.match.id), .load(.matches)]
+            }
+            return [.newGame(packID: game.packID)]
         case Keys.nextHardGame: return [.newGame(packID: game.packID, hard: true)]
         case Keys.bookmark: return toggleBookmark(saved)
         case Keys.review: return askReview(saved, &state)
@@ -522,6 +575,40 @@ private func handleList(_ key: Key, _ state: inout AppState) -> [Effect] {
             return []
         }
         move(&state.readingSelection, state.readingList.count, key)
+    case .matches:
+        guard state.matches.indices.contains(state.matchSelection) else { return [] }
+        let overview = state.matches[state.matchSelection]
+        if state.matchOpen {
+            switch key {
+            case Keys.up: state.matchScroll = max(0, state.matchScroll - 1)
+            case Keys.down: state.matchScroll += 1
+            case Keys.pageUp: state.matchScroll = max(0, state.matchScroll - 10)
+            case Keys.pageDown: state.matchScroll += 10
+            case Keys.open: state.matchOpen = false
+            default: break
+            }
+            return []
+        }
+        if Keys.open ~= key {
+            // The player's turn: the next game of the match, on the board. Otherwise the match whole.
+            if overview.state.nextGame(for: overview.viewer) != nil {
+                state.pane = .guess
+                return [.beginMatch(matchID: overview.state.match.id), .load(.matches)]
+            }
+            state.matchOpen = true
+            state.matchScroll = 0
+            return []
+        }
+        move(&state.matchSelection, state.matches.count, key)
+    case .leaderboard:
+        switch key {
+        case Keys.up: state.leaderboardScroll = max(0, state.leaderboardScroll - 1)
+        case Keys.down: state.leaderboardScroll += 1
+        case Keys.pageUp: state.leaderboardScroll = max(0, state.leaderboardScroll - 10)
+        case Keys.pageDown: state.leaderboardScroll += 10
+        case Keys.first: state.leaderboardScroll = 0
+        default: break
+        }
     case .history:
         guard state.history.indices.contains(state.historySelection) else { return [] }
         let game = state.history[state.historySelection]

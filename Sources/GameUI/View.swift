@@ -38,6 +38,8 @@ public func view(_ state: AppState, size: Size) -> ScreenBuffer {
         case .readingList: canvas.drawReadingList(rest)
         case .history: canvas.drawHistory(rest)
         case .stats: canvas.drawStats(rest)
+        case .matches: canvas.drawMatches(rest)
+        case .leaderboard: canvas.drawLeaderboard(rest)
         }
     }
     return canvas.buffer
@@ -74,10 +76,16 @@ struct Canvas {
         var right: [(String, Int)] = [(state.syncText, 0)]
         if let saved = state.game {
             let game = saved.game
-            let pack = saved.daily.map { date in DailyWord.number(date: date).map { "daily word #\($0) \(date)" } ?? "daily word \(date)" } ?? state.currentPack.map { "\($0.title) \($0.solved)/\($0.words) solved" }
-                ?? (saved.isPractice ? "practice" : game.packID)
+            let daily: String? = saved.daily.map { date in DailyWord.number(date: date).map { "daily word #\($0) \(date)" } ?? "daily word \(date)" }
+            let progress: String? = state.currentPack.map { "\($0.title) \($0.solved)/\($0.words) solved" }
+            let match: String? = state.boardMatch.map { matchHeader($0.overview, index: $0.index) }
+            let pack = match ?? daily ?? progress ?? (saved.isPractice ? "practice" : game.packID)
             left += [(pack, 1), ("\(game.rules.rawValue), \(game.length) letters\(game.hard ? ", hard" : "")", 2)]
             right.append(("last change: \(saved.lastChangedOn)", 2))
+        }
+        // A match waiting on the player: said before anything but the sync.
+        if let waiting = state.matchWaiting, let opponent = waiting.state.match.opponent(of: waiting.viewer) {
+            right.insert(("your turn in a match vs \(opponent)", 1), at: 0)
         }
         let separator = glyphs.separator
         func width() -> Int { (left + right).map(\.0.columns).reduce(0, +) + separator.columns * (left.count + right.count - 2) + 4 }
@@ -92,15 +100,18 @@ struct Canvas {
 
     mutating func drawTabs(_ rect: Rect) {
         let current = state.helpOpen ? nil : Pane.screens.first { $0.screenTitle == state.pane.screenTitle }
+        // Help, or a screen off the bar: its name after the numbers.
+        let off = state.helpOpen ? " Help " : current == nil ? " \(state.pane.screenTitle) " : ""
         let long = Pane.screens.enumerated().map { " \($0.offset + 1) \($0.element.screenTitle) " }
         // Too narrow for every name: the numbers, and the name of the screen shown (never a name cut short).
         let numbers = Pane.screens.enumerated().map { $0.element == current ? " \($0.offset + 1) \($0.element.screenTitle) " : " \($0.offset + 1) " }
-        let labels = long.joined().columns + 1 <= rect.width ? long : numbers
+        // (Help's name keeps the room it always had: cut when it does not fit.)
+        let labels = long.joined().columns + (state.helpOpen ? 0 : off.columns) + 1 <= rect.width ? long : numbers
         var x = rect.x + 1
         for (pane, label) in zip(Pane.screens, labels) {
             x = buffer.write(label, x: x, y: rect.y, style: pane == current ? Style(bold: true, reverse: true) : .plain, limit: rect.maxX - x)
         }
-        if state.helpOpen { buffer.write(" Help ", x: x, y: rect.y, style: Style(bold: true, reverse: true), limit: rect.maxX - x) }
+        if !off.isEmpty { buffer.write(off, x: x, y: rect.y, style: Style(bold: true, reverse: true), limit: rect.maxX - x) }
     }
 
     /// The keys that matter on this screen, key in bold, as many as fit.
@@ -131,12 +142,21 @@ struct Canvas {
                     key(Keys.help), key(Keys.quit)]
         case .notepad:
             return [key(Keys.cycleMark), key(Keys.markOut), key(Keys.markIn), key(Keys.backToGuess)] + common
-        case .packs: return [key(Keys.open), key(Keys.playHard), key(Keys.helpLevel), key(Keys.packChallenge), key(Keys.up)] + common
+        case .packs:
+            // The screens off the tab bar are found here; the arrows and Tab are in the help.
+            return [key(Keys.open), key(Keys.playHard), key(Keys.helpLevel), key(Keys.packChallenge), key(Keys.matches), key(Keys.leaderboard),
+                    key(Keys.help), key(Keys.quit)]
         case .inProgress: return [key(Keys.open, "resume"), key(Keys.up)] + common
         case .readingList: return [key(Keys.up, "read"), key(Keys.delete, "remove (asks)")] + common
         case .history:
             return [key(Keys.open, state.historyOpen ? "close" : "open"), key(Keys.historyReview), key(Keys.historyBookmark), key(Keys.delete)] + common
         case .stats: return [key(Keys.screen), key(Keys.sync)] + common
+        case .matches:
+            if state.matchOpen { return [key(Keys.back), key(Keys.scrollUp), key(Keys.leaderboard)] + common }
+            let mine = state.matches.indices.contains(state.matchSelection)
+                && state.matches[state.matchSelection].state.nextGame(for: state.matches[state.matchSelection].viewer) != nil
+            return [key(Keys.open, mine ? "play" : "open"), key(Keys.up), key(Keys.leaderboard)] + common
+        case .leaderboard: return [key(Keys.scrollUp), key(Keys.matches), key(Keys.screen), key(Keys.sync)] + common
         }
     }
 

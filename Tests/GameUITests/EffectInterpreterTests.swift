@@ -42,7 +42,7 @@ import Testing
         .begin(GameRequest()), .newGame(packID: "animals"), .resume(gameID: "g1"), .guess("blaze", gameID: "g1"),
         .mark("z", .out, gameID: "g1"), .giveUp(gameID: "g1"), .hint(gameID: "g1"), .review(gameID: "g2"), .daily,
         .switchToNewer(than: "g1"), .challenge(code: "TIGER1"), .share(gameID: "g2"), .bookmark(gameID: "g2"),
-        .removeBookmark(word: "zebra"), .deleteGame(id: "g2"),
+        .removeBookmark(word: "zebra"), .deleteGame(id: "g2"), .beginMatch(matchID: MatchFixtures.yourTurn.state.match.id),
     ] + ListKind.allCases.map { Effect.load($0) } + [.chooseAssist(.coach), .syncNow, .adoptReset(keepLocal: true), .quit]
 
     /// The effect's name; a new effect fails to compile here until it is given its name, and
@@ -60,6 +60,7 @@ import Testing
         case .daily: "daily"
         case .switchToNewer: "switchToNewer"
         case .challenge: "challenge"
+        case .beginMatch: "beginMatch"
         case .share: "share"
         case .bookmark: "bookmark"
         case .removeBookmark: "removeBookmark"
@@ -75,7 +76,7 @@ import Testing
     /// What each effect asks of the sync: a round after every change, F5's manual one.
     static func expectedSync(_ effect: Effect) -> [String] {
         switch effect {
-        case .guess, .mark, .giveUp, .bookmark, .removeBookmark, .deleteGame, .begin, .newGame, .daily, .challenge:
+        case .guess, .mark, .giveUp, .bookmark, .removeBookmark, .deleteGame, .begin, .newGame, .daily, .challenge, .beginMatch:
             ["request(manual: false)"]
         // Counting the hint is a change too, sent once the coach has answered.
         case .hint: ["request(manual: false)"]
@@ -89,13 +90,16 @@ import Testing
     @Test func theListHoldsEveryEffectAndEveryList() {
         #expect(Set(Self.everyEffect.map(Self.name)) == [
             "begin", "newGame", "resume", "guess", "mark", "giveUp", "hint", "review", "daily", "switchToNewer", "challenge",
-            "share", "bookmark", "removeBookmark", "deleteGame", "load", "chooseAssist", "syncNow", "adoptReset", "quit",
+            "share", "bookmark", "removeBookmark", "deleteGame", "load", "chooseAssist", "syncNow", "adoptReset", "quit", "beginMatch",
         ])
         #expect(ListKind.allCases.allSatisfy { Self.everyEffect.contains(.load($0)) })
     }
 
     @Test(arguments: everyEffect) func syncIsRequestedAfterExactlyTheChangeEffects(_ effect: Effect) {
-        let rig = Rig { $0.challenges["TIGER1"] = GameRequest(packID: "animals", word: "tiger") }
+        let rig = Rig {
+            $0.challenges["TIGER1"] = GameRequest(packID: "animals", word: "tiger")
+            $0.matchList = MatchFixtures.all
+        }
         let messages = rig.perform(effect)
         if case .hint = effect {
             #expect(messages.isEmpty, "the coach answers later, through the inbox")

@@ -254,7 +254,7 @@ import Testing
 │ Creatures of land, sea and sky. 15 guesses a game. Enter starts one.         │
 └──────────────────────────────────────────────────────────────────────────────┘
 
- Enter play  h play hard  a help level  c challenge code  ↑↓ choose  Tab next
+ Enter play  h play hard  a help level  c challenge code  m matches
 """, "packs")
     }
 
@@ -299,7 +299,7 @@ import Testing
 │ Creatures of land, sea and sky. 15 guesses a game. Enter starts one.                                                 │
 └──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────┘
 
- Enter play  h play hard  a help level  c challenge code  ↑↓ choose  Tab next  F1 help  ^C quit
+ Enter play  h play hard  a help level  c challenge code  m matches  l leaderboard  F1 help  ^C quit
 """, "packs")
     }
 
@@ -725,10 +725,10 @@ import Testing
 │  Ctrl-G             give up (asks first)                   c                  challenge code (packs)                 │
 │  Ctrl-N             start another game                     r                  review (history)                       │
 │  Ctrl-D             today's daily word                     b                  bookmark (history)                     │
-│  n, Enter           next game, once over                   d                  delete / remove (asks)                 │
-│  h                  next game, hard mode                   y / n              answer a question                      │
-│  b                  bookmark, once over                                                                              │
-│  r                  review, once over                                                                                │
+│  n, Enter           next game, once over                   m                  matches: play a friend                 │
+│  h                  next game, hard mode                   l                  leaderboards                           │
+│  b                  bookmark, once over                    d                  delete / remove (asks)                 │
+│  r                  review, once over                      y / n              answer a question                      │
 │  s                  share, once over                                                                                 │
 │  Up/Down            scroll the card, once over                                                                       │
 │  c                  play a challenge code                                                                            │

@@ -32,6 +32,8 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
         "Game/Ctrl-D", "Game/s", "Game/c", "Lists/c",
         // Here: the help level.
         "Lists/a",
+        // MatchScreenTests.
+        "Lists/m", "Lists/l",
     ]
 
     @Test func everyKeyOnTheHelpScreenHasATest() {
@@ -58,7 +60,7 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
     @Test func tabAndShiftTabWalkThePanesInARing() {
         var state = Fixtures.state(.guess)
         var order: [Pane] = []
-        for _ in Pane.allCases { _ = update(&state, .key(.tab)); order.append(state.pane) }
+        for _ in Pane.ring { _ = update(&state, .key(.tab)); order.append(state.pane) }
         #expect(order == [.notepad, .packs, .inProgress, .readingList, .history, .stats, .guess])
         let (back, effects) = press(.backTab, on: Fixtures.state(.guess))
         #expect(back.pane == .stats)
@@ -100,7 +102,7 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
         var synced = Fixtures.state(.history)
         let at = Date(timeIntervalSince1970: 1_800_000_000)
         let reload = update(&synced, .syncUpdate(SyncNews(state: .synced(at: at), note: "Synced: 1 sent, 2 received.", changedHere: true)))
-        #expect(reload == [.load(.packs), .resume(gameID: "g1"), .load(.history)], "the other machine's moves show at once")
+        #expect(reload == [.load(.packs), .resume(gameID: "g1"), .load(.history), .load(.matches)], "the other machine's moves show at once")
         _ = update(&synced, .tick(at.addingTimeInterval(12)))
         #expect(view(synced, size: Size(width: 100, height: 30)).line(0).contains("synced 12 s ago"))
         // A round that brought nothing reloads nothing and leaves the status line alone.
@@ -374,7 +376,7 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
             return effect == .begin(GameRequest()) ? [.gameLoaded(Fixtures.inPlay)] : []
         }
         #expect(terminal.drawn.first?.text.contains("Getting your game ready") == true, "the first screen comes before any effect")
-        #expect(performed == [.begin(GameRequest())])
+        #expect(performed == [.begin(GameRequest()), .load(.matches)], "the matches follow the first game, for the header's notice")
         #expect(state.input == "t" && state.quitting)
         #expect(terminal.drawn.last?.size == Size(width: 60, height: 20), "redrawn at once at the new size")
         #expect(terminal.drawn.last?.text.contains("> T _ _ _ _") == true)
