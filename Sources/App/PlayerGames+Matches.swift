@@ -213,11 +213,13 @@ extension PlayerGames {
     }
 
     /// The shared zones' part of a sync round: read every player's, then publish this player's.
-    public func exchangeShared(cloud: any CloudDatabase, warnings: CloudWarningSink?) throws {
-        guard let cloud = cloud as? FolderCloudDatabase else { return }
+    /// Returns how many records arrived from other players or this player's other machines.
+    public func exchangeShared(cloud: any CloudDatabase, warnings: CloudWarningSink?) throws -> Int {
+        guard let cloud = cloud as? FolderCloudDatabase else { return 0 }
         let zone = SharedZone(player: player, cloud: cloud, warnings: warnings)
-        try zone.read()
+        let reading = try zone.read()
         let (records, notes) = try publication(last: try zone.lastPublished())
         try zone.publish(records, noting: notes)
+        return reading.arrived
     }
 }

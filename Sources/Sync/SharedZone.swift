@@ -23,20 +23,32 @@ public struct SharedZone: Sendable {
 
     // MARK: Reading
 
-    /// Reads what every player's shared zone has new and keeps what passes. Returns how many
-    /// records were refused.
+    /// What one reading of the shared zones did.
+    public struct Reading: Sendable, Equatable {
+        /// Records kept that another player, or another machine of this player, wrote: what
+        /// the screens showing matches and leaderboards must load again.
+        public var arrived = 0
+        /// Records refused, each told in one line.
+        public var refused = 0
+    }
+
+    /// Reads what every player's shared zone has new and keeps what passes.
     @discardableResult
-    public func read() throws -> Int {
-        var read: [(publisher: String, record: SharedRecord)] = []
+    public func read() throws -> Reading {
+        var read: [(publisher: String, record: SharedRecord, elsewhere: Bool)] = []
         var tokens: [String: String] = [:]
-        var refused = 0
+        var reading = Reading()
+        let device = player.profile.device.id
         for name in try FolderCloudDatabase.players(in: cloud.folder) where PlayerName.isValid(name) {
             guard let changes = try fetch(name) else { continue }
             for record in changes.changedRecords {
                 switch CloudSchema.shared(record) {
-                case .success(let value): read.append((name, value))
+                case .success(let value):
+                    // This machine's own records come back to it through the reader: not news.
+                    let elsewhere = name != viewer || record.systemFields?.modifiedBy.name != device
+                    read.append((name, value, elsewhere))
                 case .failure(let refusal):
-                    refused += 1
+                    reading.refused += 1
                     warn(name, refusal)
                 }
             }
@@ -45,14 +57,16 @@ public struct SharedZone: Sendable {
         // Matches first, so a play or decline read in the same round finds its match.
         let ordered = read.filter { if case .match = $0.record { true } else { false } }
             + read.filter { if case .match = $0.record { false } else { true } }
-        for (publisher, record) in ordered {
+        for (publisher, record, elsewhere) in ordered {
             if let refusal = try keep(record, publishedBy: publisher) {
-                refused += 1
+                reading.refused += 1
                 warn(publisher, SharedRefusal(record: Self.describe(record), reason: refusal.description))
+            } else if elsewhere {
+                reading.arrived += 1
             }
         }
         for (name, token) in tokens { try player.saveSharedToken(token, of: name) }
-        return refused
+        return reading
     }
 
     /// What `name`'s shared zone has new since it was last read here; nil when it has none.

@@ -35,8 +35,9 @@ public struct SyncEngine: Sendable {
     /// Told of each fetched record refused for a text a terminal would obey (one line each).
     public var warnings: CloudWarningSink?
 
-    /// Runs at the end of every round, with this round's store (the shared zones' exchange).
-    public var afterRound: (@Sendable (any CloudDatabase) throws -> Void)?
+    /// Runs at the end of every round, with this round's store (the shared zones' exchange);
+    /// returns how many records it brought from other players or this player's other machines.
+    public var afterRound: (@Sendable (any CloudDatabase) throws -> Int)?
 
     public init(player: PlayerDatabase, cloud: any CloudDatabase,
                 now: @escaping @Sendable () -> Date = { Date() },
@@ -76,7 +77,7 @@ public struct SyncEngine: Sendable {
             // A merge that kept something the cloud lacks queued it: send it now, not next time.
             if report.conflictsResolved > mergedBefore { try send(&report, written: &written) }
             compactWhereWorthwhile(written)
-            try afterRound?(cloud)
+            report.shared = try afterRound?(cloud) ?? 0
             report.durationMs = Int(now().timeIntervalSince(started) * 1000)
             try player.recordSyncOutcome(state: "synced", message: nil, at: now())
             return report

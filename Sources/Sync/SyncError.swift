@@ -65,6 +65,9 @@ public struct SyncReport: Sendable, Equatable, Encodable {
     public var skipped = 0
     /// Guesses and marks that arrived before their game, kept until it does.
     public var waiting = 0
+    /// Records of the shared zones (matches, their plays, leaderboard lines) that arrived from
+    /// other players or this player's other machines.
+    public var shared = 0
 
     public init() {}
 }

@@ -267,22 +267,30 @@ extension SyncService {
         }
     }
 
-    /// The heads and generations of the player's store in the folder, for the polling watch; the
-    /// store is opened at the first look that can open it.
+    /// The heads and generations of the player's store in the folder, and of every other
+    /// player's (whose shared zones bring matches and leaderboard lines), for the polling watch;
+    /// each store is opened at the first look that can open it.
     final class FolderFingerprint: Sendable {
         private let watch: Watch
-        private let store = Locked<FolderCloudDatabase?>(nil)
+        private let stores = Locked<[String: FolderCloudDatabase]>([:])
 
         init(_ watch: Watch) { self.watch = watch }
 
         func current() -> String {
-            let store = store.withLock { store in
-                if store == nil {
-                    store = try? FolderCloudDatabase.onDisk(root: watch.folder, player: watch.player, device: DeviceID(validated: "watcher"))
+            let folder = DiskFolder(root: watch.folder)
+            let others = (try? FolderCloudDatabase.players(in: folder)) ?? []
+            let names = [watch.player] + others.filter { $0 != watch.player }
+            return names.map { name in
+                let store = stores.withLock { stores in
+                    if stores[name] == nil {
+                        stores[name] = try? name == watch.player
+                            ? FolderCloudDatabase.onDisk(root: watch.folder, player: name, device: DeviceID(validated: "watcher"))
+                            : FolderCloudDatabase.reader(of: name, in: folder)
+                    }
+                    return stores[name]
                 }
-                return store
-            }
-            return store?.changeFingerprint() ?? ""
+                return name + ":" + (store?.changeFingerprint() ?? "")
+            }.joined(separator: ";")
         }
     }
 }

@@ -41,7 +41,7 @@ final class BackgroundSync: Sendable {
         case .synced(let report, let at, let manual):
             let arrived = report.downloaded + report.deleted > 0
             let note: String? = manual ? Wording.sentence(report) : arrived ? "Changes from another machine arrived." : nil
-            return .syncUpdate(SyncNews(state: .synced(at: at), note: note, changedHere: arrived))
+            return .syncUpdate(SyncNews(state: .synced(at: at), note: note, changedHere: arrived || report.shared > 0))
         case .adopted(let report, let at):
             return .syncUpdate(SyncNews(state: .synced(at: at),
                                         note: "Joined the new cloud: \(report.uploaded) sent, \(report.downloaded) received.",

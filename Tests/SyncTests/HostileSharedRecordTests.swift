@@ -42,7 +42,7 @@ import Testing
             .match(match), .play(play), .standing(device: "pc", Standing(tallies: [.proven: .init(games: 2, wins: 1, winGuesses: 3)])),
         ])
         try ana.sync()
-        #expect(try SharedZone(player: ana.player, cloud: ana.cloud).read() == 0)
+        #expect(try SharedZone(player: ana.player, cloud: ana.cloud).read().refused == 0)
         #expect(try ana.player.keptMatches() == [match])
         return (ana, ben, match)
     }
@@ -69,7 +69,7 @@ import Testing
             let warnings = Locked([String]())
             var zone = SharedZone(player: ana.player, cloud: ana.cloud)
             zone.warnings = { warning in warnings.withLock { $0.append(warning.description) } }
-            #expect(try zone.read() == 1, "\(why)")
+            #expect(try zone.read().refused == 1, "\(why)")
             let lines = warnings.withLock { $0 }
             #expect(lines.count == 1, "\(why): \(lines)")
             #expect(lines.allSatisfy { !$0.contains("\n") && !$0.contains("\u{1B}") }, "\(why): \(lines)")
