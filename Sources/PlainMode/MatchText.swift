@@ -24,7 +24,7 @@ public enum MatchText {
             for player in match.players {
                 let progress = state.progress(of: player)[index - 1]
                 switch progress {
-                case .playing(let guesses)?: parts.append("\(player) playing (\(guesses) guesses)")
+                case .playing(let guesses)?: parts.append("\(player) playing (\(guesses) \(guesses == 1 ? "guess" : "guesses"))")
                 case .finished(let r)?: parts.append("\(player) \(r.status.rawValue) in \(r.guesses)" + (r.hints > 0 ? ", \(r.hints) hints" : ""))
                 case nil: parts.append("\(player) not started")
                 }
