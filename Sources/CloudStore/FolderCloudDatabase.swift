@@ -22,6 +22,8 @@ public final class FolderCloudDatabase: CloudDatabase {
         var partBytes = SnapshotFiles.partBytes
         /// The smallest log worth compacting (tests lower it to keep their logs small).
         var smallestLog = FolderCloudDatabase.smallestLogWorthCompacting
+        /// How many records a read that sorts on disk holds (tests lower it).
+        var spillLimits = SpilledRuns.Limits.standard
     }
 
     private let state: Locked<State>
@@ -31,6 +33,13 @@ public final class FolderCloudDatabase: CloudDatabase {
     /// How many record entries this store has decoded from the folder (segments and snapshot
     /// parts): what reading costs beyond the files, for tests and the benchmark.
     public var recordsDecoded: Int { decodedRecords.withLock { $0 } }
+
+    /// The records held at once by this store's bounded reads (a first fetch, a compaction):
+    /// the winners gathered before they go to disk, the blocks read back, a batch handed over.
+    let held = HeldRecords()
+
+    /// The most records this store's bounded reads have held at once, for tests and the benchmark.
+    public var recordsHeldAtMost: Int { held.most }
 
     public init(folder: any CloudFolder, player: String, device: DeviceID, generation: CloudGeneration? = nil, options: CloudStoreOptions = .init()) throws(CloudStoreError) {
         guard FolderName.isValid(player) else {
@@ -255,12 +264,18 @@ public final class FolderCloudDatabase: CloudDatabase {
                 else { return .refused }
                 snapshots.append((other, arrived))
             }
-            guard !snapshots.isEmpty else { return .refused }
-            // Everything else first: every device's segments after its snapshot.
+            // Everything else first: every device's segments after its snapshot. A log longer
+            // than a batch (one never compacted) is sorted on disk a batch at a time, and merged
+            // back in name order beside the snapshots: nothing of it is kept.
             var view = ZoneView()
             for (other, arrived) in snapshots { view.positions[other] = arrived.origin.base }
-            refresh(&view, zone: zone, generation: generation, heads: heads, state: &state)
-            var live = view.winners.values.count { !$0.entry.deleted }
+            let spill = SpilledRuns(limits: state.spillLimits, directory: options.spillDirectory, held: held)
+            var spillFailed = false
+            refresh(&view, zone: zone, generation: generation, heads: heads, state: &state) { winners in
+                do throws(CloudStoreError) { try spill.spill(&winners) } catch { spillFailed = true }
+            }
+            guard !spillFailed, !snapshots.isEmpty || spill.spilled else { return .refused }
+            var live = view.winners.values.count { !$0.entry.deleted } + spill.written
             for (_, arrived) in snapshots {
                 if let listed = arrived.live { live += listed } else if case .success(let json) = arrived.json(0) { live += Self.liveEntries(in: json) } else { return .refused }
             }
@@ -273,6 +288,7 @@ public final class FolderCloudDatabase: CloudDatabase {
             /// false when the caller stopped.
             func handOver(_ record: CloudRecord?, last: Bool = false) -> Bool {
                 if let record { pending.append(record) }
+                held.note(pending.count)
                 guard pending.count >= batch || (last && !pending.isEmpty) else { return true }
                 guard deliver(pending) else { return false }
                 pending.removeAll(keepingCapacity: true)
@@ -283,9 +299,22 @@ public final class FolderCloudDatabase: CloudDatabase {
             // other cores while this one merges and hands over the entries before them.
             var cursors = snapshots.map { SnapshotCursor(device: $0.device, arrived: $0.arrived, counter: decodedRecords) }
             for index in cursors.indices { guard cursors[index].start() else { return .refused } }
-            while let name = cursors.lazy.compactMap({ $0.current?.name }).min() {
+            // The sorted log, when it went to disk: one winner per name, a block per run held.
+            var sorted: SpilledRuns.Cursor?, fromLog: (RecordEntry, DeviceID)?
+            if spill.spilled {
+                do throws(CloudStoreError) {
+                    sorted = try spill.cursor(adding: &view.winners)
+                    fromLog = try sorted!.next()
+                } catch { return .refused }
+            }
+            defer { sorted?.close() }
+            while let name = [cursors.lazy.compactMap({ $0.current?.name }).min(), fromLog?.0.name].compactMap({ $0 }).min() {
                 var winner = view.winners[name]
                 let touchedBySegments = winner != nil
+                if let (entry, owner) = fromLog, entry.name == name {
+                    winner = ZoneView.Winner(entry: entry, device: owner, firstSeq: FirstSeen(owner, entry.seq))
+                    do throws(CloudStoreError) { fromLog = try sorted!.next() } catch { return .refused }
+                }
                 for index in cursors.indices where cursors[index].current?.name == name {
                     let entry = cursors[index].current!, owner = cursors[index].device
                     view.latestHLC = max(view.latestHLC, entry.hlc)
@@ -307,6 +336,13 @@ public final class FolderCloudDatabase: CloudDatabase {
                 guard handOver(winner.entry.record(device: winner.device)) else { return .refused }
             }
             guard handOver(nil, last: true) else { return .refused }
+            if spill.spilled {
+                // Nothing of the log was kept: whatever needs a record reads the folder again.
+                view.unread = [:]
+                view.partial = true
+                state.views[zone] = view
+                return .complete(token: tokenAfter(view, generation, zone, since: nil), isComplete: isComplete(view))
+            }
             // The records the snapshots alone held were handed over and not kept: they are looked
             // up in the snapshots when something needs them (or, for a list that does not name
             // its parts' first names, the folder is read again).
@@ -419,28 +455,30 @@ public final class FolderCloudDatabase: CloudDatabase {
         try operation { (state: inout State) throws(CloudStoreError) in
             let generation = try requireGeneration(&state)
             return try folder.withExclusiveLock(layout.deviceDirectory(generation, device)) { () throws(CloudStoreError) in
-                let view = try refreshedView(zone, generation, &state)
-                state.views[zone] = view
+                // Only this device's log is read, never the zone's view: where it ends is its
+                // head's count and any segment written after it (a crash before the head).
                 var head = ownHead(generation, &state)
                 let oldBase = head.zones[zone.name]?.snapshotBase ?? 0
-                let newBase = (view.positions[device] ?? 0) - max(0, keepingRecent)
+                var end = max(head.zones[zone.name]?.seq ?? 0, state.views[zone]?.positions[device] ?? 0)
+                while folder.fileExists(layout.segment(generation, device, zone, end + 1)) { end += 1 }
+                let newBase = end - max(0, keepingRecent)
                 removeTemporaries(in: layout.zoneDirectory(generation, device, zone))
                 guard newBase > oldBase else {
                     return CompactionReport(zone: zone, snapshotBase: oldBase, segmentsRemoved: 0, liveRecords: 0, tombstones: 0)
                 }
-                var latest: [String: RecordEntry] = [:]
-                try ownEntries(zone, generation, from: oldBase, through: newBase, state: &state) { latest[$0.name] = $0 }
                 let horizon = options.now().addingTimeInterval(-options.tombstoneRetention)
-                // Names sorted, not entries: moving a name costs less than moving an entry.
-                let kept = latest.keys.sorted().compactMap { name in latest[name].flatMap { !$0.deleted || $0.hlc.date > horizon ? $0 : nil } }
-                latest = [:]
                 // Parts first, then the list naming them: a reader that finds the list can find
-                // every part (or waits for one a replicator has not delivered yet).
-                var sealer = partSealer(generation, zone, base: newBase, partBytes: state.partBytes, expected: kept.count)
-                let list = try sealed(zone, base: newBase) { () throws in
-                    for entry in kept { try sealer.add(entry) }
-                    return try sealer.finish()
+                // every part (or waits for one a replicator has not delivered yet). The log is
+                // folded in name order a part at a time (sorted on disk when long), so a
+                // compaction holds a batch of records however long the history.
+                var sealer = partSealer(generation, zone, base: newBase, partBytes: state.partBytes)
+                var liveRecords = 0, tombstones = 0
+                try foldOwnLog(zone, generation, from: oldBase, through: newBase, state: &state) { (entry) throws(CloudStoreError) in
+                    guard !entry.deleted || entry.hlc.date > horizon else { return }
+                    try sealed(zone, base: newBase) { () throws in try sealer.add(entry) }
+                    if entry.deleted { tombstones += 1 } else { liveRecords += 1 }
                 }
+                let list = try sealed(zone, base: newBase) { () throws in try sealer.finish() }
                 try write(sealed: list, file: .snapshot, to: layout.snapshot(generation, device, zone, newBase), mode: .replace)
                 let written = sealer.written
                 let sizes = try? ownLogSizes(zone, generation, after: newBase)
@@ -460,7 +498,7 @@ public final class FolderCloudDatabase: CloudDatabase {
                 }
                 for seq in stride(from: oldBase + 1, through: newBase, by: 1) { folder.remove(layout.segment(generation, device, zone, seq)) }
                 return CompactionReport(zone: zone, snapshotBase: newBase, segmentsRemoved: newBase - oldBase,
-                                        liveRecords: kept.filter { !$0.deleted }.count, tombstones: kept.filter(\.deleted).count)
+                                        liveRecords: liveRecords, tombstones: tombstones)
             }
         }
     }
@@ -494,6 +532,11 @@ public final class FolderCloudDatabase: CloudDatabase {
     /// The records this store keeps of `zone` (nil before it has read it), for tests of what
     /// a streamed fetch leaves behind.
     func keptRecords(in zone: ZoneID) -> Int? { state.withLock { $0.views[zone]?.winners.count } }
+
+    /// Lowers the records a read that sorts on disk holds at once, for tests of long logs.
+    func limitSpill(_ limits: SpilledRuns.Limits) {
+        state.withLock { $0.spillLimits = limits }
+    }
 
     /// Lowers the JSON a snapshot part holds (and, if given, the smallest log worth
     /// compacting), for tests of snapshots in many parts without megabytes of records.
@@ -562,22 +605,22 @@ public final class FolderCloudDatabase: CloudDatabase {
                            createdBy: live?.createdBy ?? device, createdAt: live?.createdAt ?? stamp)
     }
 
-    /// Hands `each` this device's versions in `zone` from its snapshot at `base` and segments
-    /// up to `last`, oldest first.
-    private func ownEntries(_ zone: ZoneID, _ generation: CloudGeneration, from base: Int, through last: Int, state: inout State,
-                            each: (RecordEntry) -> Void) throws(CloudStoreError) {
+    /// Hands `each` the latest version of every record of this device's log of `zone`, from its
+    /// snapshot at `base` and segments up to `last`, in name order. The snapshot is read part
+    /// by part; the segments' versions are gathered a batch at a time and, past one batch,
+    /// sorted on disk (`SpilledRuns`), so what is held does not grow with the log. A snapshot
+    /// not in name order (none is written so) is read the old way, whole.
+    private func foldOwnLog(_ zone: ZoneID, _ generation: CloudGeneration, from base: Int, through last: Int, state: inout State,
+                            each: (RecordEntry) throws(CloudStoreError) -> Void) throws(CloudStoreError) {
+        let unreadable = CloudStoreError.unavailable(reason: "this device's snapshot \(base) of \(zone) is unreadable")
+        var snapshot: SnapshotCursor?
         if base > 0 {
-            guard let snapshot = arrivedSnapshot(zone, generation, of: device, base: base, state: &state) else {
-                throw .unavailable(reason: "this device's snapshot \(base) of \(zone) is unreadable")
-            }
-            for part in snapshot.parts.indices {
-                guard case .success(let entries) = snapshot.decode(part) else {
-                    throw .unavailable(reason: "this device's snapshot \(base) of \(zone) is unreadable")
-                }
-                decodedRecords.withLock { $0 += entries.count }
-                entries.forEach(each)
-            }
+            guard let arrived = arrivedSnapshot(zone, generation, of: device, base: base, state: &state) else { throw unreadable }
+            snapshot = SnapshotCursor(device: device, arrived: arrived, counter: decodedRecords)
+            guard snapshot!.start() else { throw unreadable }
         }
+        let spill = SpilledRuns(limits: state.spillLimits, directory: options.spillDirectory, held: held)
+        var winners: [String: ZoneView.Winner] = [:]
         var seq = base
         while seq < last {
             for loaded in loadSegments(generation, device, zone, after: seq, count: min(Self.segmentsReadTogether, last - seq)) {
@@ -586,7 +629,44 @@ public final class FolderCloudDatabase: CloudDatabase {
                     throw .unavailable(reason: "this device's segment \(seq) of \(zone) is unreadable")
                 }
                 decodedRecords.withLock { $0 += segment.entries.count }
-                segment.entries.forEach(each)
+                for entry in segment.entries {
+                    if var winner = winners[entry.name] {
+                        winner.absorb(entry, from: device)
+                        winners[entry.name] = winner
+                    } else {
+                        winners[entry.name] = ZoneView.Winner(entry: entry, device: device, firstSeq: FirstSeen(device, entry.seq))
+                    }
+                }
+                held.note(winners.count)
+                if winners.count >= state.spillLimits.batch { try spill.spill(&winners) }
+            }
+        }
+        // The log's latest versions in name order: from disk when it went there, else sorted here.
+        var sorted: SpilledRuns.Cursor?, inMemory: [RecordEntry] = [], next = 0
+        if spill.spilled {
+            sorted = try spill.cursor(adding: &winners)
+        } else {
+            inMemory = winners.values.map(\.entry).sorted { $0.name < $1.name }
+            winners = [:]
+        }
+        defer { sorted?.close() }
+        func fromLog() throws(CloudStoreError) -> RecordEntry? {
+            if sorted != nil { return try sorted!.next()?.0 }
+            defer { next += 1 }
+            return next < inMemory.count ? inMemory[next] : nil
+        }
+        var logged = try fromLog()
+        while true {
+            let held = snapshot?.current
+            guard let name = [held?.name, logged?.name].compactMap({ $0 }).min() else { break }
+            if let entry = logged, entry.name == name {
+                // A segment's version is later than the snapshot's (its number is past the base).
+                if held?.name == name { guard snapshot!.advance() else { throw unreadable } }
+                try each(entry)
+                logged = try fromLog()
+            } else {
+                try each(held!)
+                guard snapshot!.advance() else { throw unreadable }
             }
         }
     }
@@ -721,8 +801,10 @@ public final class FolderCloudDatabase: CloudDatabase {
     /// `lazily`: a snapshot not read yet is left unread (its list read, no part), looked up by
     /// name when something needs one of its records; a list that does not allow it (one that
     /// does not name its parts' first names, or that has not arrived whole) is read as before.
+    /// `overflow`: given the view's winners whenever they reach a batch (`spillLimits`), to
+    /// take them out of memory; the view is not sized ahead then.
     private func refresh(_ view: inout ZoneView, zone: ZoneID, generation: CloudGeneration, heads: [DeviceID: HeadBody?],
-                         lazily: Bool = false, state: inout State) {
+                         lazily: Bool = false, state: inout State, overflow: ((inout [String: ZoneView.Winner]) -> Void)? = nil) {
         view.waitingFor = []
         for (other, head) in heads {
             var seq = view.positions[other] ?? 0
@@ -781,9 +863,13 @@ public final class FolderCloudDatabase: CloudDatabase {
                         for entry in segment.entries { view.merge(entry, from: other) }
                         decodedRecords.withLock { $0 += segment.entries.count }
                         seq += 1
+                        if let overflow {
+                            held.note(view.winners.count)
+                            if view.winners.count >= state.spillLimits.batch { overflow(&view.winners) }
+                        }
                     }
                 }
-                if fromNothing, window == Self.segmentsReadTogether, announced > seq, view.winners.count >= view.winners.capacity / 2 {
+                if overflow == nil, fromNothing, window == Self.segmentsReadTogether, announced > seq, view.winners.count >= view.winners.capacity / 2 {
                     let perSegment = Double(view.winners.count) / Double(seq - firstSeq)
                     let expected = perSegment * Double(announced - firstSeq) * 1.1
                     view.winners.reserveCapacity(Int(min(expected, Double(Self.largestSizing))))

@@ -76,7 +76,7 @@ struct Setup {
         let warnings: CloudWarningSink = { warning in Setup.warnOnce(warning.description) }
         let clock = self.clock
         let cloud = try SyncEngine.openCloud(folder: cloudDir, player: player,
-                                             options: CloudStoreOptions(now: clock, warnings: warnings))
+                                             options: CloudStoreOptions(now: clock, warnings: warnings, spillDirectory: dataDir))
         var engine = SyncEngine(player: player, cloud: cloud, now: clock)
         engine.warnings = warnings
         return engine
