@@ -145,6 +145,8 @@ enum Metric: String, CaseIterable {
     case historyFloor = "history.floor"
     case historyRatio = "history.firstSync.vsFloor"
     case historyRecords = "history.records"
+    case neverCompactedFirstSyncProgram = "program.neverCompactedFirstSync"
+    case neverCompactedFirstSyncMemory = "program.neverCompactedFirstSync.peakMemory"
 
     var label: String {
         switch self {
@@ -177,6 +179,8 @@ enum Metric: String, CaseIterable {
         case .historyFloor: "  its floor"
         case .historyRatio: "  first sync ÷ floor"
         case .historyRecords: "  records fetched"
+        case .neverCompactedFirstSyncProgram: "`qiktionary sync` on a new machine of a folder never compacted (one sync per game), whole process"
+        case .neverCompactedFirstSyncMemory: "  its peak memory (RSS)"
         }
     }
 
@@ -186,7 +190,8 @@ enum Metric: String, CaseIterable {
         case .historyRecords: "records"
         case .naiveRatio, .floorRatio, .folderRatio, .historyRatio: "x"
         case .bytesPerGuess, .databaseBytesPerGame: "bytes"
-        case .firstSyncMemory, .firstScreenMemory, .firstUploadMemory, .sendOneGuessMemory, .receiveOneGuessMemory, .firstScreenWaitingMemory: "MB"
+        case .firstSyncMemory, .firstScreenMemory, .firstUploadMemory, .sendOneGuessMemory, .receiveOneGuessMemory, .firstScreenWaitingMemory,
+             .neverCompactedFirstSyncMemory: "MB"
         default: "ms"
         }
     }
@@ -226,6 +231,7 @@ enum Metric: String, CaseIterable {
         case .sendOneGuessMemory, .receiveOneGuessMemory: Target(atMost: 40, unit: "MB")
         case .firstScreenWaiting: Target(atMost: 150, unit: "ms")
         case .databaseBytesPerGame: Target(atMost: 1_200, unit: "bytes")
+        case .neverCompactedFirstSyncMemory: Target(atMost: 100, unit: "MB")
         default: nil
         }
     }
@@ -250,10 +256,10 @@ func measure(games: Int, options: Options) throws -> [Measurement] {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("qk-bench-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: root) }
-    if !options.histories.isEmpty { return try measure(options.histories, games: games, runs: options.runs, root: root) }
+    if !options.histories.isEmpty { return try measure(options.histories, games: games, runs: options.runs, root: root, programs: !options.skipPrograms) }
     if options.newProcessOnly { return try measureNewProcess(games: games, runs: options.runs, root: root) }
     let (results, won) = try measureMetrics(games: games, options: options, root: root)
-    return try results + measure(History.allCases, games: games, runs: options.runs, root: root, won: won)
+    return try results + measure(History.allCases, games: games, runs: options.runs, root: root, won: won, programs: !options.skipPrograms)
 }
 
 /// The metrics of the main history (won games), and its first syncs.
@@ -446,7 +452,9 @@ func databaseBytes(in dataDir: URL) -> Int {
 
 /// Each history's first syncs against its own floor, each history seeded and uploaded to a
 /// folder of its own (won games: those of the main metrics, when given).
-func measure(_ histories: [History], games: Int, runs: Int, root: URL, won: HistoryTimes? = nil) throws -> [Measurement] {
+/// With `programs`, a folder never compacted is also synced by the real program on a new
+/// machine, the whole process timed with its peak memory.
+func measure(_ histories: [History], games: Int, runs: Int, root: URL, won: HistoryTimes? = nil, programs: Bool = false) throws -> [Measurement] {
     let scale = games.formatted()
     var results: [Measurement] = []
     for history in histories {
@@ -471,6 +479,20 @@ func measure(_ histories: [History], games: Int, runs: Int, root: URL, won: Hist
             let laptop = try Machine(reusing: dataDir, cloud: folder, device: device)
             progress("\(scale) games: history '\(history.rawValue)': first sync of a new machine, and the floor")
             measured = try firstSyncs(of: history, from: laptop, cloud: folder, root: root, runs: runs)
+            if programs, history == .syncedPerGame {
+                progress("\(scale) games: history '\(history.rawValue)': qiktionary sync on a new machine")
+                var syncs: [Child.Outcome] = []
+                for index in 0..<runs {
+                    let dataDir = root.appendingPathComponent("program-never-compacted-\(index)")
+                    let outcome = try Child.run(["sync", "--data-dir", dataDir.path, "--cloud-dir", folder.path, "--player", Seeding.player,
+                                                 "--device", "never-compacted-\(index)"])
+                    guard outcome.status == 0 else { throw BenchFailure("qiktionary sync exited \(outcome.status): \(outcome.output)") }
+                    syncs.append(outcome)
+                    try? FileManager.default.removeItem(at: dataDir)
+                }
+                results.append(Measurement(.neverCompactedFirstSyncProgram, games: games, samples: syncs.map(\.milliseconds)))
+                results.append(Measurement(.neverCompactedFirstSyncMemory, games: games, samples: syncs.map(\.peakMegabytes)))
+            }
             try? FileManager.default.removeItem(at: folder)
         }
         results.append(Measurement(.historyFirstSync, games: games, samples: measured.firstSync, history: history))
