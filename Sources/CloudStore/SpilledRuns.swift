@@ -46,17 +46,23 @@ final class SpilledRuns {
     /// Whether anything went to the file.
     var spilled: Bool { !runs.isEmpty }
 
-    /// Writes `winners` as a run (sorted by name) and empties them.
+    /// Writes `winners` as a run (sorted by name) and empties them, keeping their capacity for
+    /// the next batch. Only small keys are sorted, each naming its winner's place in the table:
+    /// moving a winner costs a copy of every string it holds.
     func spill(_ winners: inout [String: ZoneView.Winner]) throws(CloudStoreError) {
         guard !winners.isEmpty else { return }
-        let order = NameOrder.Keys(winners.keys)
-        var sorted = winners.map { (key: order.key($0.key), name: $0.key, winner: $0.value) }
-        winners = [:]
+        let names = winners.keys, values = winners.values
+        let order = NameOrder.Keys(names)
+        var sorted = winners.indices.map { (key: order.key(names[$0]), index: $0) }
+        sorted.sort { a, b in a.key != b.key ? a.key < b.key : NameOrder.precedes(names[a.index], names[b.index]) }
         written += sorted.count
-        sorted.sort { a, b in a.key != b.key ? a.key < b.key : NameOrder.precedes(a.name, b.name) }
         var writer = RunWriter(runs: self)
-        for item in sorted { try writer.add(item.winner.entry, item.winner.device) }
+        for item in sorted {
+            let winner = values[item.index]
+            try writer.add(winner.entry, winner.device)
+        }
         try writer.close()
+        winners.removeAll(keepingCapacity: true)
     }
 
     /// Every version written, merged into one winner per name, in name order (the winners still
@@ -85,7 +91,7 @@ final class SpilledRuns {
         descriptor = made
     }
 
-    private func append(_ data: Data) throws(CloudStoreError) -> Int {
+    private func append(_ data: [UInt8]) throws(CloudStoreError) -> Int {
         try open()
         let offset = end
         let failed = data.withUnsafeBytes { raw -> Bool in
@@ -103,7 +109,7 @@ final class SpilledRuns {
     }
 
     private func read(_ block: Block) throws(CloudStoreError) -> [(RecordEntry, DeviceID)] {
-        var data = Data(count: block.length)
+        var data = [UInt8](repeating: 0, count: block.length)
         let failed = data.withUnsafeMutableBytes { raw -> Bool in
             var done = 0
             while done < raw.count {
@@ -115,17 +121,9 @@ final class SpilledRuns {
             return false
         }
         if failed { throw .unavailable(reason: "records sorted on disk could not be read back") }
-        // A block: the devices, one name a line, a NUL, then the entries as a snapshot body.
-        guard let split = data.firstIndex(of: 0) else { throw .unavailable(reason: "records sorted on disk read back damaged") }
-        let devices = String(decoding: data[..<split], as: UTF8.self).split(separator: "\n").map { DeviceID(validated: String($0)) }
-        let body: SnapshotBody
-        do { body = try BodyCodec.decodeSnapshot(Data(data[(split + 1)...])) } catch {
-            throw .unavailable(reason: "records sorted on disk read back damaged: \(error)")
-        }
-        guard body.entries.count == devices.count, body.entries.count == block.entries else {
-            throw .unavailable(reason: "records sorted on disk read back damaged")
-        }
-        return Array(zip(body.entries, devices))
+        let entries = data.withUnsafeBytes { raw in BlockCodec.decode(raw) }
+        guard let entries, entries.count == block.entries else { throw .unavailable(reason: "records sorted on disk read back damaged") }
+        return entries
     }
 
     /// Writes one run, a block at a time.
@@ -150,23 +148,13 @@ final class SpilledRuns {
 
         private mutating func flush() throws(CloudStoreError) {
             guard !entries.isEmpty else { return }
-            var data = Data(devices.map(\.name).joined(separator: "\n").utf8)
-            data.append(0)
-            do {
-                // The identity fields are not read back: any valid names do.
-                data.append(try BodyCodec.encode(SnapshotBody(generation: .initial, device: devices[0], zone: SpilledRuns.zone,
-                                                              base: 0, entries: entries)))
-            } catch {
-                throw .unavailable(reason: "records could not be sorted on disk: \(error)")
-            }
+            let data = BlockCodec.encode(entries, devices)
             let offset = try runs.append(data)
             blocks.append(Block(offset: offset, length: data.count, entries: entries.count))
             entries.removeAll(keepingCapacity: true)
             devices.removeAll(keepingCapacity: true)
         }
     }
-
-    fileprivate static let zone = try! ZoneID("Spill")
 
     /// The runs merged, one winner per name in name order, a block per run held at a time.
     struct Cursor {
@@ -224,6 +212,162 @@ final class SpilledRuns {
             for index in readers.indices {
                 runs.held.change(by: -readers[index].entries.count)
                 readers[index].entries = []
+            }
+        }
+    }
+}
+
+/// A block of a run as bytes: only this process writes and reads it back, so it is plain and
+/// quick rather than the folder's JSON. The devices the block names (a count, then each name),
+/// then each entry: its device's and its creator's places in that list, name, type, number,
+/// clock, creation clock, whether it is a deletion, and its fields (a count, -1 for none; each a
+/// key, a type byte and the value). Integers little-endian, 8 bytes; a string its UTF-8 length
+/// in 4 bytes, then its bytes; a date its seconds as a double's bits (exact, as held).
+enum BlockCodec {
+    static func encode(_ entries: [RecordEntry], _ owners: [DeviceID]) -> [UInt8] {
+        var out = Writer()
+        var places: [String: Int] = [:], devices: [DeviceID] = []
+        func place(_ device: DeviceID) -> Int {
+            if let known = places[device.name] { return known }
+            devices.append(device)
+            places[device.name] = devices.count - 1
+            return devices.count - 1
+        }
+        let owned = zip(entries, owners).map { (place($1), place($0.createdBy)) }
+        out.integer(devices.count)
+        for device in devices { out.string(device.name) }
+        for (entry, (owner, creator)) in zip(entries, owned) {
+            out.integer(owner)
+            out.integer(creator)
+            out.string(entry.name)
+            out.string(entry.type)
+            out.integer(entry.seq)
+            out.clock(entry.hlc)
+            out.clock(entry.createdAt)
+            out.bytes.append(entry.deleted ? 1 : 0)
+            guard let fields = entry.fields else {
+                out.integer(-1)
+                continue
+            }
+            out.integer(fields.count)
+            for (key, value) in fields {
+                out.string(key)
+                switch value {
+                case .string(let text): out.bytes.append(0); out.string(text)
+                case .int(let number): out.bytes.append(1); out.integer(number)
+                case .double(let number): out.bytes.append(2); out.integer(Int64(bitPattern: number.bitPattern))
+                case .bool(let flag): out.bytes.append(3); out.bytes.append(flag ? 1 : 0)
+                case .date(let date): out.bytes.append(4); out.integer(Int64(bitPattern: date.timeIntervalSince1970.bitPattern))
+                case .bytes(let data): out.bytes.append(5); out.length(data.count); out.bytes.append(contentsOf: data)
+                case .strings(let list): out.bytes.append(6); out.integer(list.count); for item in list { out.string(item) }
+                }
+            }
+        }
+        return out.bytes
+    }
+
+    /// The entries and their devices; nil when the bytes are not a whole block.
+    static func decode(_ bytes: UnsafeRawBufferPointer) -> [(RecordEntry, DeviceID)]? {
+        var input = Reader(bytes: bytes)
+        guard let count = input.count(), count > 0 else { return nil }
+        var devices: [DeviceID] = []
+        for _ in 0..<count {
+            guard let name = input.string() else { return nil }
+            devices.append(DeviceID(validated: name))
+        }
+        func device(_ place: Int?) -> DeviceID? { place.flatMap { $0 < devices.count ? devices[$0] : nil } }
+        var entries: [(RecordEntry, DeviceID)] = []
+        while !input.atEnd {
+            guard let owner = device(input.count()), let creator = device(input.count()), let name = input.string(), let type = input.string(),
+                  let seq = input.integer(), let hlc = input.clock(), let createdAt = input.clock(), let deleted = input.byte(),
+                  let fieldCount = input.integer(), fieldCount >= -1, fieldCount <= CloudLimits.maxFieldsPerRecord
+            else { return nil }
+            var fields: [String: FieldValue]?
+            if fieldCount >= 0 {
+                fields = Dictionary(minimumCapacity: Int(fieldCount))
+                for _ in 0..<fieldCount {
+                    guard let key = input.string(), let value = input.field() else { return nil }
+                    fields![key] = value
+                }
+            }
+            entries.append((RecordEntry(name: name, type: type, seq: Int(seq), hlc: hlc, deleted: deleted != 0, fields: fields,
+                                        createdBy: creator, createdAt: createdAt), owner))
+        }
+        return entries
+    }
+
+    private struct Writer {
+        var bytes: [UInt8] = []
+
+        mutating func integer(_ value: some FixedWidthInteger) {
+            withUnsafeBytes(of: Int64(value).littleEndian) { bytes.append(contentsOf: $0) }
+        }
+
+        mutating func length(_ value: Int) {
+            withUnsafeBytes(of: UInt32(value).littleEndian) { bytes.append(contentsOf: $0) }
+        }
+
+        mutating func string(_ text: String) {
+            NameOrder.bytes(of: text) { utf8 in
+                length(utf8.count)
+                bytes.append(contentsOf: utf8)
+            }
+        }
+
+        mutating func clock(_ clock: HLCTimestamp) {
+            integer(clock.millis)
+            integer(clock.counter)
+        }
+    }
+
+    private struct Reader {
+        let bytes: UnsafeRawBufferPointer
+        var at = 0
+
+        var atEnd: Bool { at == bytes.count }
+
+        mutating func take(_ count: Int) -> UnsafeRawBufferPointer? {
+            guard count >= 0, count <= bytes.count - at else { return nil }
+            defer { at += count }
+            return UnsafeRawBufferPointer(rebasing: bytes[at..<at + count])
+        }
+
+        mutating func integer() -> Int64? { take(8).map { Int64(littleEndian: $0.loadUnaligned(as: Int64.self)) } }
+
+        mutating func count() -> Int? { integer().flatMap { $0 >= 0 && $0 <= Int64(Int32.max) ? Int($0) : nil } }
+
+        mutating func byte() -> UInt8? { take(1).map { $0[0] } }
+
+        /// A length's bytes, taken.
+        mutating func counted() -> UnsafeRawBufferPointer? {
+            guard let length = take(4).map({ Int(UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self))) }) else { return nil }
+            return take(length)
+        }
+
+        mutating func string() -> String? { counted().map { String(decoding: $0, as: UTF8.self) } }
+
+        mutating func clock() -> HLCTimestamp? {
+            guard let millis = integer(), let counter = integer(), let narrow = UInt32(exactly: counter) else { return nil }
+            return HLCTimestamp(millis: millis, counter: narrow)
+        }
+
+        mutating func field() -> FieldValue? {
+            switch byte() {
+            case 0: return string().map { .string($0) }
+            case 1: return integer().map { .int($0) }
+            case 2: return integer().map { .double(Double(bitPattern: UInt64(bitPattern: $0))) }
+            case 3: return byte().map { .bool($0 != 0) }
+            case 4: return integer().map { .date(Date(timeIntervalSince1970: Double(bitPattern: UInt64(bitPattern: $0)))) }
+            case 5: return counted().map { .bytes(Data($0)) }
+            case 6:
+                guard let count = count(), count <= CloudLimits.maxListItems else { return nil }
+                var list: [String] = []
+                for _ in 0..<count {
+                    guard let item = string() else { return nil }
+                    list.append(item)
+                }
+                return .strings(list)
+            default: return nil
             }
         }
     }

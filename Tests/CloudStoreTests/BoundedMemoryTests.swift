@@ -84,6 +84,27 @@ import Testing
         }
     }
 
+    /// A block of a run reads back exactly what was written, every kind of field included; a
+    /// block cut short is refused rather than misread.
+    @Test func aBlockOfARunReadsBackWhatWasWritten() throws {
+        let a = try DeviceID("A"), b = try DeviceID("B")
+        let clock = HLCTimestamp(millis: 1_700_000_000_123, counter: 7)
+        let fields: [String: FieldValue] = [
+            "s": .string("crâne ✓"), "i": .int(-42), "d": .double(0.1), "b": .bool(true),
+            "t": .date(Date(timeIntervalSince1970: 1_700_000_000.5)), "x": .bytes(Data([0, 255, 7])), "l": .strings(["a", "", "ü"]),
+        ]
+        let entries = [
+            RecordEntry(name: "game-1", type: "Game", seq: 3, hlc: clock, deleted: false, fields: fields,
+                        createdBy: b, createdAt: HLCTimestamp(millis: 5, counter: 0)),
+            RecordEntry(name: "game-1-guess-1", type: "Guess", seq: 9, hlc: clock, deleted: true, fields: nil, createdBy: a, createdAt: clock),
+        ]
+        let bytes = BlockCodec.encode(entries, [a, b])
+        let back = try #require(bytes.withUnsafeBytes { BlockCodec.decode($0) })
+        #expect(back.map(\.0) == entries)
+        #expect(back.map(\.1) == [a, b])
+        #expect(Array(bytes.dropLast()).withUnsafeBytes { BlockCodec.decode($0) } == nil)
+    }
+
     /// However many parts a snapshot has, its parts are decoded by the pool's few threads (or
     /// the reading thread): no thread is started per part.
     @Test func aSnapshotOfManyPartsStartsNoThreadPerPart() throws {

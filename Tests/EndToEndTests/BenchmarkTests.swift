@@ -79,7 +79,7 @@ import Testing
 
     @Test func badArgumentsAreRefusedInOneLine() throws {
         let existing = FileManager.default.temporaryDirectory.path
-        for arguments in [["--games", "0"], ["--runs", "x"], ["--fast"], ["--history", "wins"], ["--history"], ["--seed", "10"], ["--seed", "0", "/tmp/x"], ["--seed", "10", existing]] {
+        for arguments in [["--games", "0"], ["--games", "1000,x"], ["--sizes", "10,0"], ["--runs", "x"], ["--fast"], ["--history", "wins"], ["--history"], ["--seed", "10"], ["--seed", "0", "/tmp/x"], ["--seed", "10", existing]] {
             let result = try Binary.run(arguments, executable: Self.bench)
             #expect(result.status == 64, "\(arguments)")
             #expect(result.stderr.hasPrefix("qiktionary-bench: ") && result.stderr.split(separator: "\n").count == 1, "\(arguments): \(result.stderr)")
