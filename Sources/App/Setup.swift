@@ -112,7 +112,7 @@ public struct Setup: Sendable {
         let warnings: CloudWarningSink = { warning in if warned.first(warning.description) { voice.warn(warning.description) } }
         let clock = self.clock
         let cloud = try SyncEngine.openCloud(folder: cloudDir, player: player,
-                                             options: CloudStoreOptions(now: clock, warnings: warnings))
+                                             options: CloudStoreOptions(now: clock, warnings: warnings, spillDirectory: dataDir))
         var engine = SyncEngine(player: player, cloud: cloud, now: clock)
         engine.warnings = warnings
         let games = self.games

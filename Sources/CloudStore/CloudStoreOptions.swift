@@ -8,13 +8,19 @@ public struct CloudStoreOptions: Sendable {
     public var faults: CloudFaults?
     /// How long a compacted snapshot keeps a deletion, so devices that were offline still learn of it.
     public var tombstoneRetention: TimeInterval
+    /// Where a read too long to hold in memory (a log never compacted) sorts its records, in a
+    /// file unlinked as soon as it is made; nil: the system's temporary folder. The game gives
+    /// its data folder (a temporary folder may live in memory).
+    public var spillDirectory: URL?
 
     public init(
         now: @escaping @Sendable () -> Date = { Date() },
         warnings: CloudWarningSink? = nil,
         faults: CloudFaults? = nil,
-        tombstoneRetention: TimeInterval = 30 * 24 * 3600
+        tombstoneRetention: TimeInterval = 30 * 24 * 3600,
+        spillDirectory: URL? = nil
     ) {
+        self.spillDirectory = spillDirectory
         self.now = now
         self.warnings = warnings
         self.faults = faults

@@ -18,7 +18,7 @@ import Testing
                         "program.firstUpload", "program.firstUpload.peakMemory", "program.firstSync", "program.firstSync.peakMemory", "program.firstScreen", "program.firstScreen.peakMemory",
                         "database.bytesPerGame", "program.sendOneGuess", "program.sendOneGuess.peakMemory", "program.receiveOneGuess",
                         "program.receiveOneGuess.peakMemory", "program.firstScreenWithAChangeWaiting", "program.firstScreenWithAChangeWaiting.peakMemory",
-                        "cloud.sizeVsLiveJSON", "sync.nothingToDo.manyPlayers", "program.matchSyncRound"]
+                        "cloud.sizeVsLiveJSON", "sync.nothingToDo.manyPlayers", "program.matchSyncRound", "program.neverCompactedFirstSync", "program.neverCompactedFirstSync.peakMemory"]
         #expect(Set(byMetric.keys) == Set(expected))
         #expect(rows.count == expected.count)
         func median(_ metric: String) -> Double { byMetric[metric]?["median"] as? Double ?? -1 }
@@ -36,6 +36,7 @@ import Testing
         #expect(median("program.firstScreen.peakMemory") > 1)
         #expect(median("program.sendOneGuess.peakMemory") > 1 && median("program.receiveOneGuess.peakMemory") > 1)
         #expect(median("database.bytesPerGame") > 100)
+        #expect(median("program.neverCompactedFirstSync.peakMemory") > 1)
         // Only the 10,000-game scale (and issue 27's metrics at 100,000) carries targets.
         #expect(result.events.allSatisfy { $0["target"] == nil && $0["met"] == nil })
     }
@@ -78,7 +79,7 @@ import Testing
 
     @Test func badArgumentsAreRefusedInOneLine() throws {
         let existing = FileManager.default.temporaryDirectory.path
-        for arguments in [["--games", "0"], ["--runs", "x"], ["--fast"], ["--history", "wins"], ["--history"], ["--seed", "10"], ["--seed", "0", "/tmp/x"], ["--seed", "10", existing]] {
+        for arguments in [["--games", "0"], ["--games", "1000,x"], ["--sizes", "10,0"], ["--runs", "x"], ["--fast"], ["--history", "wins"], ["--history"], ["--seed", "10"], ["--seed", "0", "/tmp/x"], ["--seed", "10", existing]] {
             let result = try Binary.run(arguments, executable: Self.bench)
             #expect(result.status == 64, "\(arguments)")
             #expect(result.stderr.hasPrefix("qiktionary-bench: ") && result.stderr.split(separator: "\n").count == 1, "\(arguments): \(result.stderr)")

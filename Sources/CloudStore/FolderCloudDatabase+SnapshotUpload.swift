@@ -1,0 +1,102 @@
+import Foundation
+
+/// A first upload written as a snapshot.
+extension FolderCloudDatabase {
+    /// See `CloudDatabase.uploadAsSnapshot`. Under this device's lock, and only while no device
+    /// (this one included) has anything in the zone's log: each page's records are stamped as
+    /// commit 1 of this device's log at one clock reading, sorted by name and sealed into parts
+    /// as they fill; then the list, then the head announcing the snapshot at base 1 (what a
+    /// compaction of that one commit would leave). A reader sees nothing of it until the head,
+    /// and then all of it. Files of an upload that stopped before its head are debris in this
+    /// device's empty log: removed first.
+    public func uploadAsSnapshot(_ zone: ZoneID, starting: () -> Bool, next: () -> [CommitBatch]?,
+                                 made: ([CommitResult]) -> Bool) throws(CloudStoreError) -> SnapshotUpload {
+        try operation { (state: inout State) throws(CloudStoreError) in
+            let generation = try requireGeneration(&state)
+            return try folder.withExclusiveLock(layout.deviceDirectory(generation, device)) { () throws(CloudStoreError) in
+                var view = try refreshedView(zone, generation, &state)
+                var head = ownHead(generation, &state)
+                let log = head.zones[zone.name]
+                guard view.winners.isEmpty, view.waitingFor.isEmpty, view.positions.values.allSatisfy({ $0 == 0 }),
+                      (log?.seq ?? 0) == 0, (log?.snapshotBase ?? 0) == 0 else {
+                    state.views[zone] = view
+                    return .declined
+                }
+                let directory = layout.zoneDirectory(generation, device, zone)
+                for entry in (try? folder.list(directory)) ?? [] where entry.kind == .file && entry.name != ".lock" {
+                    folder.remove(directory.appending(entry.name))
+                }
+                let base = 1
+                let stamp = state.clock.advanced(wall: options.now(), observed: max(view.latestHLC, head.clock))
+                var sealer = partSealer(generation, zone, base: base, partBytes: state.partBytes)
+                var records = 0, lastName: String?, left = false, hashes: [Int] = []
+                pages: while let page = next() {
+                    var entries: [RecordEntry] = [], results: [CommitResult] = []
+                    for commit in page {
+                        let names = commit.saving.map(\.recordName)
+                        guard commit.deleting.isEmpty, names.count <= CloudLimits.maxRecordsPerCommit,
+                              options.faults?.failures(among: names).isEmpty ?? true,
+                              commit.saving.allSatisfy({ $0.systemFields == nil && RecordEntry.problem(name: $0.recordName, type: $0.recordType, fields: $0.fields) == nil })
+                        else {
+                            left = true
+                            break pages
+                        }
+                        let stamped = commit.saving.map { entry(named: $0.recordName, type: $0.recordType, fields: $0.fields, seq: base, stamp: stamp, previous: nil) }
+                        results.append(CommitResult(savedRecords: stamped.map { $0.record(device: device) }, deletedRecordNames: []))
+                        entries += stamped
+                    }
+                    entries.sort { $0.name < $1.name }
+                    // Strictly after every name before it: so the parts are in name order, each record once.
+                    guard zip(entries, entries.dropFirst()).allSatisfy({ $0.name < $1.name }),
+                          entries.first.map({ first in lastName.map { $0 < first.name } ?? true }) ?? true else {
+                        left = true
+                        break pages
+                    }
+                    if records == 0, !entries.isEmpty {
+                        guard starting() else { break pages }
+                    }
+                    try sealed(zone, base: base) { () throws in
+                        for entry in entries { try sealer.add(entry) }
+                    }
+                    records += entries.count
+                    lastName = entries.last?.name ?? lastName
+                    hashes += entries.lazy.map(\.name.hashValue)
+                    guard made(results) else { break pages }
+                }
+                guard records > 0 else {
+                    state.views[zone] = view
+                    return SnapshotUpload(records: 0, lastPageLeft: left, token: nil)
+                }
+                let list = try sealed(zone, base: base) { () throws in try sealer.finish() }
+                try write(sealed: list, file: .snapshot, to: layout.snapshot(generation, device, zone, base), mode: .replace)
+                head.clock = stamp
+                head.zones[zone.name] = HeadBody.ZoneLog(seq: base, snapshotBase: base, logBytes: 0, snapshotBytes: sealer.written + list.count)
+                try write(head, kind: .head, file: .head, to: layout.head(generation, device), mode: .replace)
+                state.clock = stamp
+                // What was sent is not kept: the view knows where every log stands, and looks a
+                // record up in the snapshot's parts when a commit or a read needs it (read again
+                // from the folder if the snapshot cannot be found whole).
+                view.positions[device] = base
+                view.latestHLC = max(view.latestHLC, stamp)
+                if case .success(let arrived)? = SnapshotFiles.arrived(in: folder, layout: layout, generation, device, zone, base: base),
+                   var unread = UnreadSnapshot(device: device, arrived: arrived, counter: decodedRecords) {
+                    unread.hashes = hashes.sorted()
+                    view.unread[device] = unread
+                } else {
+                    view.partial = true
+                }
+                state.views[zone] = view
+                return SnapshotUpload(records: records, lastPageLeft: left, token: tokenAfter(view, generation, zone, since: nil))
+            }
+        }
+    }
+
+    public func hasPublished(in zone: ZoneID) throws(CloudStoreError) -> Bool {
+        try operation { (state: inout State) throws(CloudStoreError) in
+            let generation = try requireGeneration(&state)
+            return try folder.withExclusiveLock(layout.deviceDirectory(generation, device)) { () throws(CloudStoreError) in
+                (ownHead(generation, &state).zones[zone.name]?.seq ?? 0) > 0 || folder.fileExists(layout.segment(generation, device, zone, 1))
+            }
+        }
+    }
+}
