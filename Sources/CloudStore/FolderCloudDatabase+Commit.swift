@@ -1,3 +1,4 @@
+import Concurrency
 import Foundation
 
 /// Commits: one, or several at once under one lock, each checked against the records it saves.

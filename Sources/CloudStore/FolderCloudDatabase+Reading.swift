@@ -1,3 +1,4 @@
+import Concurrency
 import Foundation
 
 /// Reading the folder: generations, heads, the zone's view and what is new in every log.

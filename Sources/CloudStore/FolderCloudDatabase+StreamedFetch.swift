@@ -1,3 +1,4 @@
+import Concurrency
 import Foundation
 
 /// A new machine's first fetch, streamed in bounded memory: segments first (a long log sorted on

@@ -1,3 +1,4 @@
+import Concurrency
 import Foundation
 
 /// Record versions put in name order in bounded memory, for a read whose versions do not come

@@ -1,4 +1,5 @@
 @testable import CloudStore
+@testable import Concurrency
 import Foundation
 import Testing
 
