@@ -190,7 +190,7 @@ extension PlayerGames {
     /// every match game, their declines and this device's leaderboard line. The line is worked
     /// out again only when the history it comes from may have changed since it was published
     /// (`last`: what was published, with the history's fingerprint then); the notes to keep.
-    func publication(last: [String: String]) throws -> (records: [SharedRecord], notes: [String: String]) {
+    func publication(last: () throws -> [String: String]) throws -> (records: [SharedRecord], notes: [String: String]) {
         var records: [SharedRecord] = []
         if let joinedAt = try run({ () throws(StorageError) in try player.joinedAt() }) {
             records.append(.player(name: me, joinedAt: joinedAt))
@@ -206,7 +206,7 @@ extension PlayerGames {
         guard visible else { return (records, [:]) }
         let won = MatchState.matchesWon(by: me, in: states.map(\.state))
         let key = "history of standing", fingerprint = try run { () throws(StorageError) in try player.historyFingerprint() } + " \(won)"
-        if last[key] != fingerprint, let line = try ownStanding(states.map(\.state)) {
+        if try last()[key] != fingerprint, let line = try ownStanding(states.map(\.state)) {
             records.append(.standing(device: profile.device.id, line))
         }
         return (records, [key: fingerprint])
@@ -217,7 +217,7 @@ extension PlayerGames {
         guard let cloud = cloud as? FolderCloudDatabase else { return }
         let zone = SharedZone(player: player, cloud: cloud, warnings: warnings)
         try zone.read()
-        let (records, notes) = try publication(last: try zone.lastPublished())
+        let (records, notes) = try publication(last: zone.lastPublished)
         try zone.publish(records, noting: notes)
     }
 }

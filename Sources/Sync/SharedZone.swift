@@ -159,6 +159,7 @@ public struct SharedZone: Sendable {
     /// `notes`: more texts to keep beside what was published (what a record was worked out from).
     @discardableResult
     public func publish(_ records: [SharedRecord], noting notes: [String: String] = [:]) throws -> Int {
+        guard !records.isEmpty || !notes.isEmpty else { return 0 }
         let device = player.profile.device.name
         let published = try lastPublished()
         var changed: [CloudRecord] = []
