@@ -267,8 +267,8 @@ extension SyncService {
         }
     }
 
-    /// The heads and generations of the player's store in the folder, for the polling watch; the
-    /// store is opened at the first look that can open it.
+    /// The heads and generations of the player's store in the folder, and of every other
+    /// player's, for the polling watch; the store is opened at the first look that can open it.
     final class FolderFingerprint: Sendable {
         private let watch: Watch
         private let store = Locked<FolderCloudDatabase?>(nil)
@@ -282,7 +282,12 @@ extension SyncService {
                 }
                 return store
             }
-            return store?.changeFingerprint() ?? ""
+            guard let store else { return "" }
+            // Every other player's too: their shared zones (matches, leaderboards) are read each round.
+            let others = ((try? FolderCloudDatabase.players(in: store.folder)) ?? []).filter { $0 != watch.player }
+            return ([store.changeFingerprint()] + others.map { name in
+                (try? FolderCloudDatabase.reader(of: name, in: store.folder).changeFingerprint()).map { "\(name):\($0)" } ?? name
+            }).joined(separator: ";")
         }
     }
 }
