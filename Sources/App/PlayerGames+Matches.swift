@@ -70,7 +70,7 @@ extension PlayerGames {
         let shown = try matchOverview(id: id)
         if shown.state.status == .declined { return shown }
         if let problem = shown.state.declineProblem(player: me) { throw Failure(problem.description) }
-        try run { () throws(StorageError) in try player.keepDecline(matchID: shown.state.match.id) }
+        try run { () throws(StorageError) in try player.keepDecline(matchID: shown.state.match.id, by: me) }
         return try matchOverview(id: shown.state.match.id)
     }
 
@@ -81,7 +81,7 @@ extension PlayerGames {
 
     /// The state of each of this player's matches, newest first (no word decoded), with the plays it was made of.
     private func matchStates() throws -> [(state: MatchState, plays: [MatchPlay])] {
-        let declined = try run { () throws(StorageError) in try player.declinedMatches() }
+        let declined = try declinedMatches()
         let matches = try myMatches()
         let ids = matches.flatMap { match in Match.games.map { match.gameID(player: me, index: $0) } }
         let here = try run { () throws(StorageError) in try player.gamesHere(ids) }
@@ -98,7 +98,7 @@ extension PlayerGames {
             if found.count > 1 { throw Failure("'\(id)' starts the ids of \(found.count) matches; give more of the id") }
             throw Failure("no match with id '\(id)'; `match list` shows yours")
         }
-        return try overview(match, declined: try run { () throws(StorageError) in try player.declinedMatches() })
+        return try overview(match, declined: try declinedMatches())
     }
 
     /// The match a game of this player belongs to, if any.
@@ -106,7 +106,7 @@ extension PlayerGames {
         guard let match = try myMatches().first(where: { m in Match.games.contains { m.gameID(player: me, index: $0) == gameID } }) else {
             return nil
         }
-        return try overview(match, declined: try run { () throws(StorageError) in try player.declinedMatches() })
+        return try overview(match, declined: try declinedMatches())
     }
 
     /// Starts or resumes this player's next unfinished game of the match: an ordinary game of
@@ -128,6 +128,14 @@ extension PlayerGames {
 
     private func packWords(_ pack: String) throws -> [String] {
         try run { () throws(StorageError) in try player.database.packWords(of: pack).map(\.word) }
+    }
+
+    /// The matches declined by the player asked to play them (a decline by anyone else does not count).
+    private func declinedMatches() throws -> Set<String> {
+        let declines = try run { () throws(StorageError) in try player.declines() }
+        return Set(try myMatches().filter { match in
+            declines[match.id]?.contains { (try? MatchState.checkDecline(by: $0, of: match)) != nil } == true
+        }.map(\.id))
     }
 
     private func myMatches() throws -> [Match] {

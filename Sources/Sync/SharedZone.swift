@@ -119,9 +119,9 @@ public struct SharedZone: Sendable {
             }
             try player.keepFriend(publisher)
         case .decline(let id):
-            guard let match = try player.match(id: id) else { return }
-            try MatchState.checkDecline(by: publisher, of: match)
-            try player.keepDecline(matchID: id)
+            // One whose match has not arrived waits, checked when the match is shown.
+            if let match = try player.match(id: id) { try MatchState.checkDecline(by: publisher, of: match) }
+            try player.keepDecline(matchID: id, by: publisher)
         case .standing(let device, let line):
             try line.check()
             try player.keepStanding(line, player: publisher, device: device)
