@@ -70,7 +70,7 @@ extension PlayerGames {
         let shown = try matchOverview(id: id)
         if shown.state.status == .declined { return shown }
         if let problem = shown.state.declineProblem(player: me) { throw Failure(problem.description) }
-        try run { () throws(StorageError) in try player.keepDecline(matchID: shown.state.match.id) }
+        try run { () throws(StorageError) in try player.keepDecline(matchID: shown.state.match.id, by: me) }
         return try matchOverview(id: shown.state.match.id)
     }
 
@@ -81,7 +81,7 @@ extension PlayerGames {
 
     /// The state of each of this player's matches, newest first (no word decoded), with the plays it was made of.
     private func matchStates() throws -> [(state: MatchState, plays: [MatchPlay])] {
-        let declined = try run { () throws(StorageError) in try player.declinedMatches() }
+        let declined = try declinedMatches()
         let matches = try myMatches()
         let ids = matches.flatMap { match in Match.games.map { match.gameID(player: me, index: $0) } }
         let here = try run { () throws(StorageError) in try player.gamesHere(ids) }
@@ -98,7 +98,7 @@ extension PlayerGames {
             if found.count > 1 { throw Failure("'\(id)' starts the ids of \(found.count) matches; give more of the id") }
             throw Failure("no match with id '\(id)'; `match list` shows yours")
         }
-        return try overview(match, declined: try run { () throws(StorageError) in try player.declinedMatches() })
+        return try overview(match, declined: try declinedMatches())
     }
 
     /// The match a game of this player belongs to, if any.
@@ -106,7 +106,7 @@ extension PlayerGames {
         guard let match = try myMatches().first(where: { m in Match.games.contains { m.gameID(player: me, index: $0) == gameID } }) else {
             return nil
         }
-        return try overview(match, declined: try run { () throws(StorageError) in try player.declinedMatches() })
+        return try overview(match, declined: try declinedMatches())
     }
 
     /// Starts or resumes this player's next unfinished game of the match: an ordinary game of
@@ -128,6 +128,14 @@ extension PlayerGames {
 
     private func packWords(_ pack: String) throws -> [String] {
         try run { () throws(StorageError) in try player.database.packWords(of: pack).map(\.word) }
+    }
+
+    /// The matches declined by the player asked to play them (a decline by anyone else does not count).
+    private func declinedMatches() throws -> Set<String> {
+        let declines = try run { () throws(StorageError) in try player.declines() }
+        return Set(try myMatches().filter { match in
+            declines[match.id]?.contains { (try? MatchState.checkDecline(by: $0, of: match)) != nil } == true
+        }.map(\.id))
     }
 
     private func myMatches() throws -> [Match] {
@@ -190,7 +198,7 @@ extension PlayerGames {
     /// every match game, their declines and this device's leaderboard line. The line is worked
     /// out again only when the history it comes from may have changed since it was published
     /// (`last`: what was published, with the history's fingerprint then); the notes to keep.
-    func publication(last: [String: String]) throws -> (records: [SharedRecord], notes: [String: String]) {
+    func publication(last: () throws -> [String: String]) throws -> (records: [SharedRecord], notes: [String: String]) {
         var records: [SharedRecord] = []
         if let joinedAt = try run({ () throws(StorageError) in try player.joinedAt() }) {
             records.append(.player(name: me, joinedAt: joinedAt))
@@ -206,7 +214,7 @@ extension PlayerGames {
         guard visible else { return (records, [:]) }
         let won = MatchState.matchesWon(by: me, in: states.map(\.state))
         let key = "history of standing", fingerprint = try run { () throws(StorageError) in try player.historyFingerprint() } + " \(won)"
-        if last[key] != fingerprint, let line = try ownStanding(states.map(\.state)) {
+        if try last()[key] != fingerprint, let line = try ownStanding(states.map(\.state)) {
             records.append(.standing(device: profile.device.id, line))
         }
         return (records, [key: fingerprint])
@@ -218,7 +226,7 @@ extension PlayerGames {
         guard let cloud = cloud as? FolderCloudDatabase else { return 0 }
         let zone = SharedZone(player: player, cloud: cloud, warnings: warnings)
         let reading = try zone.read()
-        let (records, notes) = try publication(last: try zone.lastPublished())
+        let (records, notes) = try publication(last: zone.lastPublished)
         try zone.publish(records, noting: notes)
         return reading.arrived
     }

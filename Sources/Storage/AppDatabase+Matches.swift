@@ -86,15 +86,22 @@ extension PlayerDatabase {
 
     // MARK: Declines
 
-    public func keepDecline(matchID: String) throws(StorageError) {
+    /// Keeps a decline of a match by `player` (checked against the match when it was here).
+    public func keepDecline(matchID: String, by player: String) throws(StorageError) {
         try write { db in
-            try db.execute(sql: "INSERT OR IGNORE INTO matchDecline (viewer, matchId) VALUES (?, ?)", arguments: [viewer, matchID])
+            try db.execute(sql: "INSERT OR IGNORE INTO matchDecline (viewer, matchId, player) VALUES (?, ?, ?)",
+                           arguments: [viewer, matchID, player])
         }
     }
 
-    public func declinedMatches() throws(StorageError) -> Set<String> {
+    /// Who declined each match, as kept.
+    public func declines() throws(StorageError) -> [String: Set<String>] {
         try read { db in
-            Set(try String.fetchAll(db, sql: "SELECT matchId FROM matchDecline WHERE viewer = ?", arguments: [viewer]))
+            var declines: [String: Set<String>] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT matchId, player FROM matchDecline WHERE viewer = ?", arguments: [viewer]) {
+                declines[row["matchId"], default: []].insert(row["player"])
+            }
+            return declines
         }
     }
 

@@ -42,7 +42,8 @@ enum Migrations {
     /// What this player's machines know of the players of the shared folder (docs/multiplayer.md):
     /// every row is keyed by the player looking (`viewer`), so one player's rows never reach
     /// another's. Matches as made; plays by player and game (kept merged, so a play never goes
-    /// back; a play whose match has not arrived waits here); declines; the players seen; each
+    /// back; a play whose match has not arrived waits here); declines by who declined (one whose
+    /// match has not arrived waits too); the players seen; each
     /// device's leaderboard line; the token of each player's shared zone; and what this device
     /// last published under each record name, so an unchanged record is not written again.
     static let v14 = """
@@ -58,7 +59,7 @@ enum Migrations {
           PRIMARY KEY (viewer, matchId, player, gameIndex)
         );
         CREATE TABLE matchDecline (
-          viewer TEXT NOT NULL, matchId TEXT NOT NULL, PRIMARY KEY (viewer, matchId)
+          viewer TEXT NOT NULL, matchId TEXT NOT NULL, player TEXT NOT NULL, PRIMARY KEY (viewer, matchId, player)
         );
         CREATE TABLE friend (
           viewer TEXT NOT NULL, name TEXT NOT NULL, joined INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (viewer, name)

@@ -133,9 +133,9 @@ public struct SharedZone: Sendable {
             }
             try player.keepFriend(publisher)
         case .decline(let id):
-            guard let match = try player.match(id: id) else { return }
-            try MatchState.checkDecline(by: publisher, of: match)
-            try player.keepDecline(matchID: id)
+            // One whose match has not arrived waits, checked when the match is shown.
+            if let match = try player.match(id: id) { try MatchState.checkDecline(by: publisher, of: match) }
+            try player.keepDecline(matchID: id, by: publisher)
         case .standing(let device, let line):
             try line.check()
             try player.keepStanding(line, player: publisher, device: device)
@@ -173,6 +173,7 @@ public struct SharedZone: Sendable {
     /// `notes`: more texts to keep beside what was published (what a record was worked out from).
     @discardableResult
     public func publish(_ records: [SharedRecord], noting notes: [String: String] = [:]) throws -> Int {
+        guard !records.isEmpty || !notes.isEmpty else { return 0 }
         let device = player.profile.device.name
         let published = try lastPublished()
         var changed: [CloudRecord] = []

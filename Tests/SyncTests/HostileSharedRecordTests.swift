@@ -18,7 +18,7 @@ import Testing
     struct Kept: Equatable {
         var matches: [Match]
         var plays: [MatchPlay.Fields]
-        var declined: Set<String>
+        var declined: [String: Set<String>]
         var friends: [String]
         var standings: [String: Standing]
         var history: [SavedGame]
@@ -26,7 +26,7 @@ import Testing
 
     func kept(_ machine: Machine, match: String) throws -> Kept {
         let p = machine.player
-        return Kept(matches: try p.keptMatches(), plays: try p.plays(ofMatch: match), declined: try p.declinedMatches(),
+        return Kept(matches: try p.keptMatches(), plays: try p.plays(ofMatch: match), declined: try p.declines(),
                     friends: try p.friends(), standings: try p.standings(), history: try p.history())
     }
 
@@ -125,6 +125,21 @@ import Testing
             ("a win in no guesses on the board", CloudSchema.record(.standing(device: "mallory",
                 Standing(tallies: [.noHelp: .init(games: 3, wins: 2, winGuesses: 0)])), device: "mallory"), "ben"),
         ], ana: ana, match: match)
+    }
+
+    @Test func aDeclineBeforeItsMatchWaits() throws {
+        let ana = try Machine("laptop", folder: folder, player: "ana", shared: clock)
+        let ben = try Machine("pc", folder: folder, player: "ben", shared: clock)
+        let pack = try #require(try ben.player.storedPacks().first { $0.words.count >= 3 })
+        var generator = SeededGenerator(seed: 3)
+        let match = try Match.make(by: "ana", against: "ben", pack: pack, createdAt: clock.now, lexicon: Content.lexicon, using: &generator)
+        try SharedZone(player: ben.player, cloud: ben.cloud).publish([.decline(matchID: match.id)])
+        #expect(try SharedZone(player: ana.player, cloud: ana.cloud).read().refused == 0)
+        #expect(try ana.player.declines()[match.id] == ["ben"])
+        try SharedZone(player: ana.player, cloud: ana.cloud).publish([.match(match)])
+        #expect(try SharedZone(player: ana.player, cloud: ana.cloud).read().refused == 0)
+        #expect(try ana.player.keptMatches() == [match])
+        #expect(try ana.player.declines()[match.id] == ["ben"])
     }
 
     @Test func aPlayBeforeTheGameBeforeItIsHeld_andAPlayNeverGoesBack() throws {
