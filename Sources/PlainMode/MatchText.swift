@@ -25,7 +25,7 @@ public enum MatchText {
                 let progress = state.progress(of: player)[index - 1]
                 switch progress {
                 case .playing(let guesses)?: parts.append("\(player) playing (\(guesses) \(guesses == 1 ? "guess" : "guesses"))")
-                case .finished(let r)?: parts.append("\(player) \(r.status.rawValue) in \(r.guesses)" + (r.hints > 0 ? ", \(r.hints) hints" : ""))
+                case .finished(let r)?: parts.append("\(player) \(result(r.status, r.guesses))" + hints(r.hints))
                 case nil: parts.append("\(player) not started")
                 }
             }
@@ -38,6 +38,19 @@ public enum MatchText {
         return lines
     }
 
+    /// A finished game's result as a person says it: "won in 3", "lost in 15", "gave up after 4".
+    static func result(_ status: GameStatus, _ guesses: Int) -> String {
+        switch status {
+        case .won: "won in \(guesses)"
+        case .lost: "lost in \(guesses)"
+        default: guesses == 0 ? "gave up" : "gave up after \(guesses)"
+        }
+    }
+
+    static func hints(_ count: Int) -> String { count == 0 ? "" : ", " + Self.count(count, "hint") }
+
+    static func count(_ n: Int, _ one: String, _ many: String? = nil) -> String { "\(n) \(n == 1 ? one : many ?? one + "s")" }
+
     /// The day's board and the all-time board, each help level apart.
     public static func leaderboards(_ boards: Leaderboards, daily: Bool) -> [String] {
         var lines: [String] = []
@@ -47,8 +60,7 @@ public enum MatchText {
             lines.append("  help: \(group.assist.rawValue)")
             for row in group.rows {
                 let r = row.result
-                lines.append("  \(row.rank). \(row.player)  \(r.status.rawValue) in \(r.guesses)" + (r.hard ? ", hard" : "")
-                             + (r.hints > 0 ? ", \(r.hints) hints" : ""))
+                lines.append("  \(row.rank). \(row.player)  \(result(r.status, r.guesses))" + (r.hard ? ", hard" : "") + hints(r.hints))
             }
         }
         guard !daily else { return lines }
@@ -58,9 +70,10 @@ public enum MatchText {
             lines.append("  help: \(group.assist.rawValue)")
             for row in group.rows {
                 let t = row.tally
-                lines.append(String(format: "  %d. %@  %d games, %d wins (%.0f%%), %.2f guesses a win, best daily streak %d, %d matches won",
-                                    row.rank, row.player, t.games, t.wins, t.winRate * 100, t.meanGuesses, row.bestDailyStreak,
-                                    row.matchesWon))
+                let mean = t.wins == 0 ? "no win yet" : String(format: "%.2f guesses a win", t.meanGuesses)
+                lines.append(String(format: "  %d. %@  %@, %@ (%.0f%%), %@, best daily streak %d, %@",
+                                    row.rank, row.player, count(t.games, "game"), count(t.wins, "win"), t.winRate * 100, mean,
+                                    row.bestDailyStreak, count(row.matchesWon, "match", "matches") + " won"))
             }
         }
         return lines
