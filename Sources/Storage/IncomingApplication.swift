@@ -89,13 +89,12 @@ struct IncomingApplication {
     // MARK: Records
 
     private mutating func apply(_ remote: SyncGame, _ fields: Data) throws {
-        let name = naming.game(remote.id)
-        try remember(name, .games, game: remote.id, fields)
+        // The game's system fields are kept in its own row.
         report.applied += 1
         touched.insert(remote.id)
         // A game new here is inserted at once (most of a first sync); otherwise it is merged,
         // unless another player has that id (then it is not ours).
-        let row = GameRecord(remote, player: player, name: name)
+        let row = GameRecord(remote, player: player, systemFields: fields)
         if try row.insertByStatement(db, unlessPresent: true, reuse: reuse) {
             recent.insert(remote.id)
             known[remote.id] = Settling(row)
@@ -106,11 +105,11 @@ struct IncomingApplication {
         recent.insert(remote.id)
         let before = local
         let remote = local.merge(remote)
-        local.remoteRecordName = name
+        local.systemFields = fields
         try local.update(db)
         known[remote.id] = Settling(local)
         // What the merge kept that the cloud lacks goes back up, so both sides converge.
-        let ahead = AppDatabase.changedFields(GameRecord(remote, player: player, name: name), local)
+        let ahead = AppDatabase.changedFields(GameRecord(remote, player: player, systemFields: fields), local)
         if !ahead.isEmpty {
             report.merged += 1
             try AppDatabase.trackGameChange(local.id, fields: ahead, db)
@@ -145,11 +144,11 @@ struct IncomingApplication {
         // lost to this one, `takeTheCloudsWord`) is not this game's guess.
         if let secret = lastGuessSecret, remote.feedback != Self.score(remote.word, against: secret, like: remote.feedback) { return }
         // A guess never changes once played, so its system fields are never sent back: the
-        // guess row's `remoteRecordName` is all this machine keeps of the cloud's copy.
+        // guess row's `uploaded` is all this machine keeps of the cloud's copy.
         report.applied += 1
-        // The same guess made here already is the same record: it only learns its cloud name.
-        _ = try GuessRecord(id: name, gameId: remote.gameID, position: remote.position, guess: Guess(word: remote.word, feedback: remote.feedback),
-                            playedAt: remote.playedAt, playedOn: remote.playedOn, remoteRecordName: name).insertByStatement(db, reuse: reuse)
+        // The same guess made here already is the same record: it only learns the cloud has it.
+        _ = try GuessRecord(gameId: remote.gameID, position: remote.position, guess: Guess(word: remote.word, feedback: remote.feedback),
+                            playedAt: remote.playedAt, playedOn: remote.playedOn, uploaded: true).insertByStatement(db, reuse: reuse)
     }
 
     private mutating func apply(_ remote: SyncMark, _ fields: Data) throws {
@@ -199,8 +198,9 @@ struct IncomingApplication {
             removed = db.changesCount
             recent.remove(id)
             known[id] = nil
-        case .guess:
-            try execute("DELETE FROM guess WHERE remoteRecordName = ? AND gameId IN (SELECT id FROM game WHERE playerId = ?)", name, player)
+        case .guess(let game, let word):
+            try db.cachedStatement(sql: "DELETE FROM guess WHERE gameId = ? AND word = ? AND uploaded AND gameId IN (SELECT id FROM game WHERE playerId = ?)")
+                .execute(arguments: [game, word, player])
             removed = db.changesCount
         case .bookmark(let word):
             try execute(Self.deleteBookmark, player, word)
@@ -398,21 +398,20 @@ final class InsertReuse {
 
 extension GuessRecord {
     private static let insertColumns = """
-        INSERT INTO guess (id, gameId, position, word, common, inPlace, inWord, playedAt, playedOn, remoteRecordName)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (gameId, word)
+        INSERT INTO guess (gameId, position, word, common, inPlace, inWord, playedAt, playedOn, uploaded)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (gameId, word)
         """
     // Fixed texts: a first sync inserts tens of thousands, each looking its statement up by its text.
     private static let insertHere = insertColumns + " DO NOTHING"
-    private static let insertFromCloud = insertColumns + " DO UPDATE SET remoteRecordName = excluded.remoteRecordName"
+    private static let insertFromCloud = insertColumns + " DO UPDATE SET uploaded = 1"
 
     /// Inserts the row through one cached statement; whether it was new. A guess from the cloud
-    /// (with its `remoteRecordName`) that this machine made too only learns its cloud name; one
+    /// (`uploaded`) that this machine made too only learns the cloud has it; one
     /// made or imported here is kept as it is if the game has it already.
     func insertByStatement(_ db: Database, reuse: InsertReuse? = nil) throws -> Bool {
-        var insert = try remoteRecordName == nil
+        var insert = try !uploaded
             ? InsertReuse.row(reuse, \.guessHere, db, sql: Self.insertHere)
             : InsertReuse.row(reuse, \.guessFromCloud, db, sql: Self.insertFromCloud)
-        insert.bind(id)
         insert.bind(gameId)
         insert.bind(position)
         insert.bind(word)
@@ -421,7 +420,7 @@ extension GuessRecord {
         insert.bind(inWord)
         insert.bind(AppDatabase.millis(playedAt))
         insert.bind(playedOn)
-        insert.bind(remoteRecordName)
+        insert.bind(uploaded ? 1 : 0)
         try insert.run(db)
         return db.changesCount > 0
     }
@@ -460,11 +459,11 @@ extension GameRecord {
         return db.changesCount > 0
     }
 
-    /// A game from the cloud, under the record name it has there.
-    init(_ game: SyncGame, player: String, name: String) {
+    /// A game from the cloud, with the system fields it has there.
+    init(_ game: SyncGame, player: String, systemFields: Data) {
         var game = game
         game.finishedAt = game.status.isFinished ? game.finishedAt ?? game.updatedAt : nil
-        self.init(game: game, playerId: player, remoteRecordName: name)
+        self.init(game: game, playerId: player, systemFields: systemFields)
     }
 }
 
