@@ -25,6 +25,9 @@ struct IncomingApplication {
     /// machine), and then no fetched mark or bookmark needs a look at the queue.
     private let marksPending: Bool
     private let bookmarksPending: Bool
+    /// Whether any record of the player's waits for its game: usually none (always on a new
+    /// machine), and then a deletion needs no look there. Set again when one is stashed.
+    private var orphansWaiting: Bool
     /// What each inserted row reuses from the one before.
     private let reuse = InsertReuse()
     /// The game of the guess applied last in this batch: found, and touched. A game's guesses
@@ -48,6 +51,7 @@ struct IncomingApplication {
         // Applying never queues a mark or bookmark, so what is read here holds for the whole fetch.
         marksPending = try Bool.fetchOne(db, sql: "SELECT 1 FROM markChange LIMIT 1").isTrue
         bookmarksPending = try Bool.fetchOne(db, sql: "SELECT 1 FROM bookmarkChange WHERE playerId = ? LIMIT 1", arguments: [player]).isTrue
+        orphansWaiting = try Bool.fetchOne(db, sql: "SELECT 1 FROM orphanRecord WHERE playerId = ? LIMIT 1", arguments: [player]).isTrue
     }
 
     mutating func run(_ changes: IncomingChanges) throws {
@@ -188,19 +192,27 @@ struct IncomingApplication {
 
     private mutating func delete(_ deletion: IncomingDeletion) throws {
         let name = deletion.name
-        try execute("DELETE FROM remoteRecord WHERE playerId = ? AND recordName = ?", player, name)
-        try execute("DELETE FROM orphanRecord WHERE playerId = ? AND recordName = ?", player, name)
+        // A game's system fields are in its row and a guess keeps none (a first sync of a
+        // history with deleted games meets tens of thousands of these).
+        switch deletion.kind {
+        case .game, .guess: break
+        case .bookmark, .other: try execute("DELETE FROM remoteRecord WHERE playerId = ? AND recordName = ?", player, name)
+        }
+        if orphansWaiting { try execute("DELETE FROM orphanRecord WHERE playerId = ? AND recordName = ?", player, name) }
         let removed: Int
         switch deletion.kind {
         case .game(let id):
-            try execute("DELETE FROM orphanRecord WHERE playerId = ? AND gameId = ?", player, id)
+            if orphansWaiting { try execute("DELETE FROM orphanRecord WHERE playerId = ? AND gameId = ?", player, id) }
             try execute("DELETE FROM game WHERE id = ? AND playerId = ?", id, player)
             removed = db.changesCount
             recent.remove(id)
             known[id] = nil
         case .guess(let game, let word):
-            try db.cachedStatement(sql: "DELETE FROM guess WHERE gameId = ? AND word = ? AND uploaded AND gameId IN (SELECT id FROM game WHERE playerId = ?)")
-                .execute(arguments: [game, word, player])
+            var statement = RowInsert(try db.cachedStatement(sql: Self.deleteGuess))
+            statement.bind(game)
+            statement.bind(word)
+            statement.bind(player)
+            try statement.run(db)
             removed = db.changesCount
         case .bookmark(let word):
             try execute(Self.deleteBookmark, player, word)
@@ -267,6 +279,7 @@ struct IncomingApplication {
     }
 
     private mutating func stash(_ name: String, _ gameID: String, _ orphan: Orphan) throws {
+        orphansWaiting = true
         try db.execute(sql: """
             INSERT INTO orphanRecord (playerId, recordName, gameId, payload) VALUES (?, ?, ?, ?)
             ON CONFLICT (playerId, recordName) DO UPDATE SET payload = excluded.payload
@@ -326,6 +339,7 @@ struct IncomingApplication {
         ON CONFLICT (gameId, letter) DO UPDATE SET state = excluded.state, markedAt = excluded.markedAt
         """
     private static let deleteMark = "DELETE FROM mark WHERE gameId = ? AND letter = ?"
+    private static let deleteGuess = "DELETE FROM guess WHERE gameId = ? AND word = ? AND uploaded AND gameId IN (SELECT id FROM game WHERE playerId = ?)"
     private static let upsertBookmark = """
         INSERT INTO bookmark (playerId, word, packId, fact, addedAt) VALUES (?, ?, ?, ?, ?)
         ON CONFLICT (playerId, word) DO UPDATE SET packId = excluded.packId, fact = excluded.fact, addedAt = excluded.addedAt
