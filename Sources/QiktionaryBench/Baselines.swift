@@ -17,11 +17,14 @@ enum NaiveSync {
             let rows = try Row.fetchCursor(db, sql: "SELECT recordName, systemFields FROM remoteRecord WHERE playerId = ?",
                                            arguments: [machine.profile.playerID])
             while let row = try rows.next() { seen[row[0]] = row[1] }
-            // Guesses never change: the database keeps only the names of those the cloud has.
-            let guesses = try Set(String.fetchAll(db, sql: """
-                SELECT u.remoteRecordName FROM guess u JOIN game g ON g.id = u.gameId
-                WHERE g.playerId = ? AND u.remoteRecordName IS NOT NULL
-                """, arguments: [machine.profile.playerID]))
+            // A game's system fields are kept in its own row.
+            let games = try Row.fetchCursor(db, sql: "SELECT id, systemFields FROM game WHERE playerId = ? AND systemFields IS NOT NULL",
+                                            arguments: [machine.profile.playerID])
+            while let row = try games.next() { seen[CloudSchema().game(row[0])] = row[1] }
+            // Guesses never change: the database keeps only which the cloud has, named by game and word.
+            let guesses = try Set(Row.fetchAll(db, sql: """
+                SELECT u.gameId, u.word FROM guess u JOIN game g ON g.id = u.gameId WHERE g.playerId = ? AND u.uploaded
+                """, arguments: [machine.profile.playerID]).map { CloudSchema().guess(gameID: $0[0], word: $0[1]) })
             return (seen, guesses)
         }
         var differences = 0

@@ -33,16 +33,21 @@ extension AppDatabase {
     /// Before a game is deleted: queue the deletion of the records the cloud has of it (the
     /// game, its guesses and its marks), so other machines drop them too.
     static func trackGameDeletion(_ record: GameRecord, _ db: Database) throws {
-        // The game and its marks by the system fields kept of them; guesses by the name their
-        // row keeps. Every one is a name the cloud gave.
-        let names = try String.fetchAll(db, sql: """
-            SELECT recordName FROM remoteRecord WHERE playerId = ? AND gameId = ?
-            UNION SELECT remoteRecordName FROM guess WHERE gameId = ? AND remoteRecordName IS NOT NULL
-            """, arguments: [record.playerId, record.id, record.id])
+        // Its marks by the names the cloud gave, kept with their system fields.
+        let names = try String.fetchAll(db, sql: "SELECT recordName FROM remoteRecord WHERE playerId = ? AND gameId = ?",
+                                        arguments: [record.playerId, record.id])
         for name in names {
             try db.execute(sql: "INSERT OR IGNORE INTO recordDeletion (playerId, recordName, zone) VALUES (?, ?, ?)",
                            arguments: [record.playerId, name, SyncZone.games.rawValue])
         }
+        // The game itself (the word '') and the guesses the cloud has, by game and word: named
+        // when the queue is read.
+        if record.uploaded {
+            try db.execute(sql: "INSERT OR IGNORE INTO deletionByGame (playerId, gameId, word) VALUES (?, ?, '')", arguments: [record.playerId, record.id])
+        }
+        try db.execute(sql: """
+            INSERT OR IGNORE INTO deletionByGame (playerId, gameId, word) SELECT ?, gameId, word FROM guess WHERE gameId = ? AND uploaded
+            """, arguments: [record.playerId, record.id])
     }
 
     /// The fields of a game row that differ between two versions of it: the columns that are

@@ -158,7 +158,7 @@ extension PlayerDatabase {
                 startedOn: profile.device.name, lastChangedOn: profile.device.name, hard: request.hard,
                 assist: try request.assist ?? AppDatabase.assist(profile.playerID, db), hints: "", daily: request.daily
             )
-            let record = GameRecord(game: game, playerId: profile.playerID, remoteRecordName: nil)
+            let record = GameRecord(game: game, playerId: profile.playerID, systemFields: nil)
             try record.insert(db)
             return try AppDatabase.savedGame(record, db)
         }
@@ -213,7 +213,7 @@ extension PlayerDatabase {
             var game = try AppDatabase.savedGame(record, db).game
             let guess = try game.submit(input, lexicon: lexicon)
             try GuessRecord(
-                id: UUID().uuidString.lowercased(), gameId: gameID, position: game.guesses.count,
+                gameId: gameID, position: game.guesses.count,
                 guess: guess, playedAt: now, playedOn: profile.device.name
             ).insert(db)
             try AppDatabase.recordChange(&record, status: game.status, profile: profile, now: now, db)

@@ -263,7 +263,7 @@ enum Text {
 }
 
 /// The merge of an import, inside its transaction. A game not here is inserted as a game
-/// started here would be (no `remoteRecordName`: it goes to the cloud as new), with its guesses
+/// started here would be (not `uploaded`: it goes to the cloud as new), with its guesses
 /// (likewise) and marks (queued); a game here is merged.
 private struct Importer {
     let db: Database
@@ -280,7 +280,7 @@ private struct Importer {
     mutating func add(_ game: ValidatedExport.Game, index: Int, report: inout ImportReport) throws {
         if existing.contains(game.record.id) { return try merge(game, index: index, report: &report) }
         var record = game.record
-        record.remoteRecordName = nil
+        record.systemFields = nil
         try record.insertByStatement(db)
         for guess in game.guesses { _ = try insertGuess(guess) }
         // Settled once its guesses are in, in their played order, as sync settles a game.
@@ -331,7 +331,7 @@ private struct Importer {
     /// Whether the guess was new here; a new one is queued for the cloud as a guess played here.
     private func insertGuess(_ guess: GuessRecord) throws -> Bool {
         var guess = guess
-        guess.remoteRecordName = nil
+        guess.uploaded = false
         return try guess.insertByStatement(db)
     }
 

@@ -275,7 +275,7 @@ extension PlayerDatabase {
                 startedOn: profile.device.name, lastChangedOn: profile.device.name, hard: request.hard,
                 assist: try request.assist ?? AppDatabase.assist(profile.playerID, db), hints: "", daily: nil
             )
-            let record = GameRecord(game: game, playerId: profile.playerID, remoteRecordName: nil)
+            let record = GameRecord(game: game, playerId: profile.playerID, systemFields: nil)
             try record.insert(db)
             return try AppDatabase.savedGame(record, db)
         }

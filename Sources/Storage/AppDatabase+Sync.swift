@@ -44,8 +44,8 @@ extension AppDatabase {
         try db.execute(sql: "DELETE FROM remoteRecord WHERE playerId = ?", arguments: [player])
         try db.execute(sql: "DELETE FROM zoneToken WHERE playerId = ?", arguments: [player])
         try db.execute(sql: "DELETE FROM orphanRecord WHERE playerId = ?", arguments: [player])
-        try db.execute(sql: "UPDATE game SET remoteRecordName = NULL WHERE playerId = ?", arguments: [player])
-        try db.execute(sql: "UPDATE guess SET remoteRecordName = NULL WHERE gameId IN (SELECT id FROM game WHERE playerId = ?)", arguments: [player])
+        try db.execute(sql: "UPDATE game SET systemFields = NULL WHERE playerId = ?", arguments: [player])
+        try db.execute(sql: "UPDATE guess SET uploaded = 0 WHERE gameId IN (SELECT id FROM game WHERE playerId = ?)", arguments: [player])
         // Marks and bookmarks have no "never uploaded" flag: queue every one, so the next sync
         // sends them all and the cloud keeps the latest by causal order.
         try db.execute(sql: """
@@ -56,11 +56,21 @@ extension AppDatabase {
                        arguments: [player])
         if let newGeneration {
             try db.execute(sql: "DELETE FROM recordDeletion WHERE playerId = ?", arguments: [player])
+            try db.execute(sql: "DELETE FROM deletionByGame WHERE playerId = ?", arguments: [player])
             try db.execute(sql: "DELETE FROM syncState WHERE playerId = ?", arguments: [player])
             try SyncStateRecord(playerId: player, generation: newGeneration, databaseToken: nil, incompleteZones: "",
                                 lastSyncAt: nil, state: "never", message: nil).insert(db)
         } else {
             try db.execute(sql: "UPDATE syncState SET databaseToken = NULL, incompleteZones = '' WHERE playerId = ?", arguments: [player])
+        }
+    }
+
+    /// A queued deletion sent or dropped: by its name, or by its game and word.
+    static func clear(_ deletion: OutgoingChanges.Deletion, player: String, _ db: Database) throws {
+        if let game = deletion.gameID, let word = deletion.word {
+            try db.cachedStatement(sql: "DELETE FROM deletionByGame WHERE playerId = ? AND gameId = ? AND word = ?").execute(arguments: [player, game, word])
+        } else {
+            try db.cachedStatement(sql: "DELETE FROM recordDeletion WHERE playerId = ? AND recordName = ?").execute(arguments: [player, deletion.recordName])
         }
     }
 
@@ -75,7 +85,7 @@ private enum Queue {
     /// The ids of the games waiting to be sent: never uploaded, or changed since (worth sending
     /// only; the player is bound twice). Both halves use a small table or a partial index.
     static let queuedGameIDs = """
-        SELECT g.id FROM game g INDEXED BY game_unsynced WHERE g.playerId = ? AND g.remoteRecordName IS NULL AND \(AppDatabase.worthSending)
+        SELECT g.id FROM game g INDEXED BY game_unsynced WHERE g.playerId = ? AND g.systemFields IS NULL AND \(AppDatabase.worthSending)
         UNION SELECT c.gameId FROM gameChange c CROSS JOIN game g ON g.id = c.gameId WHERE g.playerId = ? AND \(AppDatabase.worthSending)
         """
 
@@ -90,7 +100,7 @@ private enum Queue {
         """
         SELECT u.gameId, u.word, u.position, u.common, u.inPlace, u.inWord, u.playedAt, u.playedOn
         FROM guess u INDEXED BY guess_unsynced CROSS JOIN game g ON g.id = u.gameId
-        WHERE u.remoteRecordName IS NULL AND g.playerId = ? AND \(condition) ORDER BY g.startedAt, u.gameId, u.playedAt
+        WHERE u.uploaded = 0 AND g.playerId = ? AND \(condition) ORDER BY g.startedAt, u.gameId, u.playedAt
         """
     }
 
@@ -113,28 +123,20 @@ private enum Queue {
     /// Where `gamesSQL` reads each of the game table's columns.
     private static let gameColumns = Dictionary(uniqueKeysWithValues: GameRecord.columns.enumerated().map { ($1.name, CInt($0)) })
 
-    static func games(_ db: Database, _ sql: String, player: String, naming: some RecordNaming, ids: [String] = []) throws -> [OutgoingChanges.Game] {
+    static func games(_ db: Database, _ sql: String, player: String, ids: [String] = []) throws -> [OutgoingChanges.Game] {
         var games: [OutgoingChanges.Game] = []
-        var fields = RowInsert(try db.cachedStatement(sql: "SELECT systemFields FROM remoteRecord WHERE playerId = ? AND recordName = ?"))
         try each(db, sql, listed: !ids.isEmpty, bind: { query in
             if ids.isEmpty { query.bind(player); query.bind(player) }
             for id in ids { query.bind(id) }
             if !ids.isEmpty { query.bind(player) }
         }) { row in
-            guard let record = GameRecord.read({ row.value(gameColumns[$0]!) }) else {
+            // A column the query does not list (one only an older file has) reads as NULL.
+            guard let record = GameRecord.read({ gameColumns[$0].map(row.value) ?? .null }) else {
                 throw StorageError.database("game \(row.text(0)) has rules, a status or a help level this version does not know")
             }
-            let game = record.game
-            fields.bind(player)
-            fields.bind(naming.game(game.id))
-            var systemFields: Data?
-            if try fields.step(db) {
-                systemFields = fields.blob(0)
-                fields.reset()
-            }
             let change = CInt(GameRecord.columns.count)
-            games.append(.init(game: game, isNew: record.remoteRecordName == nil, changedFields: AppDatabase.fields(row.text(change)),
-                               version: Int(row.integer(change + 1)), systemFields: systemFields))
+            games.append(.init(game: record.game, isNew: !record.uploaded, changedFields: AppDatabase.fields(row.text(change)),
+                               version: Int(row.integer(change + 1)), systemFields: record.systemFields.flatMap { $0.isEmpty ? nil : $0 }))
         }
         return games
     }
@@ -185,9 +187,19 @@ extension PlayerDatabase {
                                              arguments: [player]).map {
                 OutgoingChanges.Deletion(recordName: $0["recordName"], zone: SyncZone(rawValue: $0["zone"]) ?? .games)
             }
+            // Deleted games and their guesses, queued by game and word: named here, in the same order.
+            let byGame = try Row.fetchAll(db, sql: "SELECT gameId, word FROM deletionByGame WHERE playerId = ?", arguments: [player])
+            if !byGame.isEmpty {
+                out.deletions += byGame.map { row in
+                    let game: String = row["gameId"], word: String = row["word"]
+                    let name = word.isEmpty ? naming.game(game) : naming.guess(gameID: game, word: word)
+                    return OutgoingChanges.Deletion(recordName: name, zone: .games, gameID: game, word: word)
+                }
+                out.deletions.sort { $0.recordName < $1.recordName }
+            }
             // Each part uses a small table or a partial index, so an empty queue costs the same
             // whatever the number of games.
-            out.games = try Queue.games(db, Queue.gamesSQL(where: "g.id IN (\(Queue.queuedGameIDs))"), player: player, naming: naming)
+            out.games = try Queue.games(db, Queue.gamesSQL(where: "g.id IN (\(Queue.queuedGameIDs))"), player: player)
             out.guesses = try Queue.guesses(db, Queue.guessesSQL(where: "TRUE"), player: player)
             out.marks = try Queue.marks(db, Queue.marksSQL(where: "TRUE"), player: player)
             out.bookmarks = try Row.fetchAll(db, sql: """
@@ -228,8 +240,8 @@ extension PlayerDatabase {
             let player = profile.playerID
             let listed = "g.id IN (\(databaseQuestionMarks(count: ids.count)))"
             var out = OutgoingChanges()
-            out.games = try Queue.games(db, Queue.gamesSQL(where: "\(listed) AND g.playerId = ? AND (g.remoteRecordName IS NULL OR c.gameId IS NOT NULL) AND \(AppDatabase.worthSending)"),
-                                        player: player, naming: naming, ids: ids)
+            out.games = try Queue.games(db, Queue.gamesSQL(where: "\(listed) AND g.playerId = ? AND (g.systemFields IS NULL OR c.gameId IS NOT NULL) AND \(AppDatabase.worthSending)"),
+                                        player: player, ids: ids)
             out.guesses = try Queue.guesses(db, Queue.guessesSQL(where: listed), player: player, ids: ids)
             out.marks = try Queue.marks(db, Queue.marksSQL(where: listed), player: player, ids: ids)
             return out
@@ -238,20 +250,24 @@ extension PlayerDatabase {
 
     /// Whether the cloud has acknowledged any record of the player's (so it is not empty).
     public func knowsRemoteRecords() throws(StorageError) -> Bool {
-        try read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM remoteRecord WHERE playerId = ? LIMIT 1", arguments: [profile.playerID]) ?? false }
+        try read { db in
+            try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM remoteRecord WHERE playerId = ?) OR EXISTS (SELECT 1 FROM game WHERE playerId = ? AND systemFields IS NOT NULL)
+                """, arguments: [profile.playerID, profile.playerID]) ?? false
+        }
     }
 
     /// How many changes wait to be sent.
     public func pendingChangeCount() throws(StorageError) -> Int {
         try read { db in
             try Int.fetchOne(db, sql: """
-                SELECT (SELECT count(*) FROM recordDeletion WHERE playerId = :p)
+                SELECT (SELECT count(*) FROM recordDeletion WHERE playerId = :p) + (SELECT count(*) FROM deletionByGame WHERE playerId = :p)
                   + (SELECT count(*) FROM (
-                       SELECT g.id FROM game g INDEXED BY game_unsynced WHERE g.playerId = :p AND g.remoteRecordName IS NULL
+                       SELECT g.id FROM game g INDEXED BY game_unsynced WHERE g.playerId = :p AND g.systemFields IS NULL
                          AND \(AppDatabase.worthSending)
                        UNION SELECT g.id FROM gameChange c CROSS JOIN game g ON g.id = c.gameId WHERE g.playerId = :p AND \(AppDatabase.worthSending)))
                   + (SELECT count(*) FROM guess u INDEXED BY guess_unsynced CROSS JOIN game g ON g.id = u.gameId
-                     WHERE u.remoteRecordName IS NULL AND g.playerId = :p)
+                     WHERE u.uploaded = 0 AND g.playerId = :p)
                   + (SELECT count(*) FROM markChange c CROSS JOIN game g ON g.id = c.gameId WHERE g.playerId = :p AND \(AppDatabase.worthSending))
                   + (SELECT count(*) FROM bookmarkChange WHERE playerId = :p)
                 """, arguments: ["p": profile.playerID]) ?? 0
@@ -269,27 +285,25 @@ extension PlayerDatabase {
                 return true
             }
             // Bound value by value: a first upload acknowledges every game and guess of a long history.
-            var named = RowInsert(try db.cachedStatement(sql: "UPDATE game SET remoteRecordName = ? WHERE id = ?"))
+            var uploaded = RowInsert(try db.cachedStatement(sql: "UPDATE game SET systemFields = ? WHERE id = ?"))
             var cleared = RowInsert(try db.cachedStatement(sql: "DELETE FROM gameChange WHERE gameId = ? AND version = ?"))
             for change in sent.games {
-                let name = naming.game(change.game.id)
-                guard try remember(name, .games, game: change.game.id) else { continue }
-                named.bind(name)
-                named.bind(change.game.id)
-                try named.run(db)
+                // A game's system fields are kept in its own row.
+                guard let fields = saved[naming.game(change.game.id)] else { continue }
+                uploaded.bind(fields)
+                uploaded.bind(change.game.id)
+                try uploaded.run(db)
                 cleared.bind(change.game.id)
                 cleared.bind(change.version)
                 try cleared.run(db)
             }
-            // A guess never changes, so nothing of the cloud's copy is kept but its name.
-            var guessNamed = RowInsert(try db.cachedStatement(sql: "UPDATE guess SET remoteRecordName = ? WHERE gameId = ? AND word = ?"))
+            // A guess never changes, so nothing of the cloud's copy is kept but that it has it.
+            var guessUploaded = RowInsert(try db.cachedStatement(sql: "UPDATE guess SET uploaded = 1 WHERE gameId = ? AND word = ?"))
             for guess in sent.guesses {
-                let name = naming.guess(gameID: guess.gameID, word: guess.word)
-                guard saved[name] != nil else { continue }
-                guessNamed.bind(name)
-                guessNamed.bind(guess.gameID)
-                guessNamed.bind(guess.word)
-                try guessNamed.run(db)
+                guard saved[naming.guess(gameID: guess.gameID, word: guess.word)] != nil else { continue }
+                guessUploaded.bind(guess.gameID)
+                guessUploaded.bind(guess.word)
+                try guessUploaded.run(db)
             }
             // Marks and bookmarks overwrite, the latest commit winning. When another process of
             // this machine already sent and cleared a newer value, the version sent here went up
@@ -311,7 +325,7 @@ extension PlayerDatabase {
                 }
             }
             for deletion in sent.deletions where deleted.contains(deletion.recordName) {
-                try db.cachedStatement(sql: "DELETE FROM recordDeletion WHERE playerId = ? AND recordName = ?").execute(arguments: [player, deletion.recordName])
+                try AppDatabase.clear(deletion, player: player, db)
                 try db.cachedStatement(sql: "DELETE FROM remoteRecord WHERE playerId = ? AND recordName = ?").execute(arguments: [player, deletion.recordName])
             }
         }
@@ -325,7 +339,7 @@ extension PlayerDatabase {
                 try db.execute(sql: "DELETE FROM game WHERE id = ? AND playerId = ?", arguments: [change.game.id, profile.playerID])
             }
             for deletion in sent.deletions where recordNames.contains(deletion.recordName) {
-                try db.execute(sql: "DELETE FROM recordDeletion WHERE playerId = ? AND recordName = ?", arguments: [profile.playerID, deletion.recordName])
+                try AppDatabase.clear(deletion, player: profile.playerID, db)
             }
         }
     }
@@ -442,7 +456,7 @@ extension PlayerDatabase {
     public func eraseLocalData(keepingGeneration generation: String? = nil) throws(StorageError) {
         try write { db in
             let player = profile.playerID
-            for table in ["game", "bookmark", "bookmarkChange", "recordDeletion", "remoteRecord", "zoneToken", "orphanRecord", "syncState"] {
+            for table in ["game", "bookmark", "bookmarkChange", "recordDeletion", "deletionByGame", "remoteRecord", "zoneToken", "orphanRecord", "syncState"] {
                 try db.execute(sql: "DELETE FROM \(table) WHERE playerId = ?", arguments: [player])
             }
             if let generation {

@@ -200,10 +200,14 @@ extension Damage {
             let reader = TolerantReader(db: db)
             // A database damaged before a migration ran lacks its columns: its games are read without them.
             let known = Set((try? db.columns(in: "game"))?.map(\.name) ?? [])
-            let games = reader.rows("game", GameRecord.columns.map(\.name).filter { known.isEmpty || known.contains($0) })
+            // Whether the cloud has a game or guess: `uploaded` since v13, a kept name before.
+            let games = reader.rows("game", (GameRecord.columns.map(\.name) + ["remoteRecordName"]).filter { known.isEmpty || known.contains($0) })
                 .compactMap(gameRecord)
-            let guesses = Dictionary(grouping: reader.rows("guess", ["id", "gameId", "position", "word", "common", "inPlace", "inWord",
-                                                                     "playedAt", "playedOn", "remoteRecordName"]).compactMap(guessRecord), by: \.gameId)
+            let guessColumns = Set((try? db.columns(in: "guess"))?.map(\.name) ?? [])
+            let guesses = Dictionary(grouping: reader.rows("guess", ["gameId", "position", "word", "common", "inPlace", "inWord", "playedAt", "playedOn",
+                                                                     "uploaded", "remoteRecordName"].filter { guessColumns.contains($0) },
+                                                           key: guessColumns.contains("uploaded") ? ["gameId", "word"] : nil)
+                .compactMap(guessRecord), by: \.gameId)
             let marks = Dictionary(grouping: reader.rows("mark", ["gameId", "letter", "state", "markedAt"]).compactMap(markRecord), by: \.gameId)
             let bookmarks = reader.rows("bookmark", ["playerId", "word", "packId", "fact", "addedAt"]).compactMap(bookmarkRecord)
             let changedGames = Set(reader.rows("gameChange", ["gameId"]).compactMap { text($0, "gameId") })
@@ -222,8 +226,8 @@ extension Damage {
                 var kept: [(GameRecord, [GuessRecord], [MarkRecord])] = []
                 for game in games where game.playerId == owner {
                     let own = guesses[game.id] ?? []
-                    let unsynced = game.remoteRecordName == nil || changedGames.contains(game.id) || changedMarks.contains(game.id)
-                        || own.contains { $0.remoteRecordName == nil }
+                    let unsynced = !game.uploaded || changedGames.contains(game.id) || changedMarks.contains(game.id)
+                        || own.contains { !$0.uploaded }
                     guard everything || unsynced else { continue }
                     let entry = ExportDocument.Game(record: game, guesses: own, marks: marks[game.id] ?? [])
                     guard (try? entry.validated(player: owner, lexicon: lexicon, knownSecrets: knownSecrets)) != nil else {
@@ -279,13 +283,14 @@ extension Damage {
     }
 
     private static func guessRecord(_ row: Row) -> GuessRecord? {
-        guard let id = text(row, "id"), let gameId = text(row, "gameId"), let position = int(row, "position"),
+        guard let gameId = text(row, "gameId"), let position = int(row, "position"),
               let word = text(row, "word"), let playedAt = date(row, "playedAt"), let playedOn = text(row, "playedOn") else { return nil }
         let common = int(row, "common"), inPlace = int(row, "inPlace"), inWord = int(row, "inWord")
         guard common != nil || (inPlace != nil && inWord != nil) else { return nil }
-        return GuessRecord(id: id, gameId: gameId, position: position,
+        let uploaded = Bool.fromDatabaseValue(row["uploaded"] as DatabaseValue) ?? (text(row, "remoteRecordName") != nil)
+        return GuessRecord(gameId: gameId, position: position,
                            guess: Guess(word: word, feedback: Feedback(common: common, inPlace: inPlace, inWord: inWord)),
-                           playedAt: playedAt, playedOn: playedOn, remoteRecordName: text(row, "remoteRecordName"))
+                           playedAt: playedAt, playedOn: playedOn, uploaded: uploaded)
     }
 
     private static func markRecord(_ row: Row) -> MarkRecord? {
@@ -310,6 +315,34 @@ final class TolerantReader {
     private(set) var failed = Set<String>()
 
     init(db: Database) { self.db = db }
+
+    /// A table keyed by `key` with no rowid (the guesses, since v13) is read in key order; after
+    /// a failure the read goes on from the next value of the key's first column (the next game).
+    func rows(_ table: String, _ columns: [String], key: [String]?) -> [Row] {
+        guard let key, key.count == 2 else { return rows(table, columns) }
+        let (first, second) = ("\"\(key[0])\"", "\"\(key[1])\"")
+        let select = "SELECT \(columns.map { "\"\($0)\"" }.joined(separator: ", ")) FROM \"\(table)\""
+        var rows: [Row] = []
+        var sql = "\(select) ORDER BY \(first), \(second)", arguments: StatementArguments = []
+        for _ in 0..<10_000 {
+            var last: (DatabaseValue, DatabaseValue)?
+            do {
+                let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+                while let row = try cursor.next() {
+                    rows.append(row.copy())
+                    last = (row[key[0]], row[key[1]])
+                }
+                return rows
+            } catch {
+                failures += 1
+                failed.insert(table)
+                guard let last else { return rows }
+                sql = "\(select) WHERE \(first) > ? ORDER BY \(first), \(second)"
+                arguments = [last.0]
+            }
+        }
+        return rows
+    }
 
     func rows(_ table: String, _ columns: [String]) -> [Row] {
         let sql = "SELECT rowid AS \"_rowid_\", \(columns.map { "\"\($0)\"" }.joined(separator: ", ")) FROM \"\(table)\" WHERE rowid > ? ORDER BY rowid"

@@ -101,7 +101,7 @@ extension ExportDocument.Game {
             }
             let played = try ExportCheck.date(guess.playedAt, "playedAt", problem: problem)
             do { try ExportCheck.device(guess.playedOn, "playedOn") } catch { throw problem(error.problem) }
-            guessRows.append(GuessRecord(id: UUID().uuidString.lowercased(), gameId: id, position: guess.position,
+            guessRows.append(GuessRecord(gameId: id, position: guess.position,
                                          guess: Guess(word: guess.word, feedback: expected), playedAt: played, playedOn: guess.playedOn))
         }
         guard marks.count <= 26 else { throw ExportProblem("it has \(marks.count) marks; the alphabet has 26 letters") }
@@ -119,7 +119,7 @@ extension ExportDocument.Game {
             id: id, packID: pack, secret: word, fact: fact, rules: rules, maxGuesses: maxGuesses, status: status,
             startedAt: started, updatedAt: updated, finishedAt: finished, startedOn: startedOn, lastChangedOn: lastChangedOn,
             hard: hard, assist: level, hints: HintLog.text(hintsAt), daily: daily)
-        let record = GameRecord(game: game, playerId: player, remoteRecordName: nil)
+        let record = GameRecord(game: game, playerId: player, systemFields: nil)
         return ValidatedExport.Game(record: record, guesses: guessRows, marks: markRows)
     }
 }

@@ -25,6 +25,9 @@ struct IncomingApplication {
     /// machine), and then no fetched mark or bookmark needs a look at the queue.
     private let marksPending: Bool
     private let bookmarksPending: Bool
+    /// Whether any record of the player's waits for its game: usually none (always on a new
+    /// machine), and then a deletion needs no look there. Set again when one is stashed.
+    private var orphansWaiting: Bool
     /// What each inserted row reuses from the one before.
     private let reuse = InsertReuse()
     /// The game of the guess applied last in this batch: found, and touched. A game's guesses
@@ -48,6 +51,7 @@ struct IncomingApplication {
         // Applying never queues a mark or bookmark, so what is read here holds for the whole fetch.
         marksPending = try Bool.fetchOne(db, sql: "SELECT 1 FROM markChange LIMIT 1").isTrue
         bookmarksPending = try Bool.fetchOne(db, sql: "SELECT 1 FROM bookmarkChange WHERE playerId = ? LIMIT 1", arguments: [player]).isTrue
+        orphansWaiting = try Bool.fetchOne(db, sql: "SELECT 1 FROM orphanRecord WHERE playerId = ? LIMIT 1", arguments: [player]).isTrue
     }
 
     mutating func run(_ changes: IncomingChanges) throws {
@@ -89,13 +93,12 @@ struct IncomingApplication {
     // MARK: Records
 
     private mutating func apply(_ remote: SyncGame, _ fields: Data) throws {
-        let name = naming.game(remote.id)
-        try remember(name, .games, game: remote.id, fields)
+        // The game's system fields are kept in its own row.
         report.applied += 1
         touched.insert(remote.id)
         // A game new here is inserted at once (most of a first sync); otherwise it is merged,
         // unless another player has that id (then it is not ours).
-        let row = GameRecord(remote, player: player, name: name)
+        let row = GameRecord(remote, player: player, systemFields: fields)
         if try row.insertByStatement(db, unlessPresent: true, reuse: reuse) {
             recent.insert(remote.id)
             known[remote.id] = Settling(row)
@@ -106,11 +109,11 @@ struct IncomingApplication {
         recent.insert(remote.id)
         let before = local
         let remote = local.merge(remote)
-        local.remoteRecordName = name
+        local.systemFields = fields
         try local.update(db)
         known[remote.id] = Settling(local)
         // What the merge kept that the cloud lacks goes back up, so both sides converge.
-        let ahead = AppDatabase.changedFields(GameRecord(remote, player: player, name: name), local)
+        let ahead = AppDatabase.changedFields(GameRecord(remote, player: player, systemFields: fields), local)
         if !ahead.isEmpty {
             report.merged += 1
             try AppDatabase.trackGameChange(local.id, fields: ahead, db)
@@ -145,11 +148,11 @@ struct IncomingApplication {
         // lost to this one, `takeTheCloudsWord`) is not this game's guess.
         if let secret = lastGuessSecret, remote.feedback != Self.score(remote.word, against: secret, like: remote.feedback) { return }
         // A guess never changes once played, so its system fields are never sent back: the
-        // guess row's `remoteRecordName` is all this machine keeps of the cloud's copy.
+        // guess row's `uploaded` is all this machine keeps of the cloud's copy.
         report.applied += 1
-        // The same guess made here already is the same record: it only learns its cloud name.
-        _ = try GuessRecord(id: name, gameId: remote.gameID, position: remote.position, guess: Guess(word: remote.word, feedback: remote.feedback),
-                            playedAt: remote.playedAt, playedOn: remote.playedOn, remoteRecordName: name).insertByStatement(db, reuse: reuse)
+        // The same guess made here already is the same record: it only learns the cloud has it.
+        _ = try GuessRecord(gameId: remote.gameID, position: remote.position, guess: Guess(word: remote.word, feedback: remote.feedback),
+                            playedAt: remote.playedAt, playedOn: remote.playedOn, uploaded: true).insertByStatement(db, reuse: reuse)
     }
 
     private mutating func apply(_ remote: SyncMark, _ fields: Data) throws {
@@ -189,18 +192,27 @@ struct IncomingApplication {
 
     private mutating func delete(_ deletion: IncomingDeletion) throws {
         let name = deletion.name
-        try execute("DELETE FROM remoteRecord WHERE playerId = ? AND recordName = ?", player, name)
-        try execute("DELETE FROM orphanRecord WHERE playerId = ? AND recordName = ?", player, name)
+        // A game's system fields are in its row and a guess keeps none (a first sync of a
+        // history with deleted games meets tens of thousands of these).
+        switch deletion.kind {
+        case .game, .guess: break
+        case .bookmark, .other: try execute("DELETE FROM remoteRecord WHERE playerId = ? AND recordName = ?", player, name)
+        }
+        if orphansWaiting { try execute("DELETE FROM orphanRecord WHERE playerId = ? AND recordName = ?", player, name) }
         let removed: Int
         switch deletion.kind {
         case .game(let id):
-            try execute("DELETE FROM orphanRecord WHERE playerId = ? AND gameId = ?", player, id)
+            if orphansWaiting { try execute("DELETE FROM orphanRecord WHERE playerId = ? AND gameId = ?", player, id) }
             try execute("DELETE FROM game WHERE id = ? AND playerId = ?", id, player)
             removed = db.changesCount
             recent.remove(id)
             known[id] = nil
-        case .guess:
-            try execute("DELETE FROM guess WHERE remoteRecordName = ? AND gameId IN (SELECT id FROM game WHERE playerId = ?)", name, player)
+        case .guess(let game, let word):
+            var statement = RowInsert(try db.cachedStatement(sql: Self.deleteGuess))
+            statement.bind(game)
+            statement.bind(word)
+            statement.bind(player)
+            try statement.run(db)
             removed = db.changesCount
         case .bookmark(let word):
             try execute(Self.deleteBookmark, player, word)
@@ -267,6 +279,7 @@ struct IncomingApplication {
     }
 
     private mutating func stash(_ name: String, _ gameID: String, _ orphan: Orphan) throws {
+        orphansWaiting = true
         try db.execute(sql: """
             INSERT INTO orphanRecord (playerId, recordName, gameId, payload) VALUES (?, ?, ?, ?)
             ON CONFLICT (playerId, recordName) DO UPDATE SET payload = excluded.payload
@@ -326,6 +339,7 @@ struct IncomingApplication {
         ON CONFLICT (gameId, letter) DO UPDATE SET state = excluded.state, markedAt = excluded.markedAt
         """
     private static let deleteMark = "DELETE FROM mark WHERE gameId = ? AND letter = ?"
+    private static let deleteGuess = "DELETE FROM guess WHERE gameId = ? AND word = ? AND uploaded AND gameId IN (SELECT id FROM game WHERE playerId = ?)"
     private static let upsertBookmark = """
         INSERT INTO bookmark (playerId, word, packId, fact, addedAt) VALUES (?, ?, ?, ?, ?)
         ON CONFLICT (playerId, word) DO UPDATE SET packId = excluded.packId, fact = excluded.fact, addedAt = excluded.addedAt
@@ -398,21 +412,20 @@ final class InsertReuse {
 
 extension GuessRecord {
     private static let insertColumns = """
-        INSERT INTO guess (id, gameId, position, word, common, inPlace, inWord, playedAt, playedOn, remoteRecordName)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (gameId, word)
+        INSERT INTO guess (gameId, position, word, common, inPlace, inWord, playedAt, playedOn, uploaded)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (gameId, word)
         """
     // Fixed texts: a first sync inserts tens of thousands, each looking its statement up by its text.
     private static let insertHere = insertColumns + " DO NOTHING"
-    private static let insertFromCloud = insertColumns + " DO UPDATE SET remoteRecordName = excluded.remoteRecordName"
+    private static let insertFromCloud = insertColumns + " DO UPDATE SET uploaded = 1"
 
     /// Inserts the row through one cached statement; whether it was new. A guess from the cloud
-    /// (with its `remoteRecordName`) that this machine made too only learns its cloud name; one
+    /// (`uploaded`) that this machine made too only learns the cloud has it; one
     /// made or imported here is kept as it is if the game has it already.
     func insertByStatement(_ db: Database, reuse: InsertReuse? = nil) throws -> Bool {
-        var insert = try remoteRecordName == nil
+        var insert = try !uploaded
             ? InsertReuse.row(reuse, \.guessHere, db, sql: Self.insertHere)
             : InsertReuse.row(reuse, \.guessFromCloud, db, sql: Self.insertFromCloud)
-        insert.bind(id)
         insert.bind(gameId)
         insert.bind(position)
         insert.bind(word)
@@ -421,7 +434,7 @@ extension GuessRecord {
         insert.bind(inWord)
         insert.bind(AppDatabase.millis(playedAt))
         insert.bind(playedOn)
-        insert.bind(remoteRecordName)
+        insert.bind(uploaded ? 1 : 0)
         try insert.run(db)
         return db.changesCount > 0
     }
@@ -460,11 +473,11 @@ extension GameRecord {
         return db.changesCount > 0
     }
 
-    /// A game from the cloud, under the record name it has there.
-    init(_ game: SyncGame, player: String, name: String) {
+    /// A game from the cloud, with the system fields it has there.
+    init(_ game: SyncGame, player: String, systemFields: Data) {
         var game = game
         game.finishedAt = game.status.isFinished ? game.finishedAt ?? game.updatedAt : nil
-        self.init(game: game, playerId: player, remoteRecordName: name)
+        self.init(game: game, playerId: player, systemFields: systemFields)
     }
 }
 

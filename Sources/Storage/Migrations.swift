@@ -25,10 +25,56 @@ enum Migrations {
         }
         migrator.registerMigration("v11: stored texts a terminal would obey shown as visible escapes", migrate: v11)
         migrator.registerMigration("v12: a game's help level") { db in try db.execute(sql: v12) }
-        // v13 is another change's number.
+        migrator.registerMigration("v13: each record's name kept once, guesses keyed by their game and word") { db in try db.execute(sql: v13) }
         migrator.registerMigration("v14: matches, plays and standings") { db in try db.execute(sql: v14) }
         return migrator
     }
+
+    /// A smaller database (docs/performance.md): each record's name and identity kept once.
+    /// A guess kept its cloud name twice (its `id`, the name for a guess from the cloud, and
+    /// `remoteRecordName`) beside a rowid and a second unique index on (game, word): its row is
+    /// now keyed by (game, word) alone, in a table with no separate rowid tree, and keeps only
+    /// whether the cloud has it (`uploaded`); the name is derived again from what makes it
+    /// unique (`RecordNaming`). A game kept its name as its id, as `remoteRecordName`, and as
+    /// the name and the game of its system fields' row (with an index on them): the system
+    /// fields move into the game's row (`systemFields`, NULL for a game never uploaded; an
+    /// uploaded game whose fields were not kept has an empty value) and the rest goes. A
+    /// deleted game's own record and uploaded guesses wait to be deleted in the cloud by game
+    /// and word (`deletionByGame`, the word '' for the game itself), named when they are sent.
+    /// Every row, queued change and kept system field stays.
+    static let v13 = """
+        CREATE TABLE guessByGame (
+          gameId TEXT NOT NULL REFERENCES game(id) ON DELETE CASCADE,
+          word TEXT NOT NULL,
+          position INTEGER NOT NULL CHECK (position >= 1),
+          common INTEGER,
+          inPlace INTEGER,
+          inWord INTEGER,
+          playedAt INTEGER NOT NULL,
+          playedOn TEXT NOT NULL,
+          uploaded BOOLEAN NOT NULL DEFAULT 0,
+          PRIMARY KEY (gameId, word),
+          CHECK ((common IS NULL) = (inPlace IS NOT NULL AND inWord IS NOT NULL))
+        ) WITHOUT ROWID;
+        INSERT INTO guessByGame (gameId, word, position, common, inPlace, inWord, playedAt, playedOn, uploaded)
+          SELECT gameId, word, position, common, inPlace, inWord, playedAt, playedOn, remoteRecordName IS NOT NULL FROM guess ORDER BY gameId, word;
+        DROP TABLE guess;
+        ALTER TABLE guessByGame RENAME TO guess;
+        CREATE INDEX guess_unsynced ON guess(gameId) WHERE uploaded = 0;
+        ALTER TABLE game ADD COLUMN systemFields BLOB;
+        UPDATE game SET systemFields = coalesce((SELECT r.systemFields FROM remoteRecord r WHERE r.playerId = game.playerId AND r.recordName = game.remoteRecordName), x'')
+          WHERE remoteRecordName IS NOT NULL;
+        DELETE FROM remoteRecord WHERE EXISTS (SELECT 1 FROM game g WHERE g.playerId = remoteRecord.playerId AND g.remoteRecordName = remoteRecord.recordName);
+        DROP INDEX game_unsynced;
+        ALTER TABLE game DROP COLUMN remoteRecordName;
+        CREATE INDEX game_unsynced ON game(playerId) WHERE systemFields IS NULL;
+        CREATE TABLE deletionByGame (
+          playerId TEXT NOT NULL REFERENCES player(id) ON DELETE CASCADE,
+          gameId TEXT NOT NULL,
+          word TEXT NOT NULL,
+          PRIMARY KEY (playerId, gameId, word)
+        ) WITHOUT ROWID;
+        """
 
     /// The help level a game was played at (`Assist`), fixed when it starts. Games from before
     /// had the coach's count on their board: they are `coach`. Every player's next games take
@@ -402,7 +448,7 @@ extension GameRecord {
         GameColumn("finishedAt") { $0.finishedAt.map(AppDatabase.millis).databaseValue },
         GameColumn("startedOn") { $0.startedOn.databaseValue },
         GameColumn("lastChangedOn") { $0.lastChangedOn.databaseValue },
-        GameColumn("remoteRecordName") { $0.remoteRecordName.databaseValue },
+        GameColumn("systemFields") { $0.systemFields.databaseValue },
         GameColumn("hard") { $0.hard.databaseValue },
         GameColumn("hints") { $0.hints.databaseValue },
         GameColumn("daily") { $0.daily.databaseValue },
@@ -416,7 +462,8 @@ extension GameRecord {
     /// no version writes. Times are read as every version kept them (integer milliseconds
     /// since v8, GRDB's text before); the columns later migrations added (`hard` and `hints`
     /// in v5, `daily` in v6, `assist` in v12) read as the games before them were, for a
-    /// damaged file older than they are.
+    /// damaged file older than they are; a game of a file before v13 is uploaded (with no system
+    /// fields) when it kept a `remoteRecordName`.
     static func read(_ value: (String) -> DatabaseValue) -> GameRecord? {
         func text(_ name: String) -> String? { String.fromDatabaseValue(value(name)) }
         func time(_ name: String) -> Date? { AppDatabase.keptTime(value(name)) }
@@ -429,7 +476,9 @@ extension GameRecord {
                             startedAt: startedAt, updatedAt: updatedAt, finishedAt: time("finishedAt"), startedOn: startedOn,
                             lastChangedOn: lastChangedOn, hard: Bool.fromDatabaseValue(value("hard")) ?? false, assist: assist,
                             hints: text("hints") ?? "", daily: text("daily"))
-        return GameRecord(game: game, playerId: player, remoteRecordName: text("remoteRecordName"))
+        // The cloud's system fields since v13; before, a kept name said the cloud had it.
+        let fields = Data.fromDatabaseValue(value("systemFields")) ?? (text("remoteRecordName") != nil ? Data() : nil)
+        return GameRecord(game: game, playerId: player, systemFields: fields)
     }
 }
 

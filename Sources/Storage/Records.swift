@@ -55,24 +55,28 @@ struct PackWordRecord: Codable, FetchableRecord, PersistableRecord {
 }
 
 /// A game's row: the game as it travels between machines (Core's `SyncGame`), whose it is, and
-/// the cloud's name for it. The game's fields read as the row's own (`record.status`).
+/// whether the cloud has it. The game's fields read as the row's own (`record.status`).
 @dynamicMemberLookup
 struct GameRecord: FetchableRecord, PersistableRecord {
     static let databaseTableName = "game"
     var game: SyncGame
     var playerId: String
-    /// Set once the cloud has the game; nil marks a game never uploaded.
-    var remoteRecordName: String?
+    /// The cloud's system fields of the game (under the name `RecordNaming.game` gives its
+    /// id), kept once the cloud has it; nil marks a game never uploaded, and an empty value
+    /// one uploaded whose fields were not kept (before v13).
+    var systemFields: Data?
+
+    var uploaded: Bool { systemFields != nil }
 
     subscript<Value>(dynamicMember field: WritableKeyPath<SyncGame, Value>) -> Value {
         get { game[keyPath: field] }
         set { game[keyPath: field] = newValue }
     }
 
-    init(game: SyncGame, playerId: String, remoteRecordName: String?) {
+    init(game: SyncGame, playerId: String, systemFields: Data?) {
         self.game = game
         self.playerId = playerId
-        self.remoteRecordName = remoteRecordName
+        self.systemFields = systemFields
     }
 
     init(row: Row) throws {
@@ -87,9 +91,9 @@ struct GameRecord: FetchableRecord, PersistableRecord {
     }
 }
 
+/// A guess's row, keyed by its game and word (what makes it unique, and what the cloud names it by).
 struct GuessRecord: Codable, FetchableRecord, PersistableRecord, StoredTimes {
     static let databaseTableName = "guess"
-    var id: String
     var gameId: String
     var position: Int
     var word: String
@@ -98,20 +102,20 @@ struct GuessRecord: Codable, FetchableRecord, PersistableRecord, StoredTimes {
     var inWord: Int?
     var playedAt: Date
     var playedOn: String
-    /// Set once the cloud has the guess; nil marks a guess never uploaded.
-    var remoteRecordName: String?
+    /// Set once the cloud has the guess (under the name `RecordNaming.guess` gives its game and
+    /// word); false marks a guess never uploaded.
+    var uploaded: Bool
 
     var feedback: Feedback { Feedback(common: common, inPlace: inPlace, inWord: inWord) }
 
-    init(id: String, gameId: String, position: Int, guess: Guess, playedAt: Date, playedOn: String, remoteRecordName: String? = nil) {
-        self.id = id
+    init(gameId: String, position: Int, guess: Guess, playedAt: Date, playedOn: String, uploaded: Bool = false) {
         self.gameId = gameId
         self.position = position
         self.word = guess.word
         (common, inPlace, inWord) = guess.feedback.counts
         self.playedAt = playedAt
         self.playedOn = playedOn
-        self.remoteRecordName = remoteRecordName
+        self.uploaded = uploaded
     }
 }
 

@@ -81,6 +81,9 @@ public struct OutgoingChanges: Sendable, Equatable {
     public struct Deletion: Sendable, Equatable {
         public var recordName: String
         public var zone: SyncZone
+        /// A deletion queued by game (`deletionByGame`): the game, and the guess's word ('' for the game itself).
+        var gameID: String? = nil
+        var word: String? = nil
     }
 
     public var games: [Game] = []
@@ -125,7 +128,7 @@ public struct IncomingChanges: Sendable {
 public struct IncomingDeletion: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         case game(id: String)
-        case guess
+        case guess(gameID: String, word: String)
         case bookmark(word: String)
         /// A mark (cleared by a version with no state, never deleted on its own) or a record
         /// this version does not know: only what is kept of its cloud copy goes.

@@ -191,7 +191,8 @@ public struct CloudSchema: RecordNaming {
         let name = deleted.recordName
         let kind: IncomingDeletion.Kind = switch deleted.recordType {
         case game: .game(id: name)
-        case guess: .guess
+        // A guess's name is its game's id, a dash and its word (letters alone).
+        case guess: name.lastIndex(of: "-").map { .guess(gameID: String(name[..<$0]), word: String(name[name.index(after: $0)...])) } ?? .other
         case bookmark where name.hasPrefix(bookmarkPrefix): .bookmark(word: String(name.dropFirst(bookmarkPrefix.count)))
         // Marks are cleared by a version with no state, never deleted on their own.
         default: .other
