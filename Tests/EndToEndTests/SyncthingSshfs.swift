@@ -151,6 +151,10 @@ final class SshfsFolders: ReplicatedFolders, @unchecked Sendable {
         let deadline = Date().addingTimeInterval(5)
         while sessions.contains(where: { Self.alive($0) }) && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         for pid in sessions where Self.alive(pid) { kill(pid, SIGKILL) }
+        // sshfs's own ssh client ends once the pipe to sshfs closes: on a busy machine that can
+        // come a moment after sshfs itself, so it is waited for (the test then checks it ended).
+        let clients = Date().addingTimeInterval(5)
+        while !processesLeft().isEmpty && Date() < clients { Thread.sleep(forTimeInterval: 0.05) }
     }
 
     /// Processes whose parent is `pid` (sshd's session processes are not reaped by us: their
