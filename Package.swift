@@ -65,7 +65,7 @@ let package = Package(
         // Timings of sync at 1,000 to 100,000 finished games (a benchmark, not a test).
         .executableTarget(
             name: "qiktionary-bench",
-            dependencies: ["QiktionaryCore", "Storage", "Sync", "CloudStore", "QiktionaryResources", "Spawn",
+            dependencies: ["QiktionaryCore", "Storage", "Sync", "CloudStore", "QiktionaryResources", "Spawn", "App",
                            .product(name: "GRDB", package: "GRDB.swift")],
             path: "Sources/QiktionaryBench"
         ),
@@ -94,7 +94,7 @@ let package = Package(
         .testTarget(name: "ScreenTests", dependencies: ["Screen"]),
         .testTarget(name: "ProcessMemoryTests", dependencies: ["ProcessMemory"]),
         .testTarget(name: "GameUITests", dependencies: ["GameUI", "Screen", "QiktionaryCore"]),
-        .testTarget(name: "SyncTests", dependencies: ["Sync", "Storage", "CloudStore", "QiktionaryCore", "QiktionaryResources", "TextSafety", "Concurrency", "TestSupport"]),
+        .testTarget(name: "SyncTests", dependencies: ["Sync", "App", "Storage", "CloudStore", "QiktionaryCore", "QiktionaryResources", "TextSafety", "Concurrency", "TestSupport"]),
         // Seeded generated bad input against every way in: plain mode, arguments, pack and cloud files.
         .testTarget(name: "FuzzTests", dependencies: [
             "qiktionary", "App", "PlainMode", "Storage", "QiktionaryCore", "QiktionaryResources", "CloudStore", "Sync", "TestSupport",

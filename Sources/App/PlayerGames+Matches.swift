@@ -1,4 +1,5 @@
 import CloudStore
+import Concurrency
 import Foundation
 import QiktionaryCore
 import Storage
@@ -198,7 +199,8 @@ extension PlayerGames {
     /// every match game, their declines and this device's leaderboard line. The line is worked
     /// out again only when the history it comes from may have changed since it was published
     /// (`last`: what was published, with the history's fingerprint then); the notes to keep.
-    func publication(last: () throws -> [String: String]) throws -> (records: [SharedRecord], notes: [String: String]) {
+    func publication(last: () throws -> [String: String], memory: SharedExchange = SharedExchange(), gamesMoved: Bool = true) throws
+        -> (records: [SharedRecord], notes: [String: String]) {
         var records: [SharedRecord] = []
         if let joinedAt = try run({ () throws(StorageError) in try player.joinedAt() }) {
             records.append(.player(name: me, joinedAt: joinedAt))
@@ -213,8 +215,16 @@ extension PlayerGames {
         let visible = try run({ () throws(StorageError) in try player.joinedAt() }) != nil || !states.isEmpty
         guard visible else { return (records, [:]) }
         let won = MatchState.matchesWon(by: me, in: states.map(\.state))
-        let key = "history of standing", fingerprint = try run { () throws(StorageError) in try player.historyFingerprint() } + " \(won)"
-        if try last()[key] != fingerprint, let line = try ownStanding(states.map(\.state)) {
+        let key = "history of standing", published = try last()[key]
+        // The history's fingerprint reads every finished game: it is kept between rounds that
+        // moved no game, unless what was published says otherwise (another process here).
+        var history = gamesMoved ? nil : memory.history.withLock { $0 }
+        if history == nil || published != history.map({ $0 + " \(won)" }) {
+            history = try run { () throws(StorageError) in try player.historyFingerprint() }
+            memory.history.withLock { $0 = history }
+        }
+        let fingerprint = (history ?? "") + " \(won)"
+        if published != fingerprint, let line = try ownStanding(states.map(\.state)) {
             records.append(.standing(device: profile.device.id, line))
         }
         return (records, [key: fingerprint])
@@ -222,12 +232,26 @@ extension PlayerGames {
 
     /// The shared zones' part of a sync round: read every player's, then publish this player's.
     /// Returns how many records arrived from other players or this player's other machines.
-    public func exchangeShared(cloud: any CloudDatabase, warnings: CloudWarningSink?) throws -> Int {
+    /// `round`: the engine's report of the round so far; `memory`: what the rounds of one
+    /// engine keep between them (a fresh one reads and works out everything).
+    public func exchangeShared(cloud: any CloudDatabase, warnings: CloudWarningSink?, round: SyncReport = SyncReport(),
+                               memory: SharedExchange = SharedExchange()) throws -> Int {
         guard let cloud = cloud as? FolderCloudDatabase else { return 0 }
         let zone = SharedZone(player: player, cloud: cloud, warnings: warnings)
-        let reading = try zone.read()
-        let (records, notes) = try publication(last: zone.lastPublished)
+        let reading = try zone.read(using: memory.readers)
+        let moved = round.uploaded + round.downloaded + round.deleted + round.conflictsResolved + round.waiting > 0
+        let (records, notes) = try publication(last: zone.lastPublished, memory: memory, gamesMoved: moved)
         try zone.publish(records, noting: notes)
         return reading.arrived
     }
+}
+
+/// What the sync rounds of one engine keep between them for the shared zones: the other
+/// players' stores' readers and stamps (a store where nothing changed is not read), and this
+/// player's history fingerprint (worked out again only after a round that moved games).
+public final class SharedExchange: Sendable {
+    let readers: SharedZone.Readers
+    let history = Locked<String?>(nil)
+
+    public init(readers: SharedZone.Readers = SharedZone.Readers()) { self.readers = readers }
 }

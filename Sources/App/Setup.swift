@@ -116,7 +116,8 @@ public struct Setup: Sendable {
         var engine = SyncEngine(player: player, cloud: cloud, now: clock)
         engine.warnings = warnings
         let games = self.games
-        engine.afterRound = { cloud in try games.exchangeShared(cloud: cloud, warnings: warnings) }
+        let exchange = SharedExchange()
+        engine.afterRound = { cloud, report in try games.exchangeShared(cloud: cloud, warnings: warnings, round: report, memory: exchange) }
         return engine
     }
 

@@ -23,6 +23,10 @@ public protocol CloudFolder: Sendable {
     /// Runs `body` holding an exclusive lock on `directory` (shared by threads and processes).
     func withExclusiveLock<T>(_ directory: FolderPath, _ body: () throws(CloudStoreError) -> T) throws(CloudStoreError) -> T
     var statistics: FolderStatistics { get }
+    /// A short text that changes whenever the file or directory at `path` is written, replaced,
+    /// created or removed (a directory's changes when an entry is added, renamed in or removed),
+    /// from its metadata alone; nil when this folder cannot tell, and then the caller reads.
+    func stamp(_ path: FolderPath) -> String?
 }
 
 extension CloudFolder {
@@ -34,6 +38,9 @@ extension CloudFolder {
     public func leadingFiles(_ names: [String], in directory: FolderPath) -> Int {
         names.prefix { fileExists(directory.appending($0)) }.count
     }
+
+    /// Folders that cannot tell a change from metadata say so: their callers always read.
+    public func stamp(_ path: FolderPath) -> String? { nil }
 }
 
 public typealias WriteStepHook = (WriteStep, StepTiming) throws(CloudStoreError) -> Void
@@ -79,6 +86,8 @@ public struct FolderStatistics: Sendable, Equatable {
     public var listings = 0
     public var filesWritten = 0
     public var bytesWritten = 0
+    /// Metadata looks (`stamp`): no file opened.
+    public var stamps = 0
 
     public init() {}
 }

@@ -206,6 +206,17 @@ public final class DiskFolder: CloudFolder {
         return .data(data)
     }
 
+    /// The inode, size, and change and modification times to the nanosecond: a file replaced
+    /// through a new name (as this folder and replicators publish) has a new inode, one written
+    /// in place new times, and a directory new times when an entry comes, goes or is renamed in.
+    /// "absent" for nothing there.
+    public func stamp(_ path: FolderPath) -> String? {
+        count { $0.stamps += 1 }
+        var info = stat()
+        guard lstat(absolute(path), &info) == 0 else { return errno == ENOENT || errno == ENOTDIR ? "absent" : nil }
+        return "\(info.st_ino).\(info.st_size).\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec).\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec)"
+    }
+
     public func fileExists(_ file: FolderPath) -> Bool {
         count { $0.existenceChecks += 1 }
         return Self.fileType(absolute(file)) == S_IFREG

@@ -83,6 +83,7 @@ extension FolderCloudDatabase {
             // updateValue, not subscript: assigning nil through the subscript would drop the device.
             heads.updateValue(head.flatMap { $0.device == other && $0.generation == generation ? $0 : nil }, forKey: other)
         }
+        state.headDevices = heads.keys.sorted()
         return heads
     }
 

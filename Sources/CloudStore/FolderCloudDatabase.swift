@@ -25,6 +25,8 @@ public final class FolderCloudDatabase: CloudDatabase {
         var smallestLog = FolderCloudDatabase.smallestLogWorthCompacting
         /// How many records a read that sorts on disk holds (tests lower it).
         var spillLimits = SpilledRuns.Limits.standard
+        /// The device folders the last read of the heads found (what `stamp()` looks at).
+        var headDevices: [DeviceID] = []
     }
 
     let state: Locked<State>

@@ -11,6 +11,8 @@ public final class MemoryFolder: CloudFolder {
         var locks: [FolderPath: NSLock] = [:]
         var statistics = FolderStatistics()
         var temporaryCounter = 0
+        /// Bumped by every change anywhere: each path's stamp, so any change reads again.
+        var changes = 0
     }
 
     private let state = Locked(State())
@@ -43,6 +45,15 @@ public final class MemoryFolder: CloudFolder {
         }
     }
 
+    /// Memory keeps no metadata per path: a stamp changes with any change in the folder,
+    /// which never hides one.
+    public func stamp(_ path: FolderPath) -> String? {
+        state.withLock { state in
+            state.statistics.stamps += 1
+            return "\(state.changes)"
+        }
+    }
+
     public func fileExists(_ file: FolderPath) -> Bool {
         state.withLock { state in
             state.statistics.existenceChecks += 1
@@ -55,6 +66,7 @@ public final class MemoryFolder: CloudFolder {
         state.withLock { state in
             let file = FolderPath(path)
             state.files[file] = data
+            state.changes += 1
             var directory = file.parent
             while !directory.components.isEmpty {
                 state.directories.insert(directory)
@@ -84,6 +96,7 @@ public final class MemoryFolder: CloudFolder {
         try step(.publish, .before)
         let published = state.withLock { state -> Bool in
             state.files[temporary] = nil
+            state.changes += 1
             if mode == .createNew, state.files[file] != nil { return false }
             state.files[file] = data
             state.statistics.filesWritten += 1
@@ -99,6 +112,7 @@ public final class MemoryFolder: CloudFolder {
     public func remove(_ path: FolderPath) {
         state.withLock { state in
             let prefix = path.components
+            state.changes += 1
             state.files = state.files.filter { !$0.key.components.starts(with: prefix) }
             state.directories = state.directories.filter { !$0.components.starts(with: prefix) || $0 == .root }
         }

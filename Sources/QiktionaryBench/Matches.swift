@@ -1,3 +1,4 @@
+import App
 import CloudStore
 import Foundation
 import QiktionaryCore
@@ -6,8 +7,10 @@ import Storage
 import Sync
 
 /// Issue 26's metrics, in a folder of their own: a sync with nothing to do when 20 players share
-/// the folder (each with their games, at most 1,000, and a leaderboard line), shared zones read;
-/// and `qiktionary sync` after the opponent's move with 100 matches in the folder.
+/// the folder (each with their games, at most 1,000, and a leaderboard line), as the game runs
+/// its rounds (the engine's, then the shared zones' exchange, keeping what it may between rounds),
+/// and with every store read; and `qiktionary sync` after the opponent's move with 100 matches
+/// in the folder.
 func measureMatches(games: Int, options: Options, root: URL, record: (Metric, [Double]) -> Void) throws {
     let cloud = root.appendingPathComponent("match-cloud")
     try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
@@ -27,9 +30,23 @@ func measureMatches(games: Int, options: Options, root: URL, record: (Metric, [D
         ])
         friends.append(friend)
     }
-    let shared = SharedZone(player: me.player, cloud: me.store)
-    try shared.read()
-    record(.manyPlayersNothingToDo, try samples(options.runs * 4) { try time { try me.engine.sync(); try shared.read() } })
+    // The round the game runs: the engine's, then the shared zones' exchange (read every
+    // player's, publish this player's), as a player who has joined the folder.
+    let games = PlayerGames(player: me.player, lexicon: { Seeding.lexicon })
+    try games.join()
+    var engine = me.engine
+    let memory = SharedExchange()
+    engine.afterRound = { cloud, report in try games.exchangeShared(cloud: cloud, warnings: nil, round: report, memory: memory) }
+    try engine.sync()
+    try engine.sync()
+    record(.manyPlayersNothingToDo, try samples(options.runs * 4) { try time { try engine.sync() } })
+    record(.manyPlayersEveryStoreRead, try samples(options.runs * 4) {
+        // What the engine's rounds kept between them forgotten: every store is read, and this
+        // player's history fingerprint worked out.
+        var fresh = me.engine
+        fresh.afterRound = { cloud, report in try games.exchangeShared(cloud: cloud, warnings: nil, round: report, memory: SharedExchange()) }
+        return try time { try fresh.sync() }
+    })
 
     guard !options.skipPrograms else { return }
     progress("matches: 100 matches in the folder, a sync after the opponent's move")

@@ -30,6 +30,8 @@ struct Options {
     /// `--new-process`: only what a new process pays after one guess (and the first sync and
     /// database size it needs), for a quick run at a large scale.
     var newProcessOnly = false
+    /// `--matches`: only issue 26's metrics (many players' no-op sync, a match's sync round).
+    var matchesOnly = false
 
     init(_ arguments: [String]) {
         var rest = arguments[...]
@@ -46,6 +48,7 @@ struct Options {
             case "--json": json = true
             case "--no-program": skipPrograms = true
             case "--new-process": newProcessOnly = true
+            case "--matches": matchesOnly = true
             case "--history":
                 guard let history = rest.popFirst().flatMap(History.init(rawValue:)) else {
                     Options.fail("--history takes one of \(History.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -56,7 +59,8 @@ struct Options {
                 seedOnly = (n, dir)
             case "--help", "-h":
                 print("""
-                usage: qiktionary-bench [--games N[,N...]]... [--runs R] [--json] [--no-program] [--history NAME]... | --seed N DIR
+                usage: qiktionary-bench [--games N[,N...]]... [--runs R] [--json] [--no-program] [--new-process | --matches]
+                                         [--history NAME]... | --seed N DIR
                   --games N     a scale to measure, in games (repeat, or separate by commas, for more: --games
                                 1000,10000,100000, the default; --sizes is the same); each scale also measures
                                 the first sync of every kind of history against its floor, and what new
@@ -66,6 +70,8 @@ struct Options {
                   --no-program  skip the metrics that run the built qiktionary program
                   --new-process only the first upload, a new machine's first sync, the database size per game and
                                 one guess sent and received by new processes (issue 27)
+                  --matches     only the sync with nothing to do among 20 players and a match's sync round
+                                (issue 26)
                   --history NAME  only the first sync of this history against its floor (repeat for more):
                                 \(History.allCases.map(\.rawValue).joined(separator: ", "))
                   --seed N DIR  only make DIR a data dir holding N seeded finished games (for profiling
@@ -153,6 +159,7 @@ enum Metric: String, CaseIterable {
     case historyRatio = "history.firstSync.vsFloor"
     case historyRecords = "history.records"
     case manyPlayersNothingToDo = "sync.nothingToDo.manyPlayers"
+    case manyPlayersEveryStoreRead = "sync.nothingToDo.manyPlayers.everyStoreRead"
     case matchRound = "program.matchSyncRound"
     case neverCompactedFirstSyncProgram = "program.neverCompactedFirstSync"
     case neverCompactedFirstSyncMemory = "program.neverCompactedFirstSync.peakMemory"
@@ -188,7 +195,8 @@ enum Metric: String, CaseIterable {
         case .historyFloor: "  its floor"
         case .historyRatio: "  first sync ÷ floor"
         case .historyRecords: "  records fetched"
-        case .manyPlayersNothingToDo: "sync with nothing to do, shared zones read, 20 players in the folder"
+        case .manyPlayersNothingToDo: "sync with nothing to do, 20 players in the folder (the game's round, shared zones exchanged)"
+        case .manyPlayersEveryStoreRead: "  the same, every player's store read (a process's first rounds, and each store every 15 s)"
         case .matchRound: "`qiktionary sync` after the opponent's move, 100 matches in the folder, whole process"
         case .neverCompactedFirstSyncProgram: "`qiktionary sync` on a new machine of a folder never compacted (one sync per game), whole process"
         case .neverCompactedFirstSyncMemory: "  its peak memory (RSS)"
@@ -219,7 +227,7 @@ enum Metric: String, CaseIterable {
     var target: Target? {
         switch self {
         case .firstUpload: Target(atMost: 2_000, unit: "ms")
-        case .nothingToDo: Target(atMost: 2, unit: "ms")
+        case .nothingToDo, .manyPlayersNothingToDo: Target(atMost: 2, unit: "ms")
         case .naiveRatio: Target(atLeast: 100, unit: "x")
         case .oneGuess: Target(atMost: 10, unit: "ms")
         case .firstSync: Target(atMost: 1_000, unit: "ms")
@@ -269,6 +277,11 @@ func measure(games: Int, options: Options) throws -> [Measurement] {
     defer { try? FileManager.default.removeItem(at: root) }
     if !options.histories.isEmpty { return try measure(options.histories, games: games, runs: options.runs, root: root, programs: !options.skipPrograms) }
     if options.newProcessOnly { return try measureNewProcess(games: games, runs: options.runs, root: root) }
+    if options.matchesOnly {
+        var results: [Measurement] = []
+        try measureMatches(games: games, options: options, root: root) { results.append(Measurement($0, games: games, samples: $1)) }
+        return results
+    }
     var (results, won) = try measureMetrics(games: games, options: options, root: root)
     try measureMatches(games: games, options: options, root: root) { results.append(Measurement($0, games: games, samples: $1)) }
     return try results + measure(History.allCases, games: games, runs: options.runs, root: root, won: won, programs: !options.skipPrograms)

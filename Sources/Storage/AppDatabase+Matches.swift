@@ -182,20 +182,20 @@ extension PlayerDatabase {
 
     // MARK: Reading and publishing
 
-    /// The token of a player's shared zone, as last read here.
-    public func sharedToken(of player: String) throws(StorageError) -> String? {
+    /// The token of every player's shared zone read here, by player.
+    public func sharedTokens() throws(StorageError) -> [String: String] {
         try read { db in
-            try String.fetchOne(db, sql: "SELECT token FROM sharedToken WHERE viewer = ? AND player = ?", arguments: [viewer, player])
+            Dictionary(try Row.fetchAll(db, sql: "SELECT player, token FROM sharedToken WHERE viewer = ?", arguments: [viewer])
+                .map { ($0["player"], $0["token"]) }, uniquingKeysWith: { a, _ in a })
         }
     }
 
-    public func saveSharedToken(_ token: String?, of player: String) throws(StorageError) {
+    /// Keeps several players' tokens in one transaction.
+    public func saveSharedTokens(_ tokens: [String: String]) throws(StorageError) {
         try write { db in
-            if let token {
+            for (player, token) in tokens {
                 try db.execute(sql: "INSERT OR REPLACE INTO sharedToken (viewer, player, token) VALUES (?, ?, ?)",
                                arguments: [viewer, player, token])
-            } else {
-                try db.execute(sql: "DELETE FROM sharedToken WHERE viewer = ? AND player = ?", arguments: [viewer, player])
             }
         }
     }

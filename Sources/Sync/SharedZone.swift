@@ -1,4 +1,5 @@
 import CloudStore
+import Concurrency
 import Foundation
 import QiktionaryCore
 import Storage
@@ -32,15 +33,63 @@ public struct SharedZone: Sendable {
         public var refused = 0
     }
 
-    /// Reads what every player's shared zone has new and keeps what passes.
+    /// What a run of rounds remembers of every player's store between them, so a round where
+    /// nothing changed reads no file: each player's reader and the stamp (`FolderCloudDatabase
+    /// .stamp()`) taken before its last complete read. A store whose stamp is unchanged is
+    /// passed over, except that each is read again at least every `rereadAfter` seconds: a
+    /// segment that arrives before its head changes no stamp. A fresh `Readers` reads every
+    /// store, as every process's first round does; the stamp is taken before a read and needs
+    /// what a read found, so a store's second round reads it too and keeps the first stamp.
+    public final class Readers: Sendable {
+        struct Seen {
+            var reader: FolderCloudDatabase
+            var stamp: String?
+            var readAt: UInt64
+        }
+
+        let rereadAfter: TimeInterval
+        let uptime: @Sendable () -> UInt64
+        let seen = Locked<[String: Seen]>([:])
+
+        /// - Parameters:
+        ///   - rereadAfter: the longest a store goes unread, in seconds, however unchanged.
+        ///   - uptime: a monotonic clock in nanoseconds (tests move their own).
+        public init(rereadAfter: TimeInterval = 15, uptime: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }) {
+            self.rereadAfter = rereadAfter
+            self.uptime = uptime
+        }
+
+        /// The reader of `name`'s store, and whether a read of it can be skipped.
+        func look(_ name: String, in folder: any CloudFolder) throws(CloudStoreError) -> (reader: FolderCloudDatabase, stamp: String?, unchanged: Bool) {
+            let kept = seen.withLock { $0[name] }
+            let reader: FolderCloudDatabase
+            if let kept { reader = kept.reader } else { reader = try FolderCloudDatabase.reader(of: name, in: folder) }
+            let stamp = reader.stamp()
+            let recent = kept.map { Double(uptime() &- $0.readAt) / 1e9 < rereadAfter } ?? false
+            return (reader, stamp, stamp != nil && stamp == kept?.stamp && recent)
+        }
+
+        /// Remembers a read of `name`: its stamp from before it when it was complete, else none.
+        func read(_ name: String, by reader: FolderCloudDatabase, stamp: String?) {
+            seen.withLock { $0[name] = Seen(reader: reader, stamp: stamp, readAt: uptime()) }
+        }
+
+        /// Forgets `name`'s reader (its store was reset): the next look opens a new one.
+        func forget(_ name: String) { seen.withLock { _ = $0.removeValue(forKey: name) } }
+    }
+
+    /// Reads what every player's shared zone has new and keeps what passes; with `readers`
+    /// kept from earlier rounds, a store where nothing changed is not read.
     @discardableResult
-    public func read() throws -> Reading {
+    public func read(using readers: Readers = Readers()) throws -> Reading {
         var read: [(publisher: String, record: SharedRecord, elsewhere: Bool)] = []
+        let known = try player.sharedTokens()
         var tokens: [String: String] = [:]
         var reading = Reading()
         let device = player.profile.device.id
         for name in try FolderCloudDatabase.players(in: cloud.folder) where PlayerName.isValid(name) {
-            guard let changes = try fetch(name) else { continue }
+            let token = known[name].flatMap { Data(base64Encoded: $0) }.flatMap { try? ChangeToken(serialized: $0) }
+            guard let changes = try fetch(name, since: token, readers: readers) else { continue }
             for record in changes.changedRecords {
                 switch CloudSchema.shared(record) {
                 case .success(let value):
@@ -52,7 +101,8 @@ public struct SharedZone: Sendable {
                     warn(name, refusal)
                 }
             }
-            tokens[name] = changes.token.serialized.base64EncodedString()
+            let after = changes.token.serialized.base64EncodedString()
+            if after != known[name] { tokens[name] = after }
         }
         // Matches first, so a play or decline read in the same round finds its match.
         let ordered = read.filter { if case .match = $0.record { true } else { false } }
@@ -65,23 +115,34 @@ public struct SharedZone: Sendable {
                 reading.arrived += 1
             }
         }
-        for (name, token) in tokens { try player.saveSharedToken(token, of: name) }
+        if !tokens.isEmpty { try player.saveSharedTokens(tokens) }
         return reading
     }
 
-    /// What `name`'s shared zone has new since it was last read here; nil when it has none.
-    private func fetch(_ name: String) throws -> ZoneChanges? {
-        let token = try player.sharedToken(of: name).flatMap { Data(base64Encoded: $0) }.flatMap { try? ChangeToken(serialized: $0) }
-        return try Self.fetch(name, in: cloud.folder, since: token)
+    /// What `name`'s shared zone has new since `token`; nil when it has none, or when its
+    /// store is unchanged since a complete read.
+    private func fetch(_ name: String, since token: ChangeToken?, readers: Readers) throws -> ZoneChanges? {
+        var (reader, stamp, unchanged) = try readers.look(name, in: cloud.folder)
+        if unchanged, token != nil { return nil }
+        let changes: ZoneChanges?
+        do {
+            changes = try Self.fetch(CloudSchema.sharedZone, from: reader, since: token)
+        } catch .cloudReset {
+            // The player reset their store: a new reader settles on its new generation.
+            readers.forget(name)
+            (reader, stamp, _) = try readers.look(name, in: cloud.folder)
+            changes = try Self.fetch(CloudSchema.sharedZone, from: reader, since: token)
+        }
+        readers.read(name, by: reader, stamp: changes?.isComplete == false ? nil : stamp)
+        return changes
     }
 
-    private static func fetch(_ name: String, in folder: any CloudFolder, since token: ChangeToken?) throws(CloudStoreError) -> ZoneChanges? {
-        let reader = try FolderCloudDatabase.reader(of: name, in: folder)
-        let result = Result { () throws(CloudStoreError) in try reader.fetchZoneChanges(CloudSchema.sharedZone, since: token) }
+    private static func fetch(_ zone: ZoneID, from reader: FolderCloudDatabase, since token: ChangeToken?) throws(CloudStoreError) -> ZoneChanges? {
+        let result = Result { () throws(CloudStoreError) in try reader.fetchZoneChanges(zone, since: token) }
         switch result {
         case .success(let changes): return changes
         case .failure(.zoneNotFound): return nil
-        case .failure(.changeTokenExpired): return try reader.fetchZoneChanges(CloudSchema.sharedZone, since: nil)
+        case .failure(.changeTokenExpired): return try reader.fetchZoneChanges(zone, since: nil)
         case .failure(let error): throw error
         }
     }

@@ -35,9 +35,10 @@ public struct SyncEngine: Sendable {
     /// Told of each fetched record refused for a text a terminal would obey (one line each).
     public var warnings: CloudWarningSink?
 
-    /// Runs at the end of every round, with this round's store (the shared zones' exchange);
-    /// returns how many records it brought from other players or this player's other machines.
-    public var afterRound: (@Sendable (any CloudDatabase) throws -> Int)?
+    /// Runs at the end of every round, with this round's store and report so far (the shared
+    /// zones' exchange); returns how many records it brought from other players or this
+    /// player's other machines.
+    public var afterRound: (@Sendable (any CloudDatabase, SyncReport) throws -> Int)?
 
     public init(player: PlayerDatabase, cloud: any CloudDatabase,
                 now: @escaping @Sendable () -> Date = { Date() },
@@ -77,7 +78,7 @@ public struct SyncEngine: Sendable {
             // A merge that kept something the cloud lacks queued it: send it now, not next time.
             if report.conflictsResolved > mergedBefore { try send(&report, written: &written) }
             compactWhereWorthwhile(written)
-            report.shared = try afterRound?(cloud) ?? 0
+            report.shared = try afterRound?(cloud, report) ?? 0
             report.durationMs = Int(now().timeIntervalSince(started) * 1000)
             try player.recordSyncOutcome(state: "synced", message: nil, at: now())
             return report
