@@ -80,7 +80,8 @@ extension FolderCloudDatabase {
                 view.latestHLC = max(view.latestHLC, stamp)
                 if case .success(let arrived)? = SnapshotFiles.arrived(in: folder, layout: layout, generation, device, zone, base: base),
                    var unread = UnreadSnapshot(device: device, arrived: arrived, counter: decodedRecords) {
-                    unread.hashes = hashes.sorted()
+                    hashes.sort()
+                    unread.hashes = hashes
                     view.unread[device] = unread
                 } else {
                     view.partial = true

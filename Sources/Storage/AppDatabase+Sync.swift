@@ -240,7 +240,9 @@ extension PlayerDatabase {
             let player = profile.playerID
             let listed = "g.id IN (\(databaseQuestionMarks(count: ids.count)))"
             var out = OutgoingChanges()
-            out.games = try Queue.games(db, Queue.gamesSQL(where: "\(listed) AND g.playerId = ? AND (g.systemFields IS NULL OR c.gameId IS NOT NULL) AND \(AppDatabase.worthSending)"),
+            // `+g.playerId`: the listed ids pick the rows (one look-up each); the player's index
+            // would walk every game of theirs for each page (a first upload's pages: O(n²)).
+            out.games = try Queue.games(db, Queue.gamesSQL(where: "\(listed) AND +g.playerId = ? AND (g.systemFields IS NULL OR c.gameId IS NOT NULL) AND \(AppDatabase.worthSending)"),
                                         player: player, ids: ids)
             out.guesses = try Queue.guesses(db, Queue.guessesSQL(where: listed), player: player, ids: ids)
             out.marks = try Queue.marks(db, Queue.marksSQL(where: listed), player: player, ids: ids)

@@ -35,7 +35,8 @@ import Testing
     }
 
     @Test func aLongHistoryIsSentInPagesWithItsProgressAndNothingReadBack() throws {
-        let games = SyncEngine.gamesPerPage + 100, records = games * 3
+        // More than a page, and more records than a fetch's batch (progress is told past that).
+        let games = max(SyncEngine.gamesPerPage, SyncEngine.defaultStreamChunk / 3) + 100, records = games * 3
         let a = try Machine("laptop", folder: folder, shared: clock), b = try Machine("desktop", folder: folder, shared: clock)
         try Self.seed(a, games: games)
         let counting = CountingCloud(a.cloud)
