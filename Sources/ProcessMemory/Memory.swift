@@ -34,6 +34,24 @@ public enum Memory {
         #endif
     }
 
+    /// The process's resident memory in bytes (`/proc/self/statm`), or nil where it cannot be read.
+    public static func residentBytes() -> Int? {
+        #if os(Linux)
+        let descriptor = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 128)
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        // "size resident shared ...", in pages.
+        let fields = buffer[..<count].split(separator: UInt8(ascii: " "))
+        guard fields.count >= 2, let pages = Int(String(decoding: fields[1], as: UTF8.self)) else { return nil }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+        #else
+        return nil
+        #endif
+    }
+
     #if canImport(Glibc)
     // `mallopt`, `malloc_trim` and their options are in <malloc.h>, which Swift's Glibc module
     // leaves out: found by name, with the option numbers glibc has always given them.
@@ -46,4 +64,38 @@ public enum Memory {
         return unsafeBitCast(symbol, to: type)
     }
     #endif
+}
+
+/// Gives freed pages back between batches of long work, but only once the process has grown
+/// `slack` bytes past where the last giving-back (or the first look) left it: each giving-back
+/// costs the faults of touching those pages again (a first sync that gave back after every
+/// batch spent a third of its time in the kernel), and memory that does not grow needs none.
+public struct FreedMemory {
+    private let slack: Int
+    private let resident: () -> Int?
+    private let giveBack: () -> Void
+    private var level: Int?
+
+    /// - Parameters:
+    ///   - slack: the growth, in bytes, past which freed pages are given back.
+    ///   - resident: the process's resident bytes (tests give their own).
+    ///   - giveBack: what gives freed pages back (tests count the calls).
+    public init(slack: Int = 4 << 20, resident: @escaping () -> Int? = Memory.residentBytes, giveBack: @escaping () -> Void = Memory.returnFreed) {
+        self.slack = slack
+        self.resident = resident
+        self.giveBack = giveBack
+    }
+
+    /// Called between batches: gives freed pages back once grown past the slack; where resident
+    /// memory cannot be read, every time.
+    public mutating func betweenBatches() {
+        guard let now = resident() else { return giveBack() }
+        guard let level else {
+            self.level = now
+            return
+        }
+        guard now >= level + slack else { return }
+        giveBack()
+        self.level = resident() ?? now
+    }
 }

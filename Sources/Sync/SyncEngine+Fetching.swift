@@ -72,6 +72,7 @@ extension SyncEngine {
                 reader.start()
                 // However this ends, the reader is stopped and waited for before the transaction ends.
                 defer { handoff.stopAndWait() }
+                var freed = FreedMemory()
                 while let mapped = handoff.take() {
                     try apply(mapped.changes)
                     stored += mapped.count
@@ -82,7 +83,9 @@ extension SyncEngine {
                     // What a batch leaves free between objects still in use would stay the
                     // process's, a little more with every batch: a first sync's peak would grow
                     // with the history (docs/performance.md, *A first sync's memory flat...*).
-                    Memory.returnFreed()
+                    // Given back once it has grown, not after every batch (the faults of
+                    // touching the pages again cost more than the batches' own work).
+                    freed.betweenBatches()
                 }
                 outcome = try handoff.result()
                 guard case .complete(let token, _) = outcome else { throw Handoff.Refused() }

@@ -43,4 +43,56 @@ final class MemoryTests: XCTestCase {
         XCTAssertNotNil(block)
         free(block)
     }
+
+    /// The resident size read from /proc agrees with the kernel's count in /proc/self/status.
+    func testResidentBytesReadsTheProcessesResidentSize() throws {
+        #if os(Linux)
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let line = try XCTUnwrap(status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") })
+        let kib = try XCTUnwrap(Int(line.split(whereSeparator: \.isWhitespace)[1]))
+        let bytes = try XCTUnwrap(Memory.residentBytes())
+        // Read a moment apart: within a few MiB of each other.
+        XCTAssertLessThan(abs(bytes - kib * 1024), 8 << 20, "\(bytes) bytes against \(kib) KiB")
+        XCTAssertGreaterThan(bytes, 1 << 20)
+        #endif
+    }
+
+    /// Freed pages are given back between batches only once the process has grown by the slack
+    /// past where the last giving-back (or the first look) left it; unreadable, every time.
+    func testFreedMemoryIsGivenBackOnlyPastTheSlack() {
+        final class Fake: @unchecked Sendable {
+            var resident: Int? = 100
+            var givenBack = 0
+        }
+        let fake = Fake()
+        var freed = FreedMemory(slack: 10, resident: { fake.resident }, giveBack: {
+            fake.givenBack += 1
+            fake.resident = fake.resident.map { $0 - 5 }
+        })
+        freed.betweenBatches()          // the first look sets the level: 100
+        XCTAssertEqual(fake.givenBack, 0)
+        fake.resident = 109
+        freed.betweenBatches()
+        XCTAssertEqual(fake.givenBack, 0, "grown 9, under the slack")
+        fake.resident = 110
+        freed.betweenBatches()
+        XCTAssertEqual(fake.givenBack, 1, "grown 10")
+        // The level is where giving back left it (105): 114 is under, 115 past.
+        fake.resident = 114
+        freed.betweenBatches()
+        XCTAssertEqual(fake.givenBack, 1)
+        fake.resident = 115
+        freed.betweenBatches()
+        XCTAssertEqual(fake.givenBack, 2)
+        // Shrinking sets no new level: growing back under the level and the slack (110 + 10) gives nothing back.
+        fake.resident = 60
+        freed.betweenBatches()
+        fake.resident = 119
+        freed.betweenBatches()
+        XCTAssertEqual(fake.givenBack, 2)
+        fake.resident = nil
+        freed.betweenBatches()
+        freed.betweenBatches()
+        XCTAssertEqual(fake.givenBack, 4, "unreadable: every time")
+    }
 }
