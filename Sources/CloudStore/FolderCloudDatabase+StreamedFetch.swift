@@ -79,8 +79,17 @@ extension FolderCloudDatabase {
                 } catch { return .refused }
             }
             defer { sorted?.close() }
-            while let name = [cursors.lazy.compactMap({ $0.current?.name }).min(), fromLog?.0.name].compactMap({ $0 }).min() {
-                var winner = view.winners[name]
+            /// The smallest name still to come, from the snapshots and the sorted log.
+            func nextName() -> String? {
+                var smallest = fromLog?.0.name
+                for cursor in cursors {
+                    if let name = cursor.current?.name, smallest.map({ name < $0 }) ?? true { smallest = name }
+                }
+                return smallest
+            }
+            while let name = nextName() {
+                // Once the log went to disk the view holds nothing: no name to hash.
+                var winner = view.winners.isEmpty ? nil : view.winners[name]
                 let touchedBySegments = winner != nil
                 if let (entry, owner) = fromLog, entry.name == name {
                     winner = ZoneView.Winner(entry: entry, device: owner, firstSeq: FirstSeen(owner, entry.seq))

@@ -107,9 +107,14 @@ extension Canvas {
         let inner = box(area, title)
         guard inner.width > 2, inner.height > 0 else { return }
         let players = [overview.viewer, opponent]
-        // A column as wide as what it shows: a grid row, a name, how far a player has got, the hints.
-        let shown = Match.games.filter { !state.bothFinished(game: $0) }.flatMap { index in
-            players.map { progressText(state.progress(of: $0)[index - 1]) }
+        // A column as wide as what it shows: a grid row, a name, how far a player has got or how
+        // their game ended, the hints.
+        let shown = Match.games.flatMap { index in
+            players.map { player in
+                state.bothFinished(game: index)
+                    ? state.result(of: player, game: index).map { progressText(.finished($0)) } ?? ""
+                    : progressText(state.progress(of: player)[index - 1])
+            }
         }
         let column = ([match.length + 2, opponent.columns, "you".columns, "9 hints".columns] + shown.map(\.columns)).max() ?? 0
         let blocks = Match.games.map { gameBlock(overview, index: $0, players: players, column: column) }
@@ -158,6 +163,9 @@ extension Canvas {
                 let cells = grids.map { row < $0.count ? gridRow($0[row], width: column) : [(String(repeating: " ", count: column), .plain)] }
                 lines.append(Array(cells.interspersed([("  ", .plain)]).joined()))
             }
+            // Under each grid its result: a give-up before any guess has no grid at all.
+            lines.append(results.map { (Text.pad($0.map { progressText(.finished($0)) } ?? "", to: column), Style.dim) }
+                .interspersed(("  ", .plain)))
             if results.contains(where: { ($0?.hints ?? 0) > 0 }) {
                 lines.append(results.map { result in
                     (Text.pad(result.map { $0.hints == 0 ? "" : $0.hints == 1 ? "1 hint" : "\($0.hints) hints" } ?? "", to: column), Style.dim)

@@ -77,25 +77,25 @@ import Testing
 ┌─ vs cat · Animals · you won 2–1 ─────────────────────────────────────────────────────────────────┐
 │ classic, 5 letters   you 2–1 cat                                                                 │
 │                                                                                                  │
-│ Game 1 · TIGER     Game 2 · ZEBRA     Game 3 · HORSE                                             │
-│ you won            cat won            you won                                                    │
-│ you      cat       you      cat       you      cat                                               │
-│ ●●···    ●●···     ●●●··    ●●●··     ●●···    ●●···                                             │
-│ ●●●●·    ●●···     ·····    ●●●●● ✓   ●●●●●    ●●···                                             │
-│ ●●●●● ✓  ●●●●·     ·····              ●●●●● ✓  ●●●●●                                             │
-│          ●●●●● ✓   ●●●··              1 hint                                                     │
-│                    ●●●●·                                                                         │
-│                    ·····                                                                         │
-│                    ●····                                                                         │
-│                    ●····                                                                         │
-│                    ●····                                                                         │
-│                    ·····                                                                         │
-│                    ●····                                                                         │
-│                    ·····                                                                         │
-│                    ●●●··                                                                         │
-│                    ●●···                                                                         │
-│                    ·····                                                                         │
-│                                                                                                  │
+│ Game 1 · TIGER       Game 2 · ZEBRA       Game 3 · HORSE                                         │
+│ you won              cat won              you won                                                │
+│ you       cat        you       cat        you       cat                                          │
+│ ●●···     ●●···      ●●●··     ●●●··      ●●···     ●●···                                        │
+│ ●●●●·     ●●···      ·····     ●●●●● ✓    ●●●●●     ●●···                                        │
+│ ●●●●● ✓   ●●●●·      ·····                ●●●●● ✓   ●●●●●                                        │
+│           ●●●●● ✓    ●●●··                won in 3  gave up                                      │
+│ won in 3  won in 4   ●●●●·                1 hint                                                 │
+│                      ·····                                                                       │
+│                      ●····                                                                       │
+│                      ●····                                                                       │
+│                      ●····                                                                       │
+│                      ·····                                                                       │
+│                      ●····                                                                       │
+│                      ·····                                                                       │
+│                      ●●●··                                                                       │
+│                      ●●···                                                                       │
+│                      ·····                                                                       │
+│                      lost      won in 2                                                          │
 │                                                                                                  │
 │                                                                                                  │
 │                                                                                                  │
@@ -111,7 +111,7 @@ import Testing
         state.matchSelection = 1
         state.matchOpen = true
         let text = view(state, size: Size(width: 100, height: 30)).text
-        #expect(text.contains("| **...    **...     ***..    ***..     **...    **...") && !text.contains("●"), "\(text)")
+        #expect(text.contains("| **...     **...      ***..     ***..      **...     **...") && !text.contains("●"), "\(text)")
         state.glyphs = .unicode
         state.matchSelection = 2
         let waiting = view(state, size: Size(width: 100, height: 30)).text
@@ -132,9 +132,9 @@ import Testing
 │                                      │
 │ Game 1 · TIGER                       │
 │ you won                              │
-│ you      cat                         │
-│ ●●···    ●●···                       │
-│ ●●●●·    ●●···                      ↓│
+│ you       cat                        │
+│ ●●···     ●●···                      │
+│ ●●●●·     ●●···                     ↓│
 └──────────────────────────────────────┘
 
  Esc close  ↑↓ scroll  l leaderboard
@@ -143,13 +143,13 @@ import Testing
         expectScreen(state, 40, 12, """
  your turn in a match vs ben · sync off
 ┌─ vs cat · Animals · you won 2–1 ─────┐
-│          ●●●●● ✓                    ↑│
+│           ●●●●● ✓                   ↑│
+│ won in 3  won in 4                   │
 │                                      │
 │ Game 2 · ZEBRA                       │
 │ cat won                              │
-│ you      cat                         │
-│ ●●●··    ●●●··                       │
-│ ·····    ●●●●● ✓                    ↓│
+│ you       cat                        │
+│ ●●●··     ●●●··                     ↓│
 └──────────────────────────────────────┘
 
  Esc close  ↑↓ scroll  l leaderboard
