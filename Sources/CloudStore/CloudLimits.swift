@@ -6,7 +6,8 @@ public enum CloudLimits {
     public static let maxRecordsPerCommit = 400
     public static let maxSegmentBytes = 8 << 20
     public static let maxSnapshotBytes = 256 << 20
-    /// A part of a snapshot (format version 3), inflated; the writer keeps parts near 4 MiB.
+    /// A part of a snapshot (format version 3), inflated; the writer keeps parts near 1 MiB
+    /// (4 MiB before the fourth round: both are read).
     public static let maxSnapshotPartBytes = 32 << 20
     public static let maxSmallFileBytes = 64 << 10
     public static let maxNameBytes = 255
