@@ -63,7 +63,9 @@ extension Canvas {
             let games = overview.state.progress(of: opponent).map(progressText).joined(separator: glyphs.separator)
             let declined = overview.state.status == .declined
             return [Text.pad(opponents[i], to: opponentWidth), Text.pad(packs[i], to: packWidth), Text.pad(summaries[i], to: summaryWidth),
-                    declined ? "" : score(overview), declined ? "" : "\(opponent): \(games)"].joined(separator: "  ")
+                    // A finished match's summary already says the score ("you lost 0–3").
+                    declined ? "" : overview.state.status == .finished ? Text.pad("", to: score(overview).columns) : score(overview),
+                    declined ? "" : "\(opponent): \(games)"].joined(separator: "  ")
         }
         let empty = state.matchesProblem.map { "Matches cannot be shown: \($0)" }
             ?? "No matches yet. Make one with: qiktionary match new --against NAME (a player of your shared folder)."

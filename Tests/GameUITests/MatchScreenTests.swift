@@ -21,7 +21,7 @@ import Testing
   1 Game  2 Packs  3 In progress  4 Reading list  5 History  6 Stats  Matches
 ┌─ Matches (4) ────────────────────────────────────────────────────────────────────────────────────┐
 │> vs ben  Animals  your turn        1–0  ben: won in 5 · 3 guesses · not started                  │
-│  vs cat  Animals  you won 2–1      2–1  cat: won in 4 · won in 2 · gave up                       │
+│  vs cat  Animals  you won 2–1           cat: won in 4 · won in 2 · gave up                       │
 │  vs dan  Music    waiting for dan  1–0  dan: won in 3 · 1 guess · not started                    │
 │  vs eve  Animals  eve declined                                                                   │
 │                                                                                                  │
