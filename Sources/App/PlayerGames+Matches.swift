@@ -240,8 +240,17 @@ extension PlayerGames {
         let zone = SharedZone(player: player, cloud: cloud, warnings: warnings)
         let reading = try zone.read(using: memory.readers)
         let moved = round.uploaded + round.downloaded + round.deleted + round.conflictsResolved + round.waiting > 0
-        let (records, notes) = try publication(last: zone.lastPublished, memory: memory, gamesMoved: moved)
-        try zone.publish(records, noting: notes)
+        // What was published last (the player's own heads and a query) is read at most once a
+        // round, and only when something is to be published.
+        var last: [String: String]?
+        let lastPublished = { () throws -> [String: String] in
+            if let last { return last }
+            let read = try zone.lastPublished()
+            last = read
+            return read
+        }
+        let (records, notes) = try publication(last: lastPublished, memory: memory, gamesMoved: moved)
+        try zone.publish(records, noting: notes, last: lastPublished)
         return reading.arrived
     }
 }

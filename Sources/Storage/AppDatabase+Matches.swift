@@ -184,35 +184,37 @@ extension PlayerDatabase {
 
     /// The token of every player's shared zone read here, by player.
     public func sharedTokens() throws(StorageError) -> [String: String] {
-        try read { db in
-            Dictionary(try Row.fetchAll(db, sql: "SELECT player, token FROM sharedToken WHERE viewer = ?", arguments: [viewer])
-                .map { ($0["player"], $0["token"]) }, uniquingKeysWith: { a, _ in a })
-        }
+        try texts(in: "sharedToken", key: "player", value: "token")
     }
 
     /// Keeps several players' tokens in one transaction.
     public func saveSharedTokens(_ tokens: [String: String]) throws(StorageError) {
-        try write { db in
-            for (player, token) in tokens {
-                try db.execute(sql: "INSERT OR REPLACE INTO sharedToken (viewer, player, token) VALUES (?, ?, ?)",
-                               arguments: [viewer, player, token])
-            }
-        }
+        try keepTexts(tokens, in: "sharedToken", key: "player", value: "token")
     }
 
     /// What this device last published under each record name (a text the publisher compares).
     public func published() throws(StorageError) -> [String: String] {
-        try read { db in
-            Dictionary(try Row.fetchAll(db, sql: "SELECT recordName, content FROM sharedPublished WHERE viewer = ?", arguments: [viewer])
-                .map { ($0["recordName"], $0["content"]) }, uniquingKeysWith: { a, _ in a })
-        }
+        try texts(in: "sharedPublished", key: "recordName", value: "content")
     }
 
     public func notePublished(_ contents: [String: String]) throws(StorageError) {
+        try keepTexts(contents, in: "sharedPublished", key: "recordName", value: "content")
+    }
+
+    /// A table of texts by key, this player's rows (`viewer`): read whole, or some kept (each
+    /// replacing the one under its key) in one transaction. The names are this file's own.
+    private func texts(in table: String, key: String, value: String) throws(StorageError) -> [String: String] {
+        try read { db in
+            Dictionary(try Row.fetchAll(db, sql: "SELECT \(key), \(value) FROM \(table) WHERE viewer = ?", arguments: [viewer])
+                .map { ($0[key], $0[value]) }, uniquingKeysWith: { a, _ in a })
+        }
+    }
+
+    private func keepTexts(_ texts: [String: String], in table: String, key: String, value: String) throws(StorageError) {
         try write { db in
-            for (name, content) in contents {
-                try db.execute(sql: "INSERT OR REPLACE INTO sharedPublished (viewer, recordName, content) VALUES (?, ?, ?)",
-                               arguments: [viewer, name, content])
+            for (name, text) in texts {
+                try db.execute(sql: "INSERT OR REPLACE INTO \(table) (viewer, \(key), \(value)) VALUES (?, ?, ?)",
+                               arguments: [viewer, name, text])
             }
         }
     }

@@ -232,11 +232,12 @@ public struct SharedZone: Sendable {
     /// published last (each record is this player's own: a play, a match they made, their
     /// decline, this device's line). Returns how many were written.
     /// `notes`: more texts to keep beside what was published (what a record was worked out from).
+    /// `last`: what `lastPublished` returns, when the caller has read it already this round.
     @discardableResult
-    public func publish(_ records: [SharedRecord], noting notes: [String: String] = [:]) throws -> Int {
+    public func publish(_ records: [SharedRecord], noting notes: [String: String] = [:], last: (() throws -> [String: String])? = nil) throws -> Int {
         guard !records.isEmpty || !notes.isEmpty else { return 0 }
         let device = player.profile.device.name
-        let published = try lastPublished()
+        let published = try last?() ?? lastPublished()
         var changed: [CloudRecord] = []
         var contents: [String: String] = [:]
         let encoder = JSONEncoder()
