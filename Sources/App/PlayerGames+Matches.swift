@@ -49,7 +49,7 @@ extension PlayerGames {
             return try make(against: opponent, packs: packs, packID: packID, rules: rules, hard: hard, now: now, played: played,
                             using: &system)
         }
-        try run { () throws(StorageError) in try player.keepMatch(match) }
+        try run { () throws(StorageError) in try player.keepMatch(match, madeHere: true) }
         return try overview(match, declined: [])
     }
 
@@ -71,7 +71,7 @@ extension PlayerGames {
         let shown = try matchOverview(id: id)
         if shown.state.status == .declined { return shown }
         if let problem = shown.state.declineProblem(player: me) { throw Failure(problem.description) }
-        try run { () throws(StorageError) in try player.keepDecline(matchID: shown.state.match.id, by: me) }
+        try run { () throws(StorageError) in try player.keepDecline(matchID: shown.state.match.id, by: me, madeHere: true) }
         return try matchOverview(id: shown.state.match.id)
     }
 
@@ -155,26 +155,30 @@ extension PlayerGames {
         if Match.games.contains(where: state.bothFinished), let decoded = try? match.words(lexicon: lexicon(), packWords: try? packWords(match.pack)) {
             for index in Match.games where state.bothFinished(game: index) { words[index - 1] = decoded[index - 1] }
         }
-        return MatchOverview(state: state, words: words, viewer: me)
+        // Whether the words decode here is asked only of a match the player could play next.
+        let playable = state.status != .playing || state.nextGame(for: me) == nil
+            || (try? match.words(lexicon: lexicon(), packWords: try? packWords(match.pack))) != nil
+        return MatchOverview(state: state, words: words, viewer: me, playable: playable)
     }
 
     /// `here`: the ids of this player's games here, when known (else each is looked up).
+    /// This player's own plays are worked out from their own games here (which their machines
+    /// sync), never from what the folder says of them: what is shown and published as theirs
+    /// is what they played.
     private func plays(of match: Match, here: Set<String>? = nil) throws -> [MatchPlay] {
         var plays: [MatchPlay] = []
-        var own: [Int: MatchPlay] = [:]
-        for fields in try run({ () throws(StorageError) in try player.plays(ofMatch: match.id) }) {
+        for fields in try run({ () throws(StorageError) in try player.plays(ofMatch: match.id) }) where fields.player != me {
             guard let play = try? MatchPlay(checking: fields, in: match, publishedBy: fields.player) else { continue }
-            if play.player == me { own[play.index] = play } else { plays.append(play) }
+            plays.append(play)
         }
         for index in Match.games {
             let id = match.gameID(player: me, index: index)
             if let here, !here.contains(id) { continue }
             guard let saved = try? player.game(id: id),
                   saved.game.isFinished || !saved.game.guesses.isEmpty else { continue }
-            let local = MatchPlay.of(saved.game, hints: saved.hints, match: match, player: me, index: index)
-            own[index] = own[index].map { MatchPlay.merge($0, local) } ?? local
+            plays.append(MatchPlay.of(saved.game, hints: saved.hints, match: match, player: me, index: index))
         }
-        return plays + own.values.sorted { $0.index < $1.index }
+        return plays
     }
 
     // MARK: Leaderboards
@@ -182,7 +186,9 @@ extension PlayerGames {
     /// The day's board and the all-time board of the players visible in the folder.
     public func leaderboards(day: String) throws -> Leaderboards {
         var lines = try run { () throws(StorageError) in try player.standings() }
-        if let own = try ownStanding() { lines[me] = lines[me].map { Standing.merge($0, own) } ?? own }
+        // This player's line is the one their history here gives: what the folder claims of
+        // them (another machine's line, or anyone's file under their name) does not change it here.
+        lines[me] = try ownStanding()
         return Leaderboards(day: day, daily: Leaderboard.daily(day, standings: lines), allTime: Leaderboard.allTime(lines))
     }
 
@@ -206,11 +212,14 @@ extension PlayerGames {
             records.append(.player(name: me, joinedAt: joinedAt))
         }
         let states = try matchStates()
+        // Only what this machine did: a match it made, a decline made here, plays of its own
+        // games. A record read from the folder under this player's name is never published again.
+        let (made, declinedHere) = try run { () throws(StorageError) in (try player.matchesMadeHere(), try player.declinesMadeHere()) }
         for (state, plays) in states {
             let match = state.match
-            if match.createdBy == me { records.append(.match(match)) }
+            if match.createdBy == me && made.contains(match.id) { records.append(.match(match)) }
             for play in plays where play.player == me { records.append(.play(play.fields)) }
-            if state.declined && match.createdBy != me { records.append(.decline(matchID: match.id)) }
+            if declinedHere.contains(match.id) && match.createdBy != me { records.append(.decline(matchID: match.id)) }
         }
         let visible = try run({ () throws(StorageError) in try player.joinedAt() }) != nil || !states.isEmpty
         guard visible else { return (records, [:]) }

@@ -64,11 +64,14 @@ enum CloudFileFormat {
     }
 
     static func decodeBody<Body: Decodable>(_ json: Data, as type: Body.Type) -> Result<Body, FormatProblem> {
+        let body: Body
         do {
-            return .success(try BodyCoding.decode(Body.self, from: json))
+            body = try BodyCoding.decode(Body.self, from: json)
         } catch {
             return .failure(.init("unreadable body"))
         }
+        if let unsound = (body as? any SoundBody)?.unsound { return .failure(.init(unsound)) }
+        return .success(body)
     }
 
     /// The body's JSON, once the header, length and checksum are checked and the body inflated.
@@ -165,8 +168,12 @@ struct RecordEntry: Codable, Equatable, Sendable {
                                        modifiedBy: device, modifiedAt: hlc))
     }
 
-    /// Within the limits `problem` sets, as every entry read must be.
-    var isSound: Bool { Self.problem(name: name, type: type, fields: fields) == nil }
+    /// Why this entry, as read, is not one a writer could have made: a clock reading no clock
+    /// could have written, or beyond the limits `problem` sets. Nil for every entry a reader may take.
+    var unsound: String? {
+        if !hlc.isReadable || !createdAt.isReadable { return "a clock reading before 1970 or past the year 3000" }
+        return Self.problem(name: name, type: type, fields: fields)
+    }
 
     /// Limits on what a record may hold, checked on save and again on every read.
     static func problem(name: String, type: String, fields: [String: FieldValue]?) -> String? {
@@ -202,7 +209,14 @@ struct SnapshotBody: Codable, Equatable {
 
 /// A device's summary of its logs: a hint that lets readers answer "what changed" cheaply.
 /// Readers also probe the next segment number, so a head left stale by a crash is harmless.
-struct HeadBody: Codable, Equatable {
+/// A small body whose numbers are checked once decoded, before anything is worked out from
+/// them: a number no writer could have written makes the file unreadable.
+protocol SoundBody {
+    /// Why the body is not one a writer could have written; nil when it may be read.
+    var unsound: String? { get }
+}
+
+struct HeadBody: Codable, Equatable, SoundBody {
     struct ZoneLog: Codable, Equatable {
         var seq: Int
         var snapshotBase: Int
@@ -223,11 +237,29 @@ struct HeadBody: Codable, Equatable {
     var device: DeviceID
     var clock: HLCTimestamp
     var zones: [String: ZoneLog]
+
+    /// Every number a writer works out from is in range: a clock a clock could have written, and
+    /// for each zone `0 <= snapshotBase <= seq <= CloudLimits.maxSequence`, sizes from 0 to
+    /// `CloudLimits.maxLogBytes`. So sums, differences and ratios of them cannot overflow.
+    var unsound: String? {
+        guard clock.isReadable else { return "a clock reading before 1970 or past the year 3000" }
+        for log in zones.values {
+            guard log.snapshotBase >= 0, log.snapshotBase <= log.seq, log.seq <= CloudLimits.maxSequence else {
+                return "a log numbered outside 0 to \(CloudLimits.maxSequence), or its snapshot after its end"
+            }
+            for size in [log.logBytes, log.snapshotBytes] {
+                if let size, size < 0 || size > CloudLimits.maxLogBytes { return "a size outside 0 to \(CloudLimits.maxLogBytes) bytes" }
+            }
+        }
+        return nil
+    }
 }
 
 /// Written once by the device that resets the cloud; the greatest valid one is current.
-struct GenerationBody: Codable, Equatable {
+struct GenerationBody: Codable, Equatable, SoundBody {
     var generation: CloudGeneration
     var createdBy: DeviceID
     var createdAt: HLCTimestamp
+
+    var unsound: String? { createdAt.isReadable ? nil : "a clock reading before 1970 or past the year 3000" }
 }

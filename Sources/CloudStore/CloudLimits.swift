@@ -15,4 +15,10 @@ public enum CloudLimits {
     public static let maxListItems = 10_000
     public static let maxDevicesPerGeneration = 1_000
     public static let maxEntriesPerDirectory = 1_000_000
+    /// The highest segment number a head may name (a device writing a segment a millisecond
+    /// would take 35,000 years to reach it): sums and differences of log numbers stay far from
+    /// overflowing.
+    public static let maxSequence = 1 << 40
+    /// The largest size a head may give a device's log or snapshot of one zone.
+    public static let maxLogBytes = 1 << 50
 }

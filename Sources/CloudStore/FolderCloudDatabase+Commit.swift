@@ -103,7 +103,10 @@ extension FolderCloudDatabase {
                 // does not know its log's size: left unknown, it is listed once and written back.
                 head.zones[zone.name, default: HeadBody.ZoneLog(seq: 0, snapshotBase: 0, logBytes: first == 1 ? 0 : nil,
                                                                   snapshotBytes: first == 1 ? 0 : nil)].seq = last
-                head.zones[zone.name]?.logBytes? += sizes.reduce(0, +)
+                // Kept within what a head may say (`HeadBody.unsound`), whatever the head read said.
+                if let logBytes = head.zones[zone.name]?.logBytes {
+                    head.zones[zone.name]?.logBytes = min(logBytes + sizes.reduce(0, +), CloudLimits.maxLogBytes)
+                }
                 try write(head, kind: .head, file: .head, to: layout.head(generation, device), mode: .replace)
                 let results = zip(commits, segments).map { commit, segment in
                     CommitResult(savedRecords: segment.entries.filter { !$0.deleted }.map { $0.record(device: device) }, deletedRecordNames: commit.deleting)

@@ -10,7 +10,11 @@ extension FolderCloudDatabase {
                 // head's count and any segment written after it (a crash before the head).
                 var head = ownHead(generation, &state)
                 let oldBase = head.zones[zone.name]?.snapshotBase ?? 0
-                var end = max(head.zones[zone.name]?.seq ?? 0, state.views[zone]?.positions[device] ?? 0)
+                let read = state.views[zone]?.positions[device] ?? 0
+                var end = max(head.zones[zone.name]?.seq ?? 0, read)
+                // A head that names a last segment not there (rewritten by someone, or its
+                // segments deleted) is not followed: only what was read is folded.
+                if end > read, end > oldBase, !folder.fileExists(layout.segment(generation, device, zone, end)) { end = max(read, oldBase) }
                 while folder.fileExists(layout.segment(generation, device, zone, end + 1)) { end += 1 }
                 let newBase = end - max(0, keepingRecent)
                 removeTemporaries(in: layout.zoneDirectory(generation, device, zone))
@@ -67,7 +71,8 @@ extension FolderCloudDatabase {
         guard segments > Self.recentSegmentsKept else { return nil }
         if let logBytes = log.logBytes, let snapshotBytes = log.snapshotBytes, logBytes >= 0, snapshotBytes >= 0 {
             // The head keeps the sizes: decide from it alone, the newest segments counted at the average size.
-            let folded = logBytes / segments * (segments - Self.recentSegmentsKept)
+            // In floating point: a head's numbers are bounded (`HeadBody.unsound`), their product is not.
+            let folded = Int(min(Double(logBytes) / Double(segments) * Double(segments - Self.recentSegmentsKept), Double(CloudLimits.maxLogBytes)))
             return try compactIf(folded: folded, snapshotBytes: snapshotBytes, zone)
         }
         // A head from before the sizes were kept: one listing of this device's zone folder (no file read).

@@ -166,9 +166,13 @@ extension FolderCloudDatabase {
                     case .success(let segment)?:
                         guard segment.generation == generation, segment.device == other, segment.zone == zone, segment.seq == seq + 1,
                               segment.entries.count <= CloudLimits.maxRecordsPerCommit,
-                              segment.entries.allSatisfy({ $0.seq == segment.seq && $0.hlc == segment.hlc && $0.isSound })
+                              segment.entries.allSatisfy({ $0.seq == segment.seq && $0.hlc == segment.hlc })
                         else {
                             warn(layout.segment(generation, other, zone, seq + 1), "its contents do not match its place", &state)
+                            break reading
+                        }
+                        if let unsound = segment.entries.lazy.compactMap(\.unsound).first {
+                            warn(layout.segment(generation, other, zone, seq + 1), unsound, &state)
                             break reading
                         }
                         for entry in segment.entries { view.merge(entry, from: other) }

@@ -229,9 +229,10 @@ enum SnapshotFiles {
                 guard case .success(let body) = CloudFileFormat.decodeBody(json, as: SnapshotBody.self) else {
                     return .failure(Problem(path: path, reason: "unreadable body"))
                 }
-                guard belongs(body), body.entries.allSatisfy({ $0.seq <= origin.base && $0.isSound }) else {
+                guard belongs(body), body.entries.allSatisfy({ $0.seq <= origin.base }) else {
                     return .failure(Problem(path: path, reason: "its contents do not match its place"))
                 }
+                if let unsound = body.entries.lazy.compactMap(\.unsound).first { return .failure(Problem(path: path, reason: unsound)) }
                 return .success(body.entries)
             }
         }

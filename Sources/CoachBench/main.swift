@@ -181,7 +181,7 @@ var tallies: [Rules: Tally] = [:]
 let improvementTarget = Target(atLeast: 25, unit: "%")
 
 for pack in packs {
-    let limit = pack.maxGuesses ?? Game.defaultMaxGuesses
+    let limit = pack.guessLimit
     for rules in [pack.rules, pack.rules.other] {
         let whose = rules == pack.rules ? "pack's rules" : "other rules"
         progress("solving \(pack.id) under \(rules) (\(whose))")

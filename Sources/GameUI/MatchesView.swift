@@ -53,7 +53,7 @@ extension Canvas {
         }
         let opponents = matches.map { "vs " + ($0.state.match.opponent(of: $0.viewer) ?? "?") }
         let packs = matches.map { packTitle($0.state.match.pack) }
-        let summaries = matches.map { $0.state.summary(for: $0.viewer) }
+        let summaries = matches.map { $0.summary }
         let opponentWidth = min(20, opponents.map(\.columns).max() ?? 0)
         let packWidth = min(20, packs.map(\.columns).max() ?? 0)
         let summaryWidth = min(20, summaries.map(\.columns).max() ?? 0)
@@ -105,7 +105,7 @@ extension Canvas {
     mutating func drawMatchWhole(_ overview: MatchOverview, _ area: Rect) {
         let state = overview.state, match = state.match
         let opponent = match.opponent(of: overview.viewer) ?? "?"
-        let title = "vs \(opponent)\(glyphs.separator)\(packTitle(match.pack))\(glyphs.separator)\(state.summary(for: overview.viewer))"
+        let title = "vs \(opponent)\(glyphs.separator)\(packTitle(match.pack))\(glyphs.separator)\(overview.summary)"
         let inner = box(area, title)
         guard inner.width > 2, inner.height > 0 else { return }
         let players = [overview.viewer, opponent]

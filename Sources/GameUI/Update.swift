@@ -111,7 +111,7 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
         if state.matches.isEmpty { state.matchOpen = false }
         // The match of the finished game on the board just ended: said, with the key to its end.
         if let board = state.boardMatch, before == .playing, board.overview.state.status == .finished, state.notice == nil {
-            state.status = StatusMessage("The match is over: \(board.overview.state.summary(for: board.overview.viewer)). m shows both grids.")
+            state.status = StatusMessage("The match is over: \(board.overview.summary). m shows both grids.")
         }
     case .matchesFailed(let reason):
         state.matchesProblem = reason

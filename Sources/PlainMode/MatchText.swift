@@ -9,7 +9,7 @@ public enum MatchText {
         matches.map { shown in
             let match = shown.state.match
             let opponent = match.opponent(of: shown.viewer) ?? "?"
-            return "\(match.id)  vs \(opponent)  \(match.pack)  \(shown.state.summary(for: shown.viewer))"
+            return "\(match.id)  vs \(opponent)  \(match.pack)  \(shown.summary)"
         }
     }
 
@@ -18,7 +18,7 @@ public enum MatchText {
         let state = shown.state, match = state.match
         var lines = ["match \(match.id): \(match.players.joined(separator: " vs ")), pack \(match.pack), \(match.rules.rawValue)"
                      + (match.hard ? ", hard" : ""),
-                     state.summary(for: shown.viewer)]
+                     shown.summary]
         for index in Match.games {
             var parts: [String] = []
             for player in match.players {

@@ -42,6 +42,9 @@ public struct Pack: Sendable, Equatable, Codable {
     public static let practiceID = "practice"
     public static let guessLimits = Limits.maxGuesses
 
+    /// The guesses a game of this pack allows: its own limit, or the game's standard one.
+    public var guessLimit: Int { maxGuesses ?? Game.defaultMaxGuesses }
+
     /// Everything wrong with the pack, each as a phrase; empty when it may be loaded.
     public func problems(lexicon: Lexicon) -> [String] {
         var problems: [String] = []

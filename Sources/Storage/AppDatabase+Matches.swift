@@ -12,18 +12,28 @@ extension PlayerDatabase {
     // MARK: Matches
 
     /// Keeps a match; a match already kept stays as it is (a match never changes). Returns the
-    /// version kept before, if any, for the caller to compare.
+    /// version kept before, if any, for the caller to compare. `madeHere`: this machine made
+    /// it (only such a match is published by this machine). The plays that waited for it
+    /// wait no more.
     @discardableResult
-    public func keepMatch(_ match: Match) throws(StorageError) -> Match? {
+    public func keepMatch(_ match: Match, madeHere: Bool = false) throws(StorageError) -> Match? {
         try write { db in
             if let kept = try Self.match(match.id, viewer: viewer, db) { return kept }
             try db.execute(sql: """
                 INSERT INTO matchRecord (viewer, id, players, createdBy, pack, packVersion, rules, hard, length, maxGuesses,
-                  createdAt, codes, wordCheck) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                  createdAt, codes, wordCheck, madeHere) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [viewer, match.id, match.players.joined(separator: ","), match.createdBy, match.pack, match.packVersion,
                                  match.rules.rawValue, match.hard, match.length, match.maxGuesses,
-                                 AppDatabase.millis(match.createdAt), match.codes.joined(separator: ","), match.wordCheck])
+                                 AppDatabase.millis(match.createdAt), match.codes.joined(separator: ","), match.wordCheck, madeHere])
+            try db.execute(sql: "UPDATE matchPlay SET waitingSince = 0 WHERE viewer = ? AND matchId = ?", arguments: [viewer, match.id])
             return nil
+        }
+    }
+
+    /// The ids of the matches this machine made.
+    public func matchesMadeHere() throws(StorageError) -> Set<String> {
+        try read { db in
+            Set(try String.fetchAll(db, sql: "SELECT id FROM matchRecord WHERE viewer = ? AND madeHere", arguments: [viewer]))
         }
     }
 
@@ -55,19 +65,54 @@ extension PlayerDatabase {
     // MARK: Plays
 
     /// Keeps a play as read (checked against its match when the match was here, waiting
-    /// otherwise), merged with the version kept: a play never goes back.
-    public func keepPlay(_ fields: MatchPlay.Fields, merge: (MatchPlay.Fields, MatchPlay.Fields) -> MatchPlay.Fields) throws(StorageError) {
+    /// otherwise, `waitingSince` then the time it was read), merged with the version kept: a
+    /// play never goes back.
+    public func keepPlay(_ fields: MatchPlay.Fields, waitingSince: Date? = nil,
+                         merge: (MatchPlay.Fields, MatchPlay.Fields) -> MatchPlay.Fields) throws(StorageError) {
         try write { db in
             var kept = fields
+            var since = waitingSince.map(AppDatabase.millis) ?? 0
             if let row = try Row.fetchOne(db, sql: """
                 SELECT * FROM matchPlay WHERE viewer = ? AND matchId = ? AND player = ? AND gameIndex = ?
                 """, arguments: [viewer, fields.match, fields.player, fields.game]) {
                 kept = merge(Self.fields(row), fields)
+                let was: Int64 = row["waitingSince"]
+                if was > 0, since > 0 { since = min(was, since) }
             }
             try db.execute(sql: """
-                INSERT OR REPLACE INTO matchPlay (viewer, matchId, player, gameIndex, status, guesses, hints, assist, grid)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [viewer, kept.match, kept.player, kept.game, kept.status, kept.guesses, kept.hints, kept.assist, kept.grid])
+                INSERT OR REPLACE INTO matchPlay (viewer, matchId, player, gameIndex, status, guesses, hints, assist, grid, waitingSince)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [viewer, kept.match, kept.player, kept.game, kept.status, kept.guesses, kept.hints, kept.assist, kept.grid,
+                                 since])
+        }
+    }
+
+    /// How many plays of each player wait for a match not here.
+    public func waitingPlays() throws(StorageError) -> [String: Int] {
+        try read { db in
+            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: """
+                SELECT player, count(*) AS n FROM matchPlay WHERE viewer = ? AND waitingSince > 0 GROUP BY player
+                """, arguments: [viewer]).map { ($0["player"] as String, $0["n"] as Int) })
+        }
+    }
+
+    /// Drops the plays that waited for their match since before `cutoff`, and every play of
+    /// `matches` (another pair's, which this player never sees); returns how many of each player.
+    @discardableResult
+    public func dropWaitingPlays(before cutoff: Date, ofMatches matches: [String] = []) throws(StorageError) -> [String: Int] {
+        try write { db in
+            var dropped: [String: Int] = [:]
+            let stale = try Row.fetchAll(db, sql: """
+                SELECT player, count(*) AS n FROM matchPlay WHERE viewer = ? AND waitingSince > 0 AND waitingSince < ? GROUP BY player
+                """, arguments: [viewer, AppDatabase.millis(cutoff)])
+            for row in stale { dropped[row["player"], default: 0] += row["n"] as Int }
+            try db.execute(sql: "DELETE FROM matchPlay WHERE viewer = ? AND waitingSince > 0 AND waitingSince < ?",
+                           arguments: [viewer, AppDatabase.millis(cutoff)])
+            for id in matches {
+                try db.execute(sql: "DELETE FROM matchPlay WHERE viewer = ? AND matchId = ?", arguments: [viewer, id])
+                try db.execute(sql: "DELETE FROM matchDecline WHERE viewer = ? AND matchId = ?", arguments: [viewer, id])
+            }
+            return dropped
         }
     }
 
@@ -86,11 +131,22 @@ extension PlayerDatabase {
 
     // MARK: Declines
 
-    /// Keeps a decline of a match by `player` (checked against the match when it was here).
-    public func keepDecline(matchID: String, by player: String) throws(StorageError) {
+    /// Keeps a decline of a match by `player` (checked against the match when it was here);
+    /// `madeHere`: this machine's player declined here (only such a decline is published).
+    public func keepDecline(matchID: String, by player: String, madeHere: Bool = false) throws(StorageError) {
         try write { db in
-            try db.execute(sql: "INSERT OR IGNORE INTO matchDecline (viewer, matchId, player) VALUES (?, ?, ?)",
-                           arguments: [viewer, matchID, player])
+            try db.execute(sql: """
+                INSERT INTO matchDecline (viewer, matchId, player, madeHere) VALUES (?, ?, ?, ?)
+                ON CONFLICT (viewer, matchId, player) DO UPDATE SET madeHere = max(madeHere, excluded.madeHere)
+                """, arguments: [viewer, matchID, player, madeHere])
+        }
+    }
+
+    /// The ids of the matches this machine's player declined here.
+    public func declinesMadeHere() throws(StorageError) -> Set<String> {
+        try read { db in
+            Set(try String.fetchAll(db, sql: "SELECT matchId FROM matchDecline WHERE viewer = ? AND player = ? AND madeHere",
+                                    arguments: [viewer, viewer]))
         }
     }
 
@@ -118,6 +174,15 @@ extension PlayerDatabase {
         }
     }
 
+    /// Forgets the players seen whose folder is no longer in the shared folder (this player stays).
+    public func keepOnlyFriends(_ present: Set<String>) throws(StorageError) {
+        let gone = try friends().filter { $0 != viewer && !present.contains($0) }
+        guard !gone.isEmpty else { return }
+        try write { db in
+            for name in gone { try db.execute(sql: "DELETE FROM friend WHERE viewer = ? AND name = ?", arguments: [viewer, name]) }
+        }
+    }
+
     /// The players seen, by name.
     public func friends() throws(StorageError) -> [String] {
         try read { db in try String.fetchAll(db, sql: "SELECT name FROM friend WHERE viewer = ? ORDER BY name", arguments: [viewer]) }
@@ -133,14 +198,12 @@ extension PlayerDatabase {
 
     // MARK: Leaderboard lines
 
-    /// Keeps a device's line of a player, merged with the one kept.
+    /// Keeps a device's line of a player, in place of the one kept: a device's newer line is
+    /// that device's word (its numbers only grow as its history does), never merged with what
+    /// was claimed before under its name.
     public func keepStanding(_ standing: Standing, player: String, device: String) throws(StorageError) {
         try write { db in
-            var line = standing
-            if let row = try Row.fetchOne(db, sql: "SELECT * FROM standing WHERE viewer = ? AND player = ? AND device = ?",
-                                          arguments: [viewer, player, device]), let kept = Self.standing(row) {
-                line = Standing.merge(kept, standing)
-            }
+            let line = standing
             try db.execute(sql: """
                 INSERT OR REPLACE INTO standing (viewer, player, device, tallies, bestDailyStreak, matchesWon, days)
                 VALUES (?, ?, ?, ?, ?, ?, ?)

@@ -27,6 +27,7 @@ enum Migrations {
         migrator.registerMigration("v12: a game's help level") { db in try db.execute(sql: v12) }
         migrator.registerMigration("v13: each record's name kept once, guesses keyed by their game and word") { db in try db.execute(sql: v13) }
         migrator.registerMigration("v14: matches, plays and standings") { db in try db.execute(sql: v14) }
+        migrator.registerMigration("v15: what this machine did itself, and how long a play waits for its match") { db in try db.execute(sql: v15) }
         return migrator
     }
 
@@ -121,6 +122,21 @@ enum Migrations {
         CREATE TABLE sharedPublished (
           viewer TEXT NOT NULL, recordName TEXT NOT NULL, content TEXT NOT NULL, PRIMARY KEY (viewer, recordName)
         );
+        """
+
+    /// A machine publishes as its player's only what it did itself (issue 35): a match it made
+    /// and a decline it made are marked `madeHere`, and only those are published; one read from
+    /// the player's shared zone (another machine of theirs, or anyone who can write the folder)
+    /// is shown, never published again. The rows kept before were published by whichever
+    /// machine held them, so the player's own are taken as made here. A play read before its
+    /// match notes when (`waitingSince`, 0 once its match is here), so one whose match never
+    /// comes is dropped (`AppDatabase+Matches`).
+    static let v15 = """
+        ALTER TABLE matchRecord ADD COLUMN madeHere INTEGER NOT NULL DEFAULT 0;
+        UPDATE matchRecord SET madeHere = 1 WHERE createdBy = viewer;
+        ALTER TABLE matchDecline ADD COLUMN madeHere INTEGER NOT NULL DEFAULT 0;
+        UPDATE matchDecline SET madeHere = 1 WHERE player = viewer;
+        ALTER TABLE matchPlay ADD COLUMN waitingSince INTEGER NOT NULL DEFAULT 0;
         """
 
     /// Texts stored before every gate refused control characters (a pack file's fact, title or

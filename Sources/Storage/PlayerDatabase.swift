@@ -15,6 +15,8 @@ public struct PlayerDatabase: Sendable {
     }
 
     var clock: @Sendable () -> Date { database.clock }
+    /// The time by the database's clock (a test's own clock in tests).
+    public func now() -> Date { database.clock() }
 
     func read<T: Sendable>(_ body: (Database) throws -> T) throws(StorageError) -> T { try database.read(body) }
 

@@ -59,11 +59,17 @@ public struct SharedZone: Sendable {
             self.uptime = uptime
         }
 
-        /// The reader of `name`'s store, and whether a read of it can be skipped.
-        func look(_ name: String, in folder: any CloudFolder) throws(CloudStoreError) -> (reader: FolderCloudDatabase, stamp: String?, unchanged: Bool) {
+        /// The reader of `name`'s store, and whether a read of it can be skipped. A new reader
+        /// tells what it finds damaged through `warnings`, as this player's own store does.
+        func look(_ name: String, in folder: any CloudFolder, warnings: CloudWarningSink?) throws(CloudStoreError)
+            -> (reader: FolderCloudDatabase, stamp: String?, unchanged: Bool) {
             let kept = seen.withLock { $0[name] }
             let reader: FolderCloudDatabase
-            if let kept { reader = kept.reader } else { reader = try FolderCloudDatabase.reader(of: name, in: folder) }
+            if let kept {
+                reader = kept.reader
+            } else {
+                reader = try FolderCloudDatabase.reader(of: name, in: folder, options: CloudStoreOptions(warnings: warnings))
+            }
             let stamp = reader.stamp()
             let recent = kept.map { Double(uptime() &- $0.readAt) / 1e9 < rereadAfter } ?? false
             return (reader, stamp, stamp != nil && stamp == kept?.stamp && recent)
@@ -78,6 +84,21 @@ public struct SharedZone: Sendable {
         func forget(_ name: String) { seen.withLock { _ = $0.removeValue(forKey: name) } }
     }
 
+    /// The most other players' stores a round reads: the players already seen first, then new
+    /// ones in name order. A family's folder holds a handful; a folder holding thousands of
+    /// player folders (made by anyone who can write it) costs a round no more than this many.
+    public static let mostPlayersRead = 100
+
+    /// The most plays of one player kept waiting for a match not here, and for how long: a
+    /// play read before its match (a replicator's order) counts once the match comes; one whose
+    /// match never comes is dropped with a warning, and the ones past the limit are refused.
+    public static let mostPlaysWaiting = 60
+    public static let longestWait: TimeInterval = 14 * 86_400
+
+    /// The most refusals one store's records are told in one at a time, in a round; the rest
+    /// are counted in one more line.
+    public static let mostRefusalsTold = 20
+
     /// Reads what every player's shared zone has new and keeps what passes; with `readers`
     /// kept from earlier rounds, a store where nothing changed is not read.
     @discardableResult
@@ -86,8 +107,19 @@ public struct SharedZone: Sendable {
         let known = try player.sharedTokens()
         var tokens: [String: String] = [:]
         var reading = Reading()
+        var told = Told(warnings: warnings)
         let device = player.profile.device.id
-        for name in try FolderCloudDatabase.players(in: cloud.folder) where PlayerName.isValid(name) {
+        let present = try FolderCloudDatabase.players(in: cloud.folder).filter(PlayerName.isValid)
+        let seen = Set(try player.friends())
+        // This player's own store and the players seen before first, then the new ones.
+        let ordered = present.filter { $0 == viewer } + present.filter { $0 != viewer && seen.contains($0) }
+            + present.filter { $0 != viewer && !seen.contains($0) }
+        if ordered.count > Self.mostPlayersRead + 1 {
+            told.note("the shared folder holds \(ordered.count - 1) other players; only \(Self.mostPlayersRead) are read each round")
+        }
+        let readNow = ordered.prefix(Self.mostPlayersRead + 1)
+        try player.keepOnlyFriends(Set(readNow))
+        for name in readNow {
             let token = known[name].flatMap { Data(base64Encoded: $0) }.flatMap { try? ChangeToken(serialized: $0) }
             guard let changes = try fetch(name, since: token, readers: readers) else { continue }
             for record in changes.changedRecords {
@@ -98,31 +130,61 @@ public struct SharedZone: Sendable {
                     read.append((name, value, elsewhere))
                 case .failure(let refusal):
                     reading.refused += 1
-                    warn(name, refusal)
+                    told.refused(name, refusal)
                 }
             }
             let after = changes.token.serialized.base64EncodedString()
             if after != known[name] { tokens[name] = after }
         }
+        // Plays that waited too long for their match are dropped, each player's told once.
+        for (publisher, count) in try player.dropWaitingPlays(before: player.now().addingTimeInterval(-Self.longestWait)).sorted(by: { $0.key < $1.key }) {
+            told.note("\(publisher)'s \(count) play\(count == 1 ? "" : "s") of matches that never arrived, dropped after \(Int(Self.longestWait / 86_400)) days")
+        }
+        var waiting = try player.waitingPlays()
         // Matches first, so a play or decline read in the same round finds its match.
-        let ordered = read.filter { if case .match = $0.record { true } else { false } }
+        let sorted = read.filter { if case .match = $0.record { true } else { false } }
             + read.filter { if case .match = $0.record { false } else { true } }
-        for (publisher, record, elsewhere) in ordered {
-            if let refusal = try keep(record, publishedBy: publisher) {
+        let latestDay = Standing.latestDay(player.now())
+        for (publisher, record, elsewhere) in sorted {
+            if let refusal = try keep(record, publishedBy: publisher, latestDay: latestDay, waiting: &waiting) {
                 reading.refused += 1
-                warn(publisher, SharedRefusal(record: Self.describe(record), reason: refusal.description))
+                told.refused(publisher, SharedRefusal(record: Self.describe(record), reason: refusal.description))
             } else if elsewhere {
                 reading.arrived += 1
             }
         }
+        told.finish()
         if !tokens.isEmpty { try player.saveSharedTokens(tokens) }
         return reading
+    }
+
+    /// The round's warnings: each refused record in a line of its own, up to
+    /// `mostRefusalsTold` a store, then one line counting the rest of that store's.
+    struct Told {
+        let warnings: CloudWarningSink?
+        var refusedBy: [String: Int] = [:]
+
+        func note(_ line: String) {
+            warnings?(CloudWarning(path: "shared folder", reason: line))
+        }
+
+        mutating func refused(_ publisher: String, _ refusal: SharedRefusal) {
+            refusedBy[publisher, default: 0] += 1
+            guard refusedBy[publisher]! <= SharedZone.mostRefusalsTold else { return }
+            warnings?(CloudWarning(path: "\(publisher)'s \(refusal.record)", reason: refusal.reason))
+        }
+
+        func finish() {
+            for (publisher, count) in refusedBy.sorted(by: { $0.key < $1.key }) where count > SharedZone.mostRefusalsTold {
+                note("\(count - SharedZone.mostRefusalsTold) more of \(publisher)'s records refused this round")
+            }
+        }
     }
 
     /// What `name`'s shared zone has new since `token`; nil when it has none, or when its
     /// store is unchanged since a complete read.
     private func fetch(_ name: String, since token: ChangeToken?, readers: Readers) throws -> ZoneChanges? {
-        var (reader, stamp, unchanged) = try readers.look(name, in: cloud.folder)
+        var (reader, stamp, unchanged) = try readers.look(name, in: cloud.folder, warnings: warnings)
         if unchanged, token != nil { return nil }
         let changes: ZoneChanges?
         do {
@@ -130,7 +192,7 @@ public struct SharedZone: Sendable {
         } catch .cloudReset {
             // The player reset their store: a new reader settles on its new generation.
             readers.forget(name)
-            (reader, stamp, _) = try readers.look(name, in: cloud.folder)
+            (reader, stamp, _) = try readers.look(name, in: cloud.folder, warnings: warnings)
             changes = try Self.fetch(CloudSchema.sharedZone, from: reader, since: token)
         }
         readers.read(name, by: reader, stamp: changes?.isComplete == false ? nil : stamp)
@@ -147,61 +209,105 @@ public struct SharedZone: Sendable {
         }
     }
 
-    private func warn(_ publisher: String, _ refusal: SharedRefusal) {
-        warnings?(CloudWarning(path: "\(publisher)'s \(refusal.record)", reason: refusal.reason))
-    }
-
     static func describe(_ record: SharedRecord) -> String {
-        switch record {
-        case .player(let name, _): "player \(String(name.prefix(40)))"
-        case .match(let match): "match \(String(match.id.prefix(40)))"
-        case .play(let play): "play of game \(play.game) of match \(String(play.match.prefix(40)))"
-        case .decline(let id): "decline of match \(String(id.prefix(40)))"
-        case .standing(let device, _): "leaderboard line of \(String(device.prefix(40)))"
+        let q = PlayerName.quoted
+        return switch record {
+        case .player(let name, _): "player \(q(name))"
+        case .match(let match): "match \(q(match.id))"
+        case .play(let play): "play of game \(play.game) of match \(q(play.match))"
+        case .decline(let id): "decline of match \(q(id))"
+        case .standing(let device, _): "leaderboard line of \(q(device))"
         }
     }
 
     /// Checks one record by Core's rules and keeps it; returns the refusal, if refused.
-    private func keep(_ record: SharedRecord, publishedBy publisher: String) throws -> MatchRefusal? {
+    /// `waiting`: how many plays of each player wait for their match, kept up to date.
+    private func keep(_ record: SharedRecord, publishedBy publisher: String, latestDay: String,
+                      waiting: inout [String: Int]) throws -> MatchRefusal? {
         do {
-            try check(record, publishedBy: publisher)
+            try check(record, publishedBy: publisher, latestDay: latestDay, waiting: &waiting)
             return nil
         } catch let refusal as MatchRefusal {
             return refusal
         }
     }
 
-    private func check(_ record: SharedRecord, publishedBy publisher: String) throws {
+    private func check(_ record: SharedRecord, publishedBy publisher: String, latestDay: String, waiting: inout [String: Int]) throws {
         switch record {
-        case .player(let name, let joinedAt):
+        case .player(let name, _):
             if let problem = PlayerName.problem(name) { throw MatchRefusal.badName(problem) }
             guard name == publisher else { throw MatchRefusal.notThePublisher(player: name, publisher: publisher) }
-            try player.keepFriend(name, joinedAt: name == viewer ? joinedAt : nil)
+            // Seen, never joined: only `friends --join` on this machine makes this player visible
+            // here, so a record in their folder cannot make their machine publish for them.
+            try player.keepFriend(name)
         case .match(let match):
             try match.check(publishedBy: publisher)
-            // Only this player's matches are kept; another pair's match is theirs.
-            if match.players.contains(viewer), let kept = try player.keepMatch(match) { try Match.checkUnchanged(kept: kept, read: match) }
+            guard match.players.contains(viewer) else {
+                // Another pair's match: theirs. What waited for it here is not this player's either.
+                try player.dropWaitingPlays(before: .distantPast, ofMatches: [match.id])
+                try player.keepFriend(publisher)
+                return
+            }
+            try checkAgainstPack(match)
+            if let kept = try player.keepMatch(match) { try Match.checkUnchanged(kept: kept, read: match) }
             try player.keepFriend(publisher)
         case .play(let fields):
             if let problem = PlayerName.problem(fields.player) { throw MatchRefusal.badName(problem) }
             guard fields.player == publisher else { throw MatchRefusal.notThePublisher(player: fields.player, publisher: publisher) }
             if let match = try player.match(id: fields.match) {
                 _ = try MatchPlay(checking: fields, in: match, publishedBy: publisher)
+                // This player's own plays are worked out from their own games here, which their
+                // machines sync: one read from the folder adds nothing and is not kept.
+                guard publisher != viewer else { return }
                 try player.keepPlay(fields) { old, new in Self.merge(old, new, in: match) }
             } else {
-                // Its match has not arrived (or is another pair's): it waits, checked when read.
-                try player.keepPlay(fields) { _, new in new }
+                guard publisher != viewer else { return }
+                // Its match has not arrived: it waits, checked when read, a bounded number and time.
+                guard waiting[publisher, default: 0] < Self.mostPlaysWaiting else {
+                    throw MatchRefusal.tooManyWaiting(limit: Self.mostPlaysWaiting)
+                }
+                waiting[publisher, default: 0] += 1
+                try player.keepPlay(fields, waitingSince: player.now()) { _, new in new }
             }
             try player.keepFriend(publisher)
         case .decline(let id):
-            // One whose match has not arrived waits, checked when the match is shown.
-            if let match = try player.match(id: id) { try MatchState.checkDecline(by: publisher, of: match) }
-            try player.keepDecline(matchID: id, by: publisher)
+            if let match = try player.match(id: id) {
+                try MatchState.checkDecline(by: publisher, of: match)
+                if try hasPlayed(publisher, match) { throw MatchRefusal.declineAfterPlaying(publisher) }
+                try player.keepDecline(matchID: id, by: publisher)
+            } else {
+                // One whose match has not arrived waits, bounded as a play is, checked when the match is shown.
+                guard waiting[publisher, default: 0] < Self.mostPlaysWaiting else {
+                    throw MatchRefusal.tooManyWaiting(limit: Self.mostPlaysWaiting)
+                }
+                waiting[publisher, default: 0] += 1
+                try player.keepDecline(matchID: id, by: publisher)
+            }
         case .standing(let device, let line):
-            try line.check()
+            try line.check(latestDay: latestDay)
             try player.keepStanding(line, player: publisher, device: device)
             try player.keepFriend(publisher)
         }
+    }
+
+    /// A match of a pack this machine has is held to the pack: its guess limit and word
+    /// length are the pack's (the words themselves are checked when they are decoded).
+    private func checkAgainstPack(_ match: Match) throws {
+        guard let pack = try player.storedPacks().first(where: { $0.id == match.pack }) else { return }
+        guard match.maxGuesses == pack.guessLimit else { throw MatchRefusal.notThePacks("guess limit \(match.maxGuesses)", pack: pack.id) }
+        guard match.length == pack.length else { throw MatchRefusal.notThePacks("word length \(match.length)", pack: pack.id) }
+    }
+
+    /// Whether `name` has played any of the match: a play of theirs kept, or for this player a
+    /// game of the match here with a guess in it.
+    private func hasPlayed(_ name: String, _ match: Match) throws -> Bool {
+        if name == viewer {
+            return try Match.games.contains { index in
+                guard let saved = try? player.game(id: match.gameID(player: viewer, index: index)) else { return false }
+                return saved.game.isFinished || !saved.game.guesses.isEmpty
+            }
+        }
+        return try player.plays(ofMatch: match.id).contains { $0.player == name && ($0.guesses > 0 || $0.status != "in-progress") }
     }
 
     /// Two versions of a play, the one further on (an unreadable version gives way).

@@ -46,13 +46,15 @@ struct Machine {
     let folder: MemoryFolder
     let faults: CloudFaults
 
-    init(_ name: String, folder: MemoryFolder, player: String = "player", clockOffset: TimeInterval = 0, shared clock: TestClock) throws {
+    /// `databaseOnTheClock`: the database reads the test's clock too (by default, the system's).
+    init(_ name: String, folder: MemoryFolder, player: String = "player", clockOffset: TimeInterval = 0, shared clock: TestClock,
+         databaseOnTheClock: Bool = false) throws {
         self.name = name
         self.folder = folder
-        database = try AppDatabase.inMemory()
+        let skewed = clock.skewed(by: clockOffset)
+        database = databaseOnTheClock ? try AppDatabase.inMemory(clock: { skewed.now }) : try AppDatabase.inMemory()
         _ = try database.importPacks(from: Content.packFiles, lexicon: { Content.lexicon })
         profile = try database.profile(player: player, device: name, hostName: name)
-        let skewed = clock.skewed(by: clockOffset)
         self.clock = skewed
         faults = CloudFaults()
         cloud = try FolderCloudDatabase.inMemory(folder, player: player, device: DeviceID(profile.device.id),

@@ -88,7 +88,7 @@ public struct Match: Sendable, Equatable {
         }
         let id = newID(using: &generator)
         return Match(id: id, players: [creator, opponent], createdBy: creator, pack: pack.id, packVersion: pack.version, rules: rules,
-                     hard: hard, length: pack.length, maxGuesses: pack.maxGuesses ?? Game.defaultMaxGuesses, createdAt: createdAt,
+                     hard: hard, length: pack.length, maxGuesses: pack.guessLimit, createdAt: createdAt,
                      codes: chosen.map(\.code), wordCheck: wordCheck(id: id, words: chosen.map(\.word)))
     }
 

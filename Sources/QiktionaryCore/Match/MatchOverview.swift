@@ -6,11 +6,20 @@ public struct MatchOverview: Sendable, Equatable {
     public var words: [String?]
     /// The player looking.
     public var viewer: String
+    /// Whether this machine can decode the match's words (its dictionary and packs give the
+    /// words the match was made with); a match that cannot be is never "your turn".
+    public var playable: Bool
 
-    public init(state: MatchState, words: [String?], viewer: String) {
+    public init(state: MatchState, words: [String?], viewer: String, playable: Bool = true) {
         self.state = state
         self.words = words
         self.viewer = viewer
+        self.playable = playable
+    }
+
+    /// Where the match stands for the viewer, in a few words.
+    public var summary: String {
+        playable || state.status != .playing ? state.summary(for: viewer) : "cannot be played on this version"
     }
 }
 

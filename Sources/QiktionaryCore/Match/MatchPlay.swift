@@ -26,7 +26,8 @@ public struct MatchGrid: Sendable, Hashable {
         var rows: [Feedback] = []
         for row in text.split(separator: ",", omittingEmptySubsequences: false) {
             let counts = row.split(separator: "+", omittingEmptySubsequences: false).map { part in
-                part.count == 1 ? part.first?.wholeNumberValue : nil
+                // One ASCII digit: `wholeNumberValue` would also take '٣' or '６'.
+                part.utf8.count == 1 ? part.utf8.first.flatMap { (48...57).contains($0) ? Int($0 - 48) : nil } : nil
             }
             switch (rules, counts.count) {
             case (.classic, 1): guard let n = counts[0] else { return nil }; rows.append(.common(n))

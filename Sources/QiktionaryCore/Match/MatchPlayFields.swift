@@ -85,6 +85,11 @@ extension MatchPlay {
         let length = match.length
         for (number, row) in zip(1..., grid.rows) {
             guard row.lettersInWord <= length else { throw .badGrid("row \(number) scores more letters than a word has") }
+            // All but one letter in place and one more in the word: that letter could only go in
+            // the one place left, where it would be in place too.
+            if case .mastermind(let inPlace, let inWord) = row, inPlace == length - 1, inWord > 0 {
+                throw .badGrid("row \(number) scores \(inPlace)+\(inWord), which no guess of \(length) letters can")
+            }
             let last = number == grid.rows.count
             if won && last && !MatchGrid.isFull(row, length: length) { throw .badGrid("ends without the word found") }
             if case .mastermind = row, MatchGrid.isFull(row, length: length), !(won && last) {

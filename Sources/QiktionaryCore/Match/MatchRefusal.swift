@@ -63,6 +63,12 @@ public enum MatchRefusal: Error, Sendable, Equatable, CustomStringConvertible {
     case creatorDeclines(String)
     case declineAfterPlaying(String)
 
+    // Bounds on what is kept of the folder.
+    /// A match of a pack here whose guess limit or word length is not the pack's.
+    case notThePacks(String, pack: String)
+    /// More plays or declines of one player waiting for matches not here than are kept.
+    case tooManyWaiting(limit: Int)
+
     public var description: String {
         let q = PlayerName.quoted
         switch self {
@@ -108,6 +114,8 @@ public enum MatchRefusal: Error, Sendable, Equatable, CustomStringConvertible {
         case .badStanding(let reason): return "the leaderboard line \(reason)"
         case .creatorDeclines(let name): return "\(q(name)) made the match and cannot decline it"
         case .declineAfterPlaying(let name): return "\(q(name)) has played the match already and cannot decline it"
+        case .notThePacks(let what, let pack): return "its \(what) is not that of pack \(q(pack))"
+        case .tooManyWaiting(let limit): return "\(limit) records of this player already wait for matches not here"
         }
     }
 }

@@ -58,7 +58,8 @@ public struct DailyResult: Sendable, Equatable {
         guard guesses <= Pack.guessLimits.upperBound else { throw .tooManyGuesses(guesses, limit: Pack.guessLimits.upperBound) }
         if status == .won && guesses == 0 { throw .winInNoGuesses }
         if status == .lost && guesses == 0 { throw .lossBeforeLimit(0, limit: Pack.guessLimits.lowerBound) }
-        guard hints <= guesses + 1 else { throw .tooManyHints(hints, guesses: guesses) }
+        // A hint before each guess, and after the last only when the game was given up (as a play's hints).
+        guard hints <= guesses + (status == .gaveUp ? 1 : 0) else { throw .tooManyHints(hints, guesses: guesses) }
     }
 
     /// Two versions of one day's result: the one further on, by a total order (status, then
@@ -137,7 +138,7 @@ public struct Standing: Sendable, Equatable {
             }
             guard let date = entry.daily, let day = DailyWord.day(of: date) else { continue }
             if won { daysWon.insert(day) }
-            let hints = min(game.hints, guesses + 1)
+            let hints = min(game.hints, guesses + (game.status == .gaveUp ? 1 : 0))
             let result = DailyResult(status: game.status, guesses: won ? max(guesses, 1) : guesses, hard: game.hard, hints: hints,
                                      assist: game.assist)
             days[date] = days[date].map { DailyResult.merge($0, result) } ?? result
@@ -178,8 +179,9 @@ public struct Standing: Sendable, Equatable {
 
     /// Refuses a line another player published that no history gives: a negative or enormous
     /// count, more wins than games, wins in no guesses or in more than 30 each, a streak longer
-    /// than the wins, an impossible daily result.
-    public func check() throws(MatchRefusal) {
+    /// than the wins, an impossible daily result, a day after `latestDay` (a date no one has
+    /// played yet: the day after the reader's, which is the latest date anywhere on Earth).
+    public func check(latestDay: String = Standing.latestDay()) throws(MatchRefusal) {
         let limit = 10_000_000
         for (assist, tally) in tallies {
             let level = assist.rawValue
@@ -199,8 +201,16 @@ public struct Standing: Sendable, Equatable {
         guard days.count <= Standing.dayWindow else { throw .badStanding("holds \(days.count) days, more than \(Standing.dayWindow)") }
         for (date, result) in days {
             guard DailyWord.isDate(date) else { throw .badDay(date) }
+            guard date <= latestDay else { throw .badStanding("holds \(date), a day not yet played") }
             try result.check()
         }
+    }
+
+    /// The latest date a daily result may have, `now` read as the world's clocks read it: the
+    /// day after the UTC date (no time zone is more than a day ahead of UTC).
+    public static func latestDay(_ now: Date = Date()) -> String {
+        let days = Int((now.timeIntervalSince1970 / 86_400).rounded(.down))
+        return DailyWord.date(day: days + 1)
     }
 
     // MARK: Helpers

@@ -1,0 +1,118 @@
+@testable import CloudStore
+import Concurrency
+import Foundation
+import Testing
+
+/// Numbers a file in the folder holds are a writer's claim (issue 35): a clock reading at the
+/// end of its range, a reading years ahead, a head whose log numbers or sizes overflow any sum.
+/// Each is refused or not followed; nothing a file holds can stop a commit or crash one.
+@Suite struct ClockFromTheFolderTests {
+    let folder = MemoryFolder()
+    let now = Date(timeIntervalSince1970: 1_790_000_000)
+    let zone = ZoneID(validated: "Games")
+
+    func store(_ device: String, warnings: Locked<[String]> = Locked([])) throws -> FolderCloudDatabase {
+        let now = self.now
+        return try FolderCloudDatabase.inMemory(folder, player: "ann", device: DeviceID(device),
+                                                options: CloudStoreOptions(now: { now }, warnings: { w in warnings.withLock { $0.append(w.description) } }))
+    }
+
+    func record(_ name: String) -> CloudRecord {
+        CloudRecord(recordType: "Game", recordName: name, fields: ["n": .int(1)])
+    }
+
+    /// A segment of device `evil`, well formed and checksummed, holding one entry stamped `clock`.
+    func plantSegment(clock: HLCTimestamp, generation: CloudGeneration) {
+        let layout = CloudLayout(player: "ann")
+        let evil = DeviceID(validated: "evil")
+        let entry = RecordEntry(name: "planted", type: "Game", seq: 1, hlc: clock, deleted: false, fields: ["n": .int(9)],
+                                createdBy: evil, createdAt: clock)
+        let body = SegmentBody(generation: generation, device: evil, zone: zone, seq: 1, hlc: clock, entries: [entry])
+        folder.place(CloudFileFormat.encode(body, kind: .segment), at: layout.segment(generation, evil, zone, 1).components)
+    }
+
+    func generation(_ store: FolderCloudDatabase) throws -> CloudGeneration {
+        try store.operation { (state: inout FolderCloudDatabase.State) throws(CloudStoreError) in try store.requireGeneration(&state) }
+    }
+
+    @Test func aClockAtTheEndOfItsRangeIsRefusedWithAWarning_andCommitsGoOn() throws {
+        let warnings = Locked([String]())
+        let ann = try store("laptop", warnings: warnings)
+        try ann.createZone(zone)
+        _ = try ann.modifyRecords(in: zone, saving: [record("a")], deleting: [])
+        plantSegment(clock: HLCTimestamp(millis: .max, counter: .max), generation: try generation(ann))
+        let made = try ann.modifyRecords(in: zone, saving: [record("b")], deleting: [])
+        let stamp = try #require(made.savedRecords.first?.systemFields?.modifiedAt)
+        #expect(stamp.millis <= Int64(now.timeIntervalSince1970 * 1000) + 1)
+        let changes = try store("reader").fetchZoneChanges(zone, since: nil)
+        #expect(!changes.changedRecords.contains { $0.recordName == "planted" })
+        #expect(warnings.withLock { $0 }.contains { $0.contains("evil") && $0.contains("year 3000") }, "\(warnings.withLock { $0 })")
+    }
+
+    @Test func aReadingYearsAheadDoesNotMoveThisMachinesClock() throws {
+        let ann = try store("laptop")
+        try ann.createZone(zone)
+        _ = try ann.modifyRecords(in: zone, saving: [record("a")], deleting: [])
+        let wall = Int64(now.timeIntervalSince1970 * 1000)
+        let ahead = HLCTimestamp(millis: wall + 10 * 365 * 86_400_000, counter: 7)
+        plantSegment(clock: ahead, generation: try generation(ann))
+        let made = try ann.modifyRecords(in: zone, saving: [record("b")], deleting: [])
+        let stamp = try #require(made.savedRecords.first?.systemFields?.modifiedAt)
+        #expect(stamp.millis < wall + HLCTimestamp.trustedAhead, "stamped \(stamp) after a reading of \(ahead)")
+    }
+
+    @Test func advancingNeverOverflows() {
+        let wall = Date(timeIntervalSince1970: 1_790_000_000)
+        let top = HLCTimestamp(millis: .max, counter: .max)
+        #expect(top.advanced(wall: wall) == top)
+        #expect(HLCTimestamp.zero.advanced(wall: wall, observed: top).millis == 1_790_000_000_000)
+        #expect(HLCTimestamp(millis: 5, counter: .max).advanced(wall: .distantPast) == HLCTimestamp(millis: 6, counter: 0))
+        #expect(HLCTimestamp.zero.advanced(wall: Date(timeIntervalSince1970: .infinity)).millis == 0)
+        #expect(HLCTimestamp.zero.advanced(wall: .distantFuture).millis == HLCTimestamp.latestReadable)
+    }
+
+    @Test func aHeadWhoseNumbersWouldOverflowIsNotRead() throws {
+        let warnings = Locked([String]())
+        let ann = try store("laptop", warnings: warnings)
+        try ann.createZone(zone)
+        _ = try ann.modifyRecords(in: zone, saving: [record("a")], deleting: [])
+        let generation = try generation(ann)
+        let layout = CloudLayout(player: "ann")
+        for (device, log) in [("wide", HeadBody.ZoneLog(seq: .max, snapshotBase: -1, logBytes: .max, snapshotBytes: .min)),
+                              ("far", HeadBody.ZoneLog(seq: 3, snapshotBase: 2, logBytes: .max))] {
+            let head = HeadBody(generation: generation, device: DeviceID(validated: device), clock: .zero, zones: [zone.name: log])
+            folder.place(CloudFileFormat.encode(head, kind: .head), at: layout.head(generation, DeviceID(validated: device)).components)
+        }
+        // This machine's own head rewritten with the largest numbers a head may hold: its next
+        // commit is stamped by its own clock, and deciding on a compaction overflows nothing.
+        let own = HeadBody(generation: generation, device: DeviceID(validated: "laptop"),
+                           clock: HLCTimestamp(millis: HLCTimestamp.latestReadable, counter: .max),
+                           zones: [zone.name: HeadBody.ZoneLog(seq: CloudLimits.maxSequence, snapshotBase: 0, logBytes: CloudLimits.maxLogBytes,
+                                                               snapshotBytes: CloudLimits.maxLogBytes)])
+        folder.place(CloudFileFormat.encode(own, kind: .head), at: layout.head(generation, DeviceID(validated: "laptop")).components)
+        let made: CommitResult
+        do { made = try ann.modifyRecords(in: zone, saving: [record("b")], deleting: []) } catch {
+            Issue.record("\(error) \(warnings.withLock { $0 })"); return
+        }
+        #expect(warnings.withLock { $0 }.isEmpty == false)
+        #expect(try #require(made.savedRecords.first?.systemFields?.modifiedAt).millis < Int64(now.timeIntervalSince1970 * 1000) + 10)
+        do { _ = try ann.compactIfWorthwhile(zone) } catch { Issue.record("compaction: \(error)") }
+        let names = try store("reader").fetchZoneChanges(zone, since: nil).changedRecords.map(\.recordName).sorted()
+        #expect(names == ["a", "b"])
+        #expect(warnings.withLock { $0 }.contains { $0.contains("wide") }, "\(warnings.withLock { $0 })")
+    }
+
+    @Test func aHeadOfThisMachineClaimingAnEndlessLogIsNotFollowedByCompaction() throws {
+        let ann = try store("laptop")
+        try ann.createZone(zone)
+        for n in 0..<3 { _ = try ann.modifyRecords(in: zone, saving: [record("r\(n)")], deleting: []) }
+        let generation = try generation(ann)
+        let own = HeadBody(generation: generation, device: DeviceID(validated: "laptop"), clock: .zero,
+                           zones: [zone.name: HeadBody.ZoneLog(seq: CloudLimits.maxSequence, snapshotBase: 0)])
+        folder.place(CloudFileFormat.encode(own, kind: .head), at: CloudLayout(player: "ann").head(generation, DeviceID(validated: "laptop")).components)
+        let report = try ann.compact(zone)
+        #expect(report.snapshotBase == 3)
+        let names = try store("reader").fetchZoneChanges(zone, since: nil).changedRecords.map(\.recordName).sorted()
+        #expect(names == ["r0", "r1", "r2"])
+    }
+}
