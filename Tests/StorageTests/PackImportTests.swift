@@ -40,6 +40,28 @@ import QiktionaryCore
         #expect(after.fact == "Amber is fossil tree resin.")
     }
 
+    /// Issue 39: a pack's version moves when its facts are rewritten; a bookmark keeps the text it
+    /// bookmarked, read from the pack with no game behind it, and bookmarking it again keeps it.
+    @Test func aBookmarkKeepsItsFactWhenAPackVersionRewritesIt() throws {
+        let (db, profile) = try Fixtures.database()
+        let player = db.player(profile)
+        let first = try player.addBookmark(word: "amber")
+        #expect(first.fact == "Amber is fossil tree resin.")
+
+        let v2 = Fixtures.packJSON(version: 2, words: [("amber", "Amber can hold insects for millions of years."),
+                                                       ("flint", "Flint sparks against steel."), ("crisp", "Crisp fact."), ("dwarf", "Dwarf fact.")])
+        let dir = try Fixtures.folder(["stones.json": v2])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try db.importPacks(from: PackFile.files(in: dir), lexicon: { Fixtures.lexicon }).updated == ["stones"])
+
+        #expect(try player.readingList().map(\.fact) == ["Amber is fossil tree resin."])
+        #expect(try player.addBookmark(word: "amber").fact == "Amber is fossil tree resin.")
+        // The pack tells the new text to whatever comes next: a new game, a new bookmark.
+        #expect(try player.startGame(GameRequest(word: "amber")).fact == "Amber can hold insects for millions of years.")
+        try player.removeBookmark(word: "amber")
+        #expect(try player.addBookmark(word: "amber").fact == "Amber can hold insects for millions of years.")
+    }
+
     @Test func anOlderOrEqualVersionIsIgnored() throws {
         let (db, profile) = try Fixtures.database()
         let dir = try Fixtures.folder(["old.json": Fixtures.packJSON(version: 1, words: [("ember", "Other.")])])
