@@ -100,7 +100,7 @@ let package = Package(
             "qiktionary", "App", "PlainMode", "Storage", "QiktionaryCore", "QiktionaryResources", "CloudStore", "Sync", "TestSupport",
         ]),
         .testTarget(name: "CloudStoreTests", dependencies: ["CloudStore", "cloudstore-probe", "Concurrency", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["qiktionary", "qiktionary-bench", "qiktionary-coach-bench", "QiktionaryCore", "TestSupport"],
+        .testTarget(name: "EndToEndTests", dependencies: ["qiktionary", "qiktionary-bench", "qiktionary-coach-bench", "QiktionaryCore", "CloudStore", "TestSupport"],
                     exclude: ["Fixtures"]),
     ]
 )

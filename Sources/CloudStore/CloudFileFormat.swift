@@ -70,7 +70,10 @@ enum CloudFileFormat {
         } catch {
             return .failure(.init("unreadable body"))
         }
-        if let unsound = (body as? any SoundBody)?.unsound { return .failure(.init(unsound)) }
+        if var small = body as? any BoundedBody {
+            small.bound()
+            if let bounded = small as? Body { return .success(bounded) }
+        }
         return .success(body)
     }
 
@@ -209,14 +212,16 @@ struct SnapshotBody: Codable, Equatable {
 
 /// A device's summary of its logs: a hint that lets readers answer "what changed" cheaply.
 /// Readers also probe the next segment number, so a head left stale by a crash is harmless.
-/// A small body whose numbers are checked once decoded, before anything is worked out from
-/// them: a number no writer could have written makes the file unreadable.
-protocol SoundBody {
-    /// Why the body is not one a writer could have written; nil when it may be read.
-    var unsound: String? { get }
+/// A small body whose numbers are brought within range once decoded, before anything is worked
+/// out from them: a head's numbers are a writer's claims, read as hints (where a log ends, how
+/// large it is, how far its writer's clock had gone), so a number past what any writer writes
+/// is taken at the nearest value one could have written, and no sum, difference or ratio of
+/// them can overflow.
+protocol BoundedBody {
+    mutating func bound()
 }
 
-struct HeadBody: Codable, Equatable, SoundBody {
+struct HeadBody: Codable, Equatable, BoundedBody {
     struct ZoneLog: Codable, Equatable {
         var seq: Int
         var snapshotBase: Int
@@ -238,28 +243,28 @@ struct HeadBody: Codable, Equatable, SoundBody {
     var clock: HLCTimestamp
     var zones: [String: ZoneLog]
 
-    /// Every number a writer works out from is in range: a clock a clock could have written, and
-    /// for each zone `0 <= snapshotBase <= seq <= CloudLimits.maxSequence`, sizes from 0 to
-    /// `CloudLimits.maxLogBytes`. So sums, differences and ratios of them cannot overflow.
-    var unsound: String? {
-        guard clock.isReadable else { return "a clock reading before 1970 or past the year 3000" }
-        for log in zones.values {
-            guard log.snapshotBase >= 0, log.snapshotBase <= log.seq, log.seq <= CloudLimits.maxSequence else {
-                return "a log numbered outside 0 to \(CloudLimits.maxSequence), or its snapshot after its end"
-            }
-            for size in [log.logBytes, log.snapshotBytes] {
-                if let size, size < 0 || size > CloudLimits.maxLogBytes { return "a size outside 0 to \(CloudLimits.maxLogBytes) bytes" }
-            }
+    /// Every number in range: a clock a clock could have written (else none), and for each
+    /// zone `0 <= snapshotBase <= seq <= CloudLimits.maxSequence` (a base past the end moves
+    /// the end to it, as a snapshot does), sizes from 0 to `CloudLimits.maxLogBytes` (else unknown).
+    mutating func bound() {
+        if !clock.isReadable { clock = .zero }
+        for (name, log) in zones {
+            var bounded = log
+            bounded.snapshotBase = min(max(log.snapshotBase, 0), CloudLimits.maxSequence)
+            bounded.seq = max(min(max(log.seq, 0), CloudLimits.maxSequence), bounded.snapshotBase)
+            let sizes = 0...CloudLimits.maxLogBytes
+            if let size = log.logBytes, !sizes.contains(size) { bounded.logBytes = nil }
+            if let size = log.snapshotBytes, !sizes.contains(size) { bounded.snapshotBytes = nil }
+            if bounded != log { zones[name] = bounded }
         }
-        return nil
     }
 }
 
 /// Written once by the device that resets the cloud; the greatest valid one is current.
-struct GenerationBody: Codable, Equatable, SoundBody {
+struct GenerationBody: Codable, Equatable, BoundedBody {
     var generation: CloudGeneration
     var createdBy: DeviceID
     var createdAt: HLCTimestamp
 
-    var unsound: String? { createdAt.isReadable ? nil : "a clock reading before 1970 or past the year 3000" }
+    mutating func bound() { if !createdAt.isReadable { createdAt = .zero } }
 }

@@ -103,7 +103,7 @@ extension FolderCloudDatabase {
                 // does not know its log's size: left unknown, it is listed once and written back.
                 head.zones[zone.name, default: HeadBody.ZoneLog(seq: 0, snapshotBase: 0, logBytes: first == 1 ? 0 : nil,
                                                                   snapshotBytes: first == 1 ? 0 : nil)].seq = last
-                // Kept within what a head may say (`HeadBody.unsound`), whatever the head read said.
+                // Kept within what a head may say (`HeadBody.bound`), whatever the head read said.
                 if let logBytes = head.zones[zone.name]?.logBytes {
                     head.zones[zone.name]?.logBytes = min(logBytes + sizes.reduce(0, +), CloudLimits.maxLogBytes)
                 }

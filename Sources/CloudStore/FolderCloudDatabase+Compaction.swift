@@ -71,7 +71,7 @@ extension FolderCloudDatabase {
         guard segments > Self.recentSegmentsKept else { return nil }
         if let logBytes = log.logBytes, let snapshotBytes = log.snapshotBytes, logBytes >= 0, snapshotBytes >= 0 {
             // The head keeps the sizes: decide from it alone, the newest segments counted at the average size.
-            // In floating point: a head's numbers are bounded (`HeadBody.unsound`), their product is not.
+            // In floating point: a head's numbers are bounded (`HeadBody.bound`), their product is not.
             let folded = Int(min(Double(logBytes) / Double(segments) * Double(segments - Self.recentSegmentsKept), Double(CloudLimits.maxLogBytes)))
             return try compactIf(folded: folded, snapshotBytes: snapshotBytes, zone)
         }

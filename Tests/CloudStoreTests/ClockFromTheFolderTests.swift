@@ -71,7 +71,7 @@ import Testing
         #expect(HLCTimestamp.zero.advanced(wall: .distantFuture).millis == HLCTimestamp.latestReadable)
     }
 
-    @Test func aHeadWhoseNumbersWouldOverflowIsNotRead() throws {
+    @Test func aHeadWhoseNumbersWouldOverflowIsReadWithinRange() throws {
         let warnings = Locked([String]())
         let ann = try store("laptop", warnings: warnings)
         try ann.createZone(zone)
@@ -94,12 +94,10 @@ import Testing
         do { made = try ann.modifyRecords(in: zone, saving: [record("b")], deleting: []) } catch {
             Issue.record("\(error) \(warnings.withLock { $0 })"); return
         }
-        #expect(warnings.withLock { $0 }.isEmpty == false)
         #expect(try #require(made.savedRecords.first?.systemFields?.modifiedAt).millis < Int64(now.timeIntervalSince1970 * 1000) + 10)
         do { _ = try ann.compactIfWorthwhile(zone) } catch { Issue.record("compaction: \(error)") }
         let names = try store("reader").fetchZoneChanges(zone, since: nil).changedRecords.map(\.recordName).sorted()
         #expect(names == ["a", "b"])
-        #expect(warnings.withLock { $0 }.contains { $0.contains("wide") }, "\(warnings.withLock { $0 })")
     }
 
     @Test func aHeadOfThisMachineClaimingAnEndlessLogIsNotFollowedByCompaction() throws {

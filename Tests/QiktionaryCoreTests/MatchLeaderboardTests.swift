@@ -128,7 +128,9 @@ private func isBelow(_ a: Standing, _ b: Standing) -> Bool {
         #expect(try DailyResult.parse("2026-11-25 won 4 1 proven hard") == ("2026-11-25", result) as (String, DailyResult))
         #expect(try DailyResult.parse("2026-11-25 gave-up 0 1 none").result == DailyResult(status: .gaveUp, guesses: 0, hard: false,
                                                                                             hints: 1, assist: .noHelp))
-        try line.check()
+        // The history's days run past today's date: checked as of its own last day.
+        try line.check(latestDay: String(try #require(line.dayLines.last).prefix(10)))
+        #expect(throws: MatchRefusal.self) { try line.check(latestDay: "2000-01-01") }
     }
 
     @Test func everyImpossibleDailyResultIsRefusedWithOneLine() {

@@ -29,13 +29,13 @@ public enum PlayerName {
 
     /// A text from the folder inside a message: escaped to one line, cut after 40 characters.
     /// A text from the folder as a refusal names it, quoted and on one line: whole up to 48
-    /// characters; a longer one cut at 40, with its length and a check of the whole, so two
+    /// characters; a longer one cut at 40, with a check of the whole after `#`, so two
     /// long texts that start alike are never told as one.
     public static func quoted(_ text: String) -> String {
         let scalars = text.unicodeScalars
         guard scalars.count > 48 else { return "'" + oneLine(text) + "'" }
         var check: UInt32 = 2_166_136_261
         for byte in text.utf8 { check = (check ^ UInt32(byte)) &* 16_777_619 }
-        return "'" + oneLine(String(String.UnicodeScalarView(scalars.prefix(40)))) + "…' (\(scalars.count) characters, check \(String(check, radix: 16)))"
+        return "'" + oneLine(String(String.UnicodeScalarView(scalars.prefix(40)))) + "…' #" + String(check, radix: 16)
     }
 }
