@@ -72,4 +72,52 @@ func measureMatches(games: Int, options: Options, root: URL, record: (Metric, [D
         try makerZone.publish([.play(MatchPlay.Fields(match: matches[0].id, player: name, game: 1, status: "in-progress", guesses: guesses))])
         return try sync()
     })
+
+    // Issue 35: what a folder writer can add costs a round a bounded amount, and the database
+    // does not grow with it. Plays of matches that do not exist, under a device folder of the
+    // maker's, read by one sync; then made-up players' folders, each with a Player record.
+    func measured(_ what: String) throws -> Child.Outcome {
+        let outcome = try Child.run(["sync", "--data-dir", me.dataDir.path, "--cloud-dir", cloud.path, "--player", Seeding.player,
+                                     "--device", "laptop"])
+        guard outcome.status == 0 else { throw BenchFailure("qiktionary sync (\(what)) exited \(outcome.status): \(outcome.output)") }
+        return outcome
+    }
+    let bogusPlays = perPlayer >= 1_000 ? 200_000 : 2_000
+    progress("matches: \(bogusPlays) plays of matches that do not exist in \(name)'s shared zone")
+    let evil = try FolderCloudDatabase.onDisk(root: cloud, player: name, device: DeviceID("evil"))
+    try evil.createZone(CloudSchema.sharedZone)
+    let plays: [CloudRecord] = (0..<bogusPlays).map { n in
+        CloudSchema.record(.play(MatchPlay.Fields(match: UUID().uuidString.lowercased(), player: name, game: 1 + n % 3,
+                                                  status: "in-progress", guesses: 1)), device: "evil")
+    }
+    let batches = stride(from: 0, to: plays.count, by: SyncEngine.batchLimit).map {
+        CommitBatch(saving: Array(plays[$0..<min($0 + SyncEngine.batchLimit, plays.count)]), deleting: [])
+    }
+    for start in stride(from: 0, to: batches.count, by: 50) {
+        _ = try evil.modifyRecords(in: CloudSchema.sharedZone, commits: Array(batches[start..<min(start + 50, batches.count)]), policy: .overwrite)
+    }
+    let playsRound = try measured("bogus plays")
+    let waiting = try me.player.waitingPlays().values.reduce(0, +)
+    guard waiting <= SharedZone.mostPlaysWaiting else {
+        throw BenchFailure("\(waiting) plays kept waiting after \(bogusPlays) were planted; at most \(SharedZone.mostPlaysWaiting) may be")
+    }
+    record(.bogusPlaysRound, [playsRound.milliseconds])
+    record(.bogusPlaysRoundMemory, [playsRound.peakMegabytes])
+
+    let bogusPlayers = perPlayer >= 1_000 ? 5_000 : 100
+    progress("matches: \(bogusPlayers) made-up players' folders")
+    for index in 0..<bogusPlayers {
+        let store = try FolderCloudDatabase.onDisk(root: cloud, player: "made-up-\(index)", device: DeviceID("evil"))
+        try store.createZone(CloudSchema.sharedZone)
+        _ = try store.modifyRecords(in: CloudSchema.sharedZone, saving: [CloudSchema.record(.player(name: "made-up-\(index)", joinedAt: Date()),
+                                                                                            device: "evil")],
+                                    deleting: [], policy: SavePolicy.overwrite)
+    }
+    let playersRound = try measured("bogus players")
+    let listed = try PlayerGames(player: me.player, lexicon: { Seeding.lexicon }).friends().count
+    guard listed <= SharedZone.mostPlayersRead + 1 else {
+        throw BenchFailure("\(listed) players listed after \(bogusPlayers) made-up ones; at most \(SharedZone.mostPlayersRead + 1) may be")
+    }
+    record(.bogusPlayersRound, [playersRound.milliseconds])
+    record(.bogusPlayersRoundMemory, [playersRound.peakMegabytes])
 }

@@ -161,6 +161,10 @@ enum Metric: String, CaseIterable {
     case manyPlayersNothingToDo = "sync.nothingToDo.manyPlayers"
     case manyPlayersEveryStoreRead = "sync.nothingToDo.manyPlayers.everyStoreRead"
     case matchRound = "program.matchSyncRound"
+    case bogusPlaysRound = "program.bogusPlaysRound"
+    case bogusPlaysRoundMemory = "program.bogusPlaysRound.peakMemory"
+    case bogusPlayersRound = "program.bogusPlayersRound"
+    case bogusPlayersRoundMemory = "program.bogusPlayersRound.peakMemory"
     case neverCompactedFirstSyncProgram = "program.neverCompactedFirstSync"
     case neverCompactedFirstSyncMemory = "program.neverCompactedFirstSync.peakMemory"
     case neverCompactedCompactionProgram = "program.compactionOfANeverCompactedLog"
@@ -200,6 +204,10 @@ enum Metric: String, CaseIterable {
         case .manyPlayersNothingToDo: "sync with nothing to do, 20 players in the folder (the game's round, shared zones exchanged)"
         case .manyPlayersEveryStoreRead: "  the same, every player's store read (a process's first rounds, and each store every 15 s)"
         case .matchRound: "`qiktionary sync` after the opponent's move, 100 matches in the folder, whole process"
+        case .bogusPlaysRound: "`qiktionary sync` reading 200,000 plays of matches that do not exist (2,000 below 1,000 games), whole process"
+        case .bogusPlaysRoundMemory: "  its peak memory (RSS)"
+        case .bogusPlayersRound: "`qiktionary sync` with 5,000 made-up players' folders beside the real ones (100 below 1,000 games), whole process"
+        case .bogusPlayersRoundMemory: "  its peak memory (RSS)"
         case .neverCompactedFirstSyncProgram: "`qiktionary sync` on a new machine of a folder never compacted (one sync per game), whole process"
         case .neverCompactedFirstSyncMemory: "  its peak memory (RSS)"
         case .neverCompactedCompactionProgram: "`qiktionary sync` of one more guess on the machine that never compacted, folding its whole log, whole process"
@@ -214,7 +222,7 @@ enum Metric: String, CaseIterable {
         case .naiveRatio, .floorRatio, .folderRatio, .historyRatio: "x"
         case .bytesPerGuess, .databaseBytesPerGame: "bytes"
         case .firstSyncMemory, .firstScreenMemory, .firstUploadMemory, .sendOneGuessMemory, .receiveOneGuessMemory, .firstScreenWaitingMemory,
-             .neverCompactedFirstSyncMemory, .neverCompactedCompactionMemory: "MB"
+             .neverCompactedFirstSyncMemory, .neverCompactedCompactionMemory, .bogusPlaysRoundMemory, .bogusPlayersRoundMemory: "MB"
         default: "ms"
         }
     }
@@ -232,6 +240,8 @@ enum Metric: String, CaseIterable {
         switch self {
         case .firstUpload: Target(atMost: 2_000, unit: "ms")
         case .nothingToDo, .manyPlayersNothingToDo: Target(atMost: 2, unit: "ms")
+        case .bogusPlaysRound, .bogusPlayersRound: Target(atMost: 1_000, unit: "ms")
+        case .bogusPlaysRoundMemory, .bogusPlayersRoundMemory: Target(atMost: 100, unit: "MB")
         case .naiveRatio: Target(atLeast: 100, unit: "x")
         case .oneGuess: Target(atMost: 10, unit: "ms")
         case .firstSync: Target(atMost: 1_000, unit: "ms")

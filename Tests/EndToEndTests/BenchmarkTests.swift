@@ -18,7 +18,9 @@ import Testing
                         "program.firstUpload", "program.firstUpload.peakMemory", "program.firstSync", "program.firstSync.peakMemory", "program.firstScreen", "program.firstScreen.peakMemory",
                         "database.bytesPerGame", "program.sendOneGuess", "program.sendOneGuess.peakMemory", "program.receiveOneGuess",
                         "program.receiveOneGuess.peakMemory", "program.firstScreenWithAChangeWaiting", "program.firstScreenWithAChangeWaiting.peakMemory",
-                        "cloud.sizeVsLiveJSON", "sync.nothingToDo.manyPlayers", "sync.nothingToDo.manyPlayers.everyStoreRead", "program.matchSyncRound", "program.neverCompactedFirstSync", "program.neverCompactedFirstSync.peakMemory"]
+                        "cloud.sizeVsLiveJSON", "sync.nothingToDo.manyPlayers", "sync.nothingToDo.manyPlayers.everyStoreRead", "program.matchSyncRound", "program.neverCompactedFirstSync", "program.neverCompactedFirstSync.peakMemory",
+                        "program.bogusPlaysRound", "program.bogusPlaysRound.peakMemory", "program.bogusPlayersRound",
+                        "program.bogusPlayersRound.peakMemory"]
         // (`program.compactionOfANeverCompactedLog` needs a log worth compacting: not at 40 games.)
         #expect(Set(byMetric.keys) == Set(expected))
         #expect(rows.count == expected.count)
