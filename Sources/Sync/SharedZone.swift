@@ -302,7 +302,7 @@ public struct SharedZone: Sendable {
     /// game of the match here with a guess in it.
     private func hasPlayed(_ name: String, _ match: Match) throws -> Bool {
         if name == viewer {
-            return try Match.games.contains { index in
+            return Match.games.contains { index in
                 guard let saved = try? player.game(id: match.gameID(player: viewer, index: index)) else { return false }
                 return saved.game.isFinished || !saved.game.guesses.isEmpty
             }

@@ -267,4 +267,17 @@ import Testing
         try exchange(ana, games)
         #expect(try !games.friends().contains("ben"))
     }
+
+    @Test func damageInAnotherPlayersStoreIsToldAsDamageInOnesOwnIs() throws {
+        let (ana, _, _, _) = try setUp()
+        try plant([CloudSchema.record(.player(name: "ben", joinedAt: clock.now), device: "evil")], as: "ben")
+        let segment = try #require(folder.allFiles.first { $0.hasPrefix("players/ben/") && $0.contains("/devices/evil/") && $0.hasSuffix(".seg") })
+        folder.place(Data("QKCS 2 seg 00000000 12\nnot a segment".utf8), at: segment.split(separator: "/").map(String.init))
+        let warnings = Locked([String]())
+        var zone = SharedZone(player: ana.player, cloud: ana.cloud)
+        zone.warnings = { warning in warnings.withLock { $0.append(warning.description) } }
+        _ = try zone.read(using: SharedZone.Readers())
+        let lines = warnings.withLock { $0 }
+        #expect(lines.contains { $0.contains("players/ben/") && $0.contains("evil") }, "\(lines)")
+    }
 }
