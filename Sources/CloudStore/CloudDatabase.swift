@@ -56,6 +56,11 @@ public protocol CloudDatabase: AnyObject, Sendable {
     /// Whether this device has published anything in its log of `zone`. Asked under this
     /// device's lock, so an upload another process is making is waited for.
     func hasPublished(in zone: ZoneID) throws(CloudStoreError) -> Bool
+    /// Starts this device's log of each of `zones` afresh where the folder no longer holds it
+    /// whole (its head gone, when `wroteBefore`; its snapshot or first segment gone): an empty
+    /// snapshot past the old end, so every reader behind it reads the log again from there, and
+    /// what the caller sends next follows it. Returns the zones started afresh.
+    func restartOwnLogWhereGone(_ zones: [ZoneID], wroteBefore: Bool) throws(CloudStoreError) -> [ZoneID]
     /// Fold this device's old segments of `zone` into a snapshot; older tokens then expire.
     func compact(_ zone: ZoneID, keepingRecent: Int) throws(CloudStoreError) -> CompactionReport
     /// Compacts only when this device's log of `zone` has grown to outweigh its snapshot
@@ -105,6 +110,9 @@ extension CloudDatabase {
 
     /// Stores that never upload as a snapshot never leave one half made.
     public func hasPublished(in zone: ZoneID) throws(CloudStoreError) -> Bool { true }
+
+    /// Stores whose files nobody else can delete never start a log afresh.
+    public func restartOwnLogWhereGone(_ zones: [ZoneID], wroteBefore: Bool) throws(CloudStoreError) -> [ZoneID] { [] }
 
     /// Stores that do not stream answer every full fetch through `fetchZoneChanges`.
     public func fetchAllRecords(_ zone: ZoneID, chunk: Int, deliver: ([CloudRecord]) -> Bool) throws(CloudStoreError) -> StreamedFetch {

@@ -135,9 +135,15 @@ extension FolderCloudDatabase {
                     return
                 }
             }
+            let budget = other == device ? nil : options.mostRecordsPerDevice
             if let base = log?.snapshotBase, base > seq {
                 // Every part decoded and checked before any entry is merged: never half a snapshot.
                 guard let entries = snapshotEntries(zone, generation, of: other, base: base, state: &state) else {
+                    view.waitingFor.insert(other)
+                    continue
+                }
+                if let budget, entries.count > budget {
+                    warn(layout.snapshot(generation, other, zone, base), "holds \(entries.count) records, more than a read takes of one device (\(budget))", &state)
                     view.waitingFor.insert(other)
                     continue
                 }
@@ -152,6 +158,7 @@ extension FolderCloudDatabase {
             // whenever it is half full, since a log's first segments can hold fewer records
             // than its later ones (each resize hashes every name again).
             let fromNothing = view.winners.isEmpty, firstSeq = seq
+            var taken = 0
             reading: while true {
                 // Numbers from a head are not trusted: compared, never subtracted blindly.
                 let announced = log?.seq ?? 0
@@ -175,6 +182,11 @@ extension FolderCloudDatabase {
                             warn(layout.segment(generation, other, zone, seq + 1), unsound, &state)
                             break reading
                         }
+                        if let budget, taken + segment.entries.count > budget {
+                            warn(layout.zoneDirectory(generation, other, zone), "holds more records than a read takes of one device (\(budget)); the rest waits", &state)
+                            break reading
+                        }
+                        taken += segment.entries.count
                         for entry in segment.entries { view.merge(entry, from: other) }
                         decodedRecords.withLock { $0 += segment.entries.count }
                         seq += 1

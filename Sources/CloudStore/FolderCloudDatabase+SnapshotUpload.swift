@@ -100,4 +100,48 @@ extension FolderCloudDatabase {
             }
         }
     }
+
+    /// See `CloudDatabase.restartOwnLogWhereGone`. The new base is past every number the old log
+    /// can have reached: past the head's end when the head is there, and when it is gone past
+    /// the seconds since 1970 too (a device writes far fewer segments than one a second), and
+    /// past what this process has read of its own log. A reader at a position behind the base
+    /// finds its token expired and reads the zone again whole; what the old log held that the
+    /// caller sends again comes after the base. Files left in the zone's folder go first.
+    public func restartOwnLogWhereGone(_ zones: [ZoneID], wroteBefore: Bool) throws(CloudStoreError) -> [ZoneID] {
+        try operation { (state: inout State) throws(CloudStoreError) in
+            let generation = try requireGeneration(&state)
+            return try folder.withExclusiveLock(layout.deviceDirectory(generation, device)) { () throws(CloudStoreError) in
+                let path = layout.head(generation, device)
+                let found = load(path, kind: .head, as: HeadBody.self, limit: CloudLimits.maxSmallFileBytes, state: &state)
+                var head = found ?? HeadBody(generation: generation, device: device, clock: state.clock, zones: [:])
+                var restarted: [ZoneID] = []
+                for zone in zones {
+                    let log = head.zones[zone.name]
+                    let gone: Bool
+                    if let log {
+                        gone = (log.snapshotBase > 0 && !folder.fileExists(layout.snapshot(generation, device, zone, log.snapshotBase)))
+                            || (log.seq > log.snapshotBase && !folder.fileExists(layout.segment(generation, device, zone, log.snapshotBase + 1)))
+                    } else {
+                        gone = found == nil && wroteBefore
+                    }
+                    guard gone else { continue }
+                    let seconds = Int(min(max(options.now().timeIntervalSince1970, 0), Double(CloudLimits.maxSequence / 2)))
+                    let read = state.views[zone]?.positions[device] ?? 0
+                    let base = max(log?.seq ?? 0, read, found == nil ? seconds : 0) + 1
+                    let directory = layout.zoneDirectory(generation, device, zone)
+                    for entry in (try? folder.list(directory)) ?? [] where entry.kind == .file && entry.name != ".lock" {
+                        folder.remove(directory.appending(entry.name))
+                    }
+                    var sealer = partSealer(generation, zone, base: base, partBytes: state.partBytes)
+                    let list = try sealed(zone, base: base) { () throws in try sealer.finish() }
+                    try write(sealed: list, file: .snapshot, to: layout.snapshot(generation, device, zone, base), mode: .replace)
+                    head.zones[zone.name] = HeadBody.ZoneLog(seq: base, snapshotBase: base, logBytes: 0, snapshotBytes: sealer.written + list.count)
+                    state.views[zone] = nil
+                    restarted.append(zone)
+                }
+                if !restarted.isEmpty { try write(head, kind: .head, file: .head, to: path, mode: .replace) }
+                return restarted
+            }
+        }
+    }
 }

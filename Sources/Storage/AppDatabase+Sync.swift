@@ -398,6 +398,23 @@ extension PlayerDatabase {
         }
     }
 
+    /// Notes that this machine has written records of this player's into the cloud's
+    /// `generation`: from then on, its own files missing from the folder mean someone removed
+    /// them (`SyncEngine`'s rewriting of them), not that it never wrote any.
+    public func noteSent(generation: String) throws(StorageError) {
+        try write { db in
+            try db.execute(sql: "INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                           arguments: ["sent " + profile.playerID, generation])
+        }
+    }
+
+    /// Whether this machine has written records into the cloud's `generation` (`noteSent`).
+    public func hasSent(generation: String) throws(StorageError) -> Bool {
+        try read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: ["sent " + profile.playerID]) == generation
+        }
+    }
+
     public func syncRecord() throws(StorageError) -> (generation: String?, databaseToken: Data?, incompleteZones: Set<String>) {
         try read { db in
             let row = try SyncStateRecord.fetchOne(db, key: profile.playerID)

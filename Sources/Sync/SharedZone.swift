@@ -68,7 +68,8 @@ public struct SharedZone: Sendable {
             if let kept {
                 reader = kept.reader
             } else {
-                reader = try FolderCloudDatabase.reader(of: name, in: folder, options: CloudStoreOptions(warnings: warnings))
+                reader = try FolderCloudDatabase.reader(of: name, in: folder,
+                                                        options: CloudStoreOptions(warnings: warnings, mostRecordsPerDevice: SharedZone.mostRecordsRead))
             }
             let stamp = reader.stamp()
             let recent = kept.map { Double(uptime() &- $0.readAt) / 1e9 < rereadAfter } ?? false
@@ -94,6 +95,12 @@ public struct SharedZone: Sendable {
     /// match never comes is dropped with a warning, and the ones past the limit are refused.
     public static let mostPlaysWaiting = 60
     public static let longestWait: TimeInterval = 14 * 86_400
+
+    /// The most records a round reads of one device of another player's store: a player
+    /// publishes a few records a match, so an honest device stays far below it; a device folder
+    /// filled with records by anyone costs a round no more than this (the rest is read in later
+    /// rounds, this many a round).
+    public static let mostRecordsRead = 10_000
 
     /// The most refusals one store's records are told in one at a time, in a round; the rest
     /// are counted in one more line.
@@ -141,12 +148,14 @@ public struct SharedZone: Sendable {
             told.note("\(publisher)'s \(count) play\(count == 1 ? "" : "s") of matches that never arrived, dropped after \(Int(Self.longestWait / 86_400)) days")
         }
         var waiting = try player.waitingPlays()
+        var kept = Set(try player.keptMatches().map(\.id))
         // Matches first, so a play or decline read in the same round finds its match.
         let sorted = read.filter { if case .match = $0.record { true } else { false } }
             + read.filter { if case .match = $0.record { false } else { true } }
         let latestDay = Standing.latestDay(player.now())
         for (publisher, record, elsewhere) in sorted {
-            if let refusal = try keep(record, publishedBy: publisher, latestDay: latestDay, waiting: &waiting) {
+            if case .match(let match) = record, match.players.contains(viewer) { kept.insert(match.id) }
+            if let refusal = try keep(record, publishedBy: publisher, latestDay: latestDay, waiting: &waiting, kept: kept) {
                 reading.refused += 1
                 told.refused(publisher, SharedRefusal(record: Self.describe(record), reason: refusal.description))
             } else if elsewhere {
@@ -222,17 +231,20 @@ public struct SharedZone: Sendable {
 
     /// Checks one record by Core's rules and keeps it; returns the refusal, if refused.
     /// `waiting`: how many plays of each player wait for their match, kept up to date.
+    /// `kept`: the ids of the matches kept here, so a play of a match not here is told apart
+    /// without asking the database.
     private func keep(_ record: SharedRecord, publishedBy publisher: String, latestDay: String,
-                      waiting: inout [String: Int]) throws -> MatchRefusal? {
+                      waiting: inout [String: Int], kept: Set<String>) throws -> MatchRefusal? {
         do {
-            try check(record, publishedBy: publisher, latestDay: latestDay, waiting: &waiting)
+            try check(record, publishedBy: publisher, latestDay: latestDay, waiting: &waiting, kept: kept)
             return nil
         } catch let refusal as MatchRefusal {
             return refusal
         }
     }
 
-    private func check(_ record: SharedRecord, publishedBy publisher: String, latestDay: String, waiting: inout [String: Int]) throws {
+    private func check(_ record: SharedRecord, publishedBy publisher: String, latestDay: String, waiting: inout [String: Int],
+                       kept: Set<String>) throws {
         switch record {
         case .player(let name, _):
             if let problem = PlayerName.problem(name) { throw MatchRefusal.badName(problem) }
@@ -254,7 +266,7 @@ public struct SharedZone: Sendable {
         case .play(let fields):
             if let problem = PlayerName.problem(fields.player) { throw MatchRefusal.badName(problem) }
             guard fields.player == publisher else { throw MatchRefusal.notThePublisher(player: fields.player, publisher: publisher) }
-            if let match = try player.match(id: fields.match) {
+            if kept.contains(fields.match), let match = try player.match(id: fields.match) {
                 _ = try MatchPlay(checking: fields, in: match, publishedBy: publisher)
                 // This player's own plays are worked out from their own games here, which their
                 // machines sync: one read from the folder adds nothing and is not kept.
@@ -271,7 +283,7 @@ public struct SharedZone: Sendable {
             }
             try player.keepFriend(publisher)
         case .decline(let id):
-            if let match = try player.match(id: id) {
+            if kept.contains(id), let match = try player.match(id: id) {
                 try MatchState.checkDecline(by: publisher, of: match)
                 if try hasPlayed(publisher, match) { throw MatchRefusal.declineAfterPlaying(publisher) }
                 try player.keepDecline(matchID: id, by: publisher)

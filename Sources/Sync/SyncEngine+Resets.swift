@@ -41,4 +41,22 @@ extension SyncEngine {
         }
         return try sync()
     }
+
+    /// This machine's own files gone from the folder (someone deleted its device folder, its
+    /// head or the start of its log; issue 35): its log is started afresh past where it was
+    /// (`CloudDatabase.restartOwnLogWhereGone`), everything it holds is queued to be sent again
+    /// (the cloud's metadata forgotten, as after a reset, tokens too, so the others' records are
+    /// read again), and its shared records published again; one line says so. A reset is not
+    /// this: a new generation is adopted before.
+    func rewriteOwnFilesIfGone() throws {
+        guard let generation = try player.syncRecord().generation ?? cloud.generation?.name else { return }
+        let wrote = try player.hasSent(generation: generation)
+        let zones = SyncZone.allCases.map(\.cloudZone) + [CloudSchema.sharedZone]
+        let restarted = try withRetries { try cloud.restartOwnLogWhereGone(zones, wroteBefore: wrote) }
+        guard !restarted.isEmpty else { return }
+        try player.forgetSyncMetadata()
+        if restarted.contains(CloudSchema.sharedZone) { try player.forgetPublished() }
+        warnings?(CloudWarning(path: "this machine's files in the cloud folder",
+                               reason: "\(restarted.map(\.name).joined(separator: ", ")) were gone; everything this machine holds is written again"))
+    }
 }

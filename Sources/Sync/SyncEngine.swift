@@ -72,6 +72,7 @@ public struct SyncEngine: Sendable {
         var written = Set<SyncZone>()
         do {
             try recoverInterruptedUpload()
+            try rewriteOwnFilesIfGone()
             try send(&report, written: &written)
             let mergedBefore = report.conflictsResolved
             try fetch(&report)
@@ -79,6 +80,10 @@ public struct SyncEngine: Sendable {
             if report.conflictsResolved > mergedBefore { try send(&report, written: &written) }
             compactWhereWorthwhile(written)
             report.shared = try afterRound?(cloud, report) ?? 0
+            if report.uploaded > 0, let generation = try player.syncRecord().generation ?? cloud.generation?.name,
+               try !player.hasSent(generation: generation) {
+                try player.noteSent(generation: generation)
+            }
             report.durationMs = Int(now().timeIntervalSince(started) * 1000)
             try player.recordSyncOutcome(state: "synced", message: nil, at: now())
             return report

@@ -114,3 +114,28 @@ import Testing
         #expect(names == ["r0", "r1", "r2"])
     }
 }
+
+/// A reader of another player's store takes a bounded number of records of one device a read
+/// (issue 35): a device folder filled with records costs each read no more, the rest waits.
+@Suite struct DeviceBudgetTests {
+    @Test func aReaderTakesAtMostItsBudgetOfOneDeviceARead_andTheRestLater() throws {
+        let folder = MemoryFolder()
+        let zone = ZoneID(validated: "Shared")
+        let writer = try FolderCloudDatabase.inMemory(folder, player: "ben", device: DeviceID("evil"))
+        try writer.createZone(zone)
+        for batch in 0..<4 {
+            _ = try writer.modifyRecords(in: zone, saving: (0..<3).map { CloudRecord(recordType: "X", recordName: "r\(batch)-\($0)") },
+                                         deleting: [], policy: .overwrite)
+        }
+        let warnings = Locked([String]())
+        let reader = try FolderCloudDatabase.inMemory(folder, player: "ben", device: DeviceID("reader"),
+                                                      options: CloudStoreOptions(warnings: { w in warnings.withLock { $0.append(w.description) } },
+                                                                                 mostRecordsPerDevice: 7))
+        let first = try reader.fetchZoneChanges(zone, since: nil)
+        #expect(first.changedRecords.count == 6 && !first.isComplete)
+        #expect(warnings.withLock { $0 }.count == 1, "\(warnings.withLock { $0 })")
+        let second = try reader.fetchZoneChanges(zone, since: first.token)
+        #expect(second.changedRecords.count == 6 && second.isComplete)
+        #expect(Set((first.changedRecords + second.changedRecords).map(\.recordName)).count == 12)
+    }
+}

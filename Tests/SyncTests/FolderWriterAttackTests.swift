@@ -281,3 +281,51 @@ import Testing
         #expect(lines.contains { $0.contains("players/ben/") && $0.contains("evil") }, "\(lines)")
     }
 }
+
+/// A machine whose own files someone deleted from the folder writes them again (issue 35).
+@Suite struct OwnFilesDeletedTests {
+    let folder = MemoryFolder()
+    let clock = TestClock()
+
+    @Test func aMachineWhoseDeviceFolderWasDeletedWritesItsGamesAgain_andEveryMachineStillAgrees() throws {
+        let laptop = try Machine("laptop", folder: folder, shared: clock)
+        let desk = try Machine("desk", folder: folder, shared: clock)
+        let won = try laptop.start("tiger")
+        try laptop.guess("crane", in: won.id)
+        try laptop.guess("tiger", in: won.id)
+        let half = try laptop.start("comet")
+        try laptop.guess("pilot", in: half.id)
+        try laptop.sync()
+        try desk.sync()
+        #expect(try desk.snapshot(won.id) == laptop.snapshot(won.id))
+
+        // Someone removes the laptop's device folder.
+        let device = laptop.profile.device.id
+        let files = folder.allFiles.filter { $0.contains("/devices/\(device)/") }
+        #expect(!files.isEmpty)
+        let prefix = try #require(files.first.map { String($0[..<$0.range(of: "/devices/\(device)/")!.upperBound]) })
+        folder.remove(FolderPath(prefix.split(separator: "/").map(String.init)))
+
+        let warnings = Locked([String]())
+        var engine = laptop.engine
+        engine.warnings = { warning in warnings.withLock { $0.append(warning.description) } }
+        clock.advance(5)
+        try engine.sync()
+        let lines = warnings.withLock { $0 }
+        #expect(lines.count == 1 && lines[0].contains("written again"), "\(lines)")
+        #expect(folder.allFiles.contains { $0.contains("/devices/\(device)/") })
+        #expect(try engine.sync().uploaded == 0, "written again once")
+
+        // A new machine finds every game; the desk, which had read the old files, goes on.
+        let fresh = try Machine("tablet", folder: folder, shared: clock)
+        try fresh.sync()
+        #expect(try fresh.snapshot(won.id) == laptop.snapshot(won.id))
+        #expect(try fresh.snapshot(half.id) == laptop.snapshot(half.id))
+        try laptop.guess("comet", in: half.id)
+        try laptop.sync()
+        try desk.sync()
+        try fresh.sync()
+        #expect(try desk.snapshot(half.id) == laptop.snapshot(half.id))
+        #expect(try fresh.snapshot(half.id) == laptop.snapshot(half.id))
+    }
+}
