@@ -84,6 +84,7 @@ extension FolderCloudDatabase {
             heads.updateValue(head.flatMap { $0.device == other && $0.generation == generation ? $0 : nil }, forKey: other)
         }
         state.headDevices = heads.keys.sorted()
+        state.ownHeadSeen = heads[device] ?? nil
         return heads
     }
 

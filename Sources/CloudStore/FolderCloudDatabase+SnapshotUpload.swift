@@ -111,20 +111,31 @@ extension FolderCloudDatabase {
         try operation { (state: inout State) throws(CloudStoreError) in
             let generation = try requireGeneration(&state)
             return try folder.withExclusiveLock(layout.deviceDirectory(generation, device)) { () throws(CloudStoreError) in
+                // Asked every round, so it costs no file read when all is well: the head's
+                // existence, and the files its last read named (a process's first round, which
+                // has read no head yet, looks at the head's existence alone).
                 let path = layout.head(generation, device)
-                let found = load(path, kind: .head, as: HeadBody.self, limit: CloudLimits.maxSmallFileBytes, state: &state)
+                let there = folder.fileExists(path)
+                func missing(_ head: HeadBody?) -> [ZoneID] {
+                    zones.filter { zone in
+                        guard there else { return wroteBefore }
+                        guard let log = head?.zones[zone.name] else { return false }
+                        return (log.snapshotBase > 0 && !folder.fileExists(layout.snapshot(generation, device, zone, log.snapshotBase)))
+                            || (log.seq > log.snapshotBase && !folder.fileExists(layout.segment(generation, device, zone, log.snapshotBase + 1)))
+                    }
+                }
+                // What the last read of the heads saw may be older than this device's own
+                // writes since (a compaction moves its base): a gap it suggests is checked
+                // against the head read now.
+                guard !missing(there ? state.ownHeadSeen : nil).isEmpty else { return [] }
+                let found = there ? load(path, kind: .head, as: HeadBody.self, limit: CloudLimits.maxSmallFileBytes, state: &state) : nil
+                state.ownHeadSeen = found
+                let gone = missing(found)
+                guard !gone.isEmpty else { return [] }
                 var head = found ?? HeadBody(generation: generation, device: device, clock: state.clock, zones: [:])
                 var restarted: [ZoneID] = []
-                for zone in zones {
+                for zone in gone {
                     let log = head.zones[zone.name]
-                    let gone: Bool
-                    if let log {
-                        gone = (log.snapshotBase > 0 && !folder.fileExists(layout.snapshot(generation, device, zone, log.snapshotBase)))
-                            || (log.seq > log.snapshotBase && !folder.fileExists(layout.segment(generation, device, zone, log.snapshotBase + 1)))
-                    } else {
-                        gone = found == nil && wroteBefore
-                    }
-                    guard gone else { continue }
                     let seconds = Int(min(max(options.now().timeIntervalSince1970, 0), Double(CloudLimits.maxSequence / 2)))
                     let read = state.views[zone]?.positions[device] ?? 0
                     let base = max(log?.seq ?? 0, read, found == nil ? seconds : 0) + 1

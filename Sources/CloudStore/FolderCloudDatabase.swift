@@ -27,6 +27,8 @@ public final class FolderCloudDatabase: CloudDatabase {
         var spillLimits = SpilledRuns.Limits.standard
         /// The device folders the last read of the heads found (what `stamp()` looks at).
         var headDevices: [DeviceID] = []
+        /// This device's own head as the last read of the heads found it (nil: not read, or not there).
+        var ownHeadSeen: HeadBody?
     }
 
     let state: Locked<State>

@@ -328,4 +328,29 @@ import Testing
         #expect(try desk.snapshot(half.id) == laptop.snapshot(half.id))
         #expect(try fresh.snapshot(half.id) == laptop.snapshot(half.id))
     }
+
+    @Test func aMachineWhoseSegmentsWereDeletedButNotItsHeadWritesThemAgain() throws {
+        let laptop = try Machine("laptop", folder: folder, shared: clock)
+        let game = try laptop.start("tiger")
+        try laptop.guess("crane", in: game.id)
+        let warnings = Locked([String]())
+        var engine = laptop.engine
+        engine.warnings = { warning in warnings.withLock { $0.append(warning.description) } }
+        try engine.sync()
+        // A compaction moves the log's base: what was folded is not a gap.
+        _ = try laptop.cloud.compact(SyncZone.games.cloudZone, keepingRecent: 0)
+        try laptop.guess("pilot", in: game.id)
+        try engine.sync()
+        #expect(warnings.withLock { $0 }.isEmpty, "\(warnings.withLock { $0 })")
+        let device = laptop.profile.device.id
+        for file in folder.allFiles where file.contains("/devices/\(device)/zones/Games/") && file.hasSuffix(".seg") {
+            folder.remove(FolderPath(file.split(separator: "/").map(String.init)))
+        }
+        clock.advance(5)
+        try engine.sync()
+        #expect(warnings.withLock { $0 }.count == 1 && warnings.withLock { $0 }[0].contains("Games"), "\(warnings.withLock { $0 })")
+        let fresh = try Machine("tablet", folder: folder, shared: clock)
+        try fresh.sync()
+        #expect(try fresh.snapshot(game.id) == laptop.snapshot(game.id))
+    }
 }
