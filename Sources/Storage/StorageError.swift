@@ -92,10 +92,7 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `folder` (or refused to write to it) while the disk holding it has no room left
     /// (growing its shared-memory file fails so).
     static func isDiskFull(_ error: any Error, folder: String) -> Bool {
-        if let error = error as? StorageError {
-            if case .diskFull = error { return true }
-            return false
-        }
+        if let error = error as? StorageError { return error.isDiskFull }
         if let error = error as? DatabaseError {
             switch error.resultCode.primaryResultCode {
             case .SQLITE_FULL: return true

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The data dir on a real small disk (a tmpfs the test mounts; needs root, skipped otherwise):
@@ -14,12 +15,10 @@ import Testing
         let pair = try Pair()
         defer { pair.remove() }
         let disk = pair.root.appendingPathComponent("disk")
-        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
-        guard Mount.tmpfs(at: disk, size: "3m") else {
-            print("SKIPPED: full data disk: cannot mount a tmpfs here (needs root and permission to mount)")
-            return
-        }
-        defer { Mount.unmount(disk) }
+        try SmallDisk.mounted(at: disk, size: "3m", for: "a full data disk") { try playOnASmallDisk(disk, pair: pair) }
+    }
+
+    private func playOnASmallDisk(_ disk: URL, pair: Pair) throws {
         let a = Peer("laptop", cloud: pair.cloud, root: disk), b = pair.peer("desktop")
         let log = a.dataDir.appendingPathComponent("qiktionary.sqlite-wal")
 
@@ -28,8 +27,8 @@ import Testing
         let before = try Filler(disk, leaving: 900 << 10)
         let first = try a.run(["packs"])
         #expect(first.status == 0, "\(first.stderr)")
-        #expect(Filler.size(log) == 0, "the first run's log is folded and emptied")
-        #expect(Filler.room(disk) > 256 << 10, "the first run leaves room: \(Filler.room(disk)) bytes")
+        #expect(SmallDisk.size(log) == 0, "the first run's log is folded and emptied")
+        #expect(SmallDisk.room(disk) > 256 << 10, "the first run leaves room: \(SmallDisk.room(disk)) bytes")
         try before.remove()
 
         // A long plain session: every guess reported is kept, and the log stays small.
@@ -41,13 +40,13 @@ import Testing
         reported += session.events.filter { $0["event"] as? String == "feedback" }.count
         #expect(reported >= 100)
         #expect(largest <= Self.logBound, "the log reached \(largest) bytes in a session of \(reported) guesses")
-        #expect(Filler.size(log) == 0, "the log is emptied at the end of the session")
-        print("full disk: \(reported) guesses, largest log \(largest) bytes, database \(Filler.size(a.dataDir.appendingPathComponent("qiktionary.sqlite"))) bytes")
+        #expect(SmallDisk.size(log) == 0, "the log is emptied at the end of the session")
+        print("full disk: \(reported) guesses, largest log \(largest) bytes, database \(SmallDisk.size(a.dataDir.appendingPathComponent("qiktionary.sqlite"))) bytes")
         let history = try a.list("history")
 
         // The disk full to the last byte: reading works (its quiet sync cannot be kept, which
         // one warning says), writing says one line, nothing changes.
-        let filler = try Filler(disk, leaving: 0)
+        let filler = try Filler(disk)
         for command in [["status"], ["history"], ["stats"], ["history", "--json"]] {
             let result = try a.run(command)
             let warnings = result.stderr.split(separator: "\n")
@@ -55,6 +54,12 @@ import Testing
             #expect(warnings.count <= 1 && warnings.allSatisfy { $0.contains("is full") }, "\(command) on a full disk: \(result.stderr)")
         }
         #expect(try a.list("history").count == history.count)
+        // The game in progress resumes; each guess that cannot be saved is an error, and play goes on.
+        let resumed = try a.run(["play", "--plain", "--json"], input: "crane\npilot\n")
+        let answers = resumed.events.compactMap { $0["event"] as? String }
+        #expect(resumed.status == 0 && answers == ["started", "error", "error"], "\(resumed.stdout) \(resumed.stderr)")
+        #expect(resumed.events.last?["message"] as? String == "the disk holding \(a.dataDir.path) is full: "
+                + "nothing more can be saved until some space is freed there (what was saved is kept)")
         let refused = try a.run(["play", "--plain", "--json", "--pack", "animals"], input: Self.games(1))
         Self.expectOneLine(refused, saying: "the disk holding \(a.dataDir.path) is full")
         Self.expectOneLine(try a.run(["sync"]), saying: "is full")
@@ -66,7 +71,7 @@ import Testing
         #expect(again.status == 0, "\(again.stderr)")
         reported += again.events.filter { $0["event"] as? String == "feedback" }.count
         #expect(try a.run(["status"]).status == 0)
-        #expect(Filler.size(log) == 0)
+        #expect(SmallDisk.size(log) == 0)
         try b.sync()
         for peer in [a, b] {
             let kept = try peer.list("history").compactMap { $0["guesses"] as? Int }.reduce(0, +)
@@ -89,33 +94,6 @@ import Testing
     }
 }
 
-/// A file that takes the room of a small disk, all of it or all but `leaving` bytes.
-struct Filler {
-    let file: URL
-
-    init(_ disk: URL, leaving: Int) throws {
-        file = disk.appendingPathComponent("filler-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: file.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: file)
-        defer { try? handle.close() }
-        let page = Data(count: 4096)
-        while Self.room(disk) > leaving, (try? handle.write(contentsOf: page)) != nil {}
-    }
-
-    func remove() throws { try FileManager.default.removeItem(at: file) }
-
-    /// Bytes free on the disk holding `folder`.
-    static func room(_ folder: URL) -> Int {
-        var info = statvfs()
-        guard statvfs(folder.path, &info) == 0 else { return 0 }
-        return Int(info.f_bavail) * Int(info.f_frsize)
-    }
-
-    static func size(_ file: URL) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: file.path)[.size]) as? NSNumber)?.intValue ?? 0
-    }
-}
-
 /// The largest a file grows while a command runs, looked at every millisecond on a thread of
 /// its own.
 final class LogWatch: @unchecked Sendable {
@@ -127,7 +105,7 @@ final class LogWatch: @unchecked Sendable {
     init(_ file: URL) {
         Thread.detachNewThread { [self] in
             while !lock.withLock({ stopped }) {
-                let size = Filler.size(file)
+                let size = SmallDisk.size(file)
                 lock.withLock { largest = max(largest, size) }
                 usleep(1_000)
             }
