@@ -30,6 +30,7 @@ public struct Failure: Error, CustomStringConvertible {
         switch error {
         case .database: self.init(Wording.sentence(error), code: Failure.unexpected)
         case .damaged(let path, let reason): self.init(damage().advice(file: path, reason: reason), code: Failure.ioError)
+        case .diskFull: self.init(Wording.sentence(error), code: Failure.ioError)
         case .badExport, .exportOfAnotherPlayer: self.init(Wording.sentence(error), code: Failure.dataError)
         default: self.init(Wording.sentence(error), code: Failure.usage)
         }
@@ -44,8 +45,8 @@ public struct Failure: Error, CustomStringConvertible {
         case let error as StorageError: self.init(error, damage: damage)
         case let error as GuessRejection: self.init(error.reason)
         case let error as SyncError:
-            // A damaged database found during a sync is the database's problem, not the cloud's.
-            if case .storage(let inner) = error, inner.isDamage { self.init(inner, damage: damage) } else {
+            // A damaged database or a full disk found during a sync is the database's problem, not the cloud's.
+            if case .storage(let inner) = error, inner.isDamage || inner.isDiskFull { self.init(inner, damage: damage) } else {
                 self.init(error.description, code: error.exitCode)
             }
         default: return nil
@@ -60,6 +61,7 @@ public enum Wording {
         switch error {
         case .dataDirUnusable: "\(error); pass a writable folder with --data-dir"
         case .damaged: "\(error); run 'qiktionary --reset-local' to set it aside (it is kept) and start afresh"
+        case .diskFull: "\(error): nothing more can be saved until some space is freed there (what was saved is kept)"
         case .unknownPack: "\(error) (see 'qiktionary packs')"
         case .rulesForbidWord: "\(error), so it can only be played with --rules mastermind"
         case .exportOfAnotherPlayer(let player, _): "\(error); add --player \(player) to import them as \(player); nothing was changed"

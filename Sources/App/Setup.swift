@@ -55,11 +55,19 @@ public struct Setup: Sendable {
         // A damaged database is reported with `DamageAdvice.find`, as damage found later is.
         let database = try DataSafety.openDatabase(dataDir: dataDir, dataDirGiven: options.dataDir != nil, cloudGiven: given != nil,
                                                    clock: clock).0.get()
-        if options.cloudDir != nil { try database.remember(.cloudDir, given?.path) }
+        let warned = WarnedOnce()
+        // On a full disk what is saved can still be read: what opening would only note (the
+        // folder given, packs updated) waits for a run with room, said at the end of the run.
+        func unlessDiskFull(_ body: () throws(StorageError) -> Void) throws(StorageError) {
+            do { try body() } catch where error.isDiskFull { warned.hold(Wording.sentence(error)) }
+        }
+        if options.cloudDir != nil { try unlessDiskFull { () throws(StorageError) in try database.remember(.cloudDir, given?.path) } }
         let cloudDir = try given ?? database.setting(.cloudDir).map { URL(fileURLWithPath: $0) }
         let lexicon = LoadedLexicon(voice: voice)
-        let report = try database.importPacks(from: packFiles(dataDir: dataDir), lexicon: lexicon.get)
-        for problem in report.refused { voice.warn("\(problem); it was skipped") }
+        try unlessDiskFull { () throws(StorageError) in
+            let report = try database.importPacks(from: packFiles(dataDir: dataDir), lexicon: lexicon.get)
+            for problem in report.refused { voice.warn("\(problem); it was skipped") }
+        }
         let profile = try database.profile(player: options.player, device: options.device, hostName: ProcessInfo.processInfo.hostName)
         // Only on first use: a folder this machine has synced with that is now missing is a
         // share gone away, and making an empty one in its place would hide it.
@@ -67,7 +75,7 @@ public struct Setup: Sendable {
             createIfItsParentExists(cloudDir, voice: voice)
         }
         return Setup(dataDir: dataDir, cloudDir: cloudDir, database: database, profile: profile, lexicon: lexicon.get,
-                     noSync: options.noSync, clock: clock, voice: voice, warned: WarnedOnce())
+                     noSync: options.noSync, clock: clock, voice: voice, warned: warned)
     }
 
     /// The shipped packs, then the player's own in the data dir.
@@ -109,23 +117,40 @@ public struct Setup: Sendable {
         }
         if noSync { throw Failure("--no-sync forbids touching the cloud folder in this run") }
         let (warned, voice) = (warned, voice)
-        let warnings: CloudWarningSink = { warning in if warned.first(warning.description) { voice.warn(warning.description) } }
+        let warnings: CloudWarningSink = { warning in warned.warnOnce(warning.description, voice: voice) }
         let clock = self.clock
         let cloud = try SyncEngine.openCloud(folder: cloudDir, player: player,
                                              options: CloudStoreOptions(now: clock, warnings: warnings, spillDirectory: dataDir))
         var engine = SyncEngine(player: player, cloud: cloud, now: clock)
         engine.warnings = warnings
-        let games = self.games
+        let games = self.games, database = self.database
         let exchange = SharedExchange()
-        engine.afterRound = { cloud, report in try games.exchangeShared(cloud: cloud, warnings: warnings, round: report, memory: exchange) }
+        engine.afterRound = { cloud, report in
+            defer { try? database.checkpoint() }
+            return try games.exchangeShared(cloud: cloud, warnings: warnings, round: report, memory: exchange)
+        }
         return engine
     }
 
-    /// Syncs quietly when sync is on; a failure is a warning, never the end of the command.
+    /// The end of a run: the write-ahead log folded into the database file and emptied, and
+    /// the database closed. A full disk or another process's long write leaves the log (bounded,
+    /// and safe) for a later checkpoint. A full disk met on the way is said here, once, when the
+    /// command `succeeded` (a command that failed said so in its own line).
+    public func finish(succeeded: Bool) {
+        try? database.checkpoint()
+        try? database.close()
+        if succeeded, let held = warned.held() { voice.warn(held) }
+    }
+
+    /// Syncs quietly when sync is on; a failure is a warning, never the end of the command (a
+    /// full disk's waits for the end of the run: `finish`).
     public func syncInPassing() {
         guard syncEnabled else { return }
         do {
             try syncEngine().sync()
+        } catch let error as SyncError {
+            if case .storage(let inner) = error, inner.isDiskFull { return warned.hold(Wording.sentence(inner)) }
+            voice.warn("sync: \(error)")
         } catch {
             voice.warn("sync: \(error)")
         }
@@ -213,11 +238,28 @@ final class LoadedLexicon: Sendable {
     }
 }
 
-/// Remembers which warnings were printed, so a bad file in the cloud folder is named once.
+/// Remembers which warnings were printed, so a bad file in the cloud folder is named once, and
+/// the one held for the end of the run.
 final class WarnedOnce: Sendable {
     private let seen = Locked(Set<String>())
+    private let kept = Locked<String?>(nil)
+
+    /// Keeps a warning for the end of the run (the first one kept).
+    func hold(_ message: String) {
+        kept.withLock { kept in kept = kept ?? message }
+    }
+
+    /// The warning kept, once.
+    func held() -> String? {
+        kept.withLock { kept in defer { kept = nil }; return kept }
+    }
 
     func first(_ message: String) -> Bool {
         seen.withLock { $0.insert(message).inserted }
+    }
+
+    /// Warns through `voice` unless the same warning was given before.
+    func warnOnce(_ message: String, voice: Voice) {
+        if first(message) { voice.warn(message) }
     }
 }

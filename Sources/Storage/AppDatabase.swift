@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import QiktionaryCore
 
 /// The game's local database. Every write is named for what it does and runs in one
@@ -11,9 +12,13 @@ public struct AppDatabase: Sendable {
 
     /// Takes a connection (a pool on disk, or a queue in memory for tests) and migrates it.
     public init(_ writer: any DatabaseWriter, clock: @escaping @Sendable () -> Date = { Date() }) throws {
+        self.init(migrated: writer, clock: clock)
+        try Migrations.migrator.migrate(writer)
+    }
+
+    private init(migrated writer: any DatabaseWriter, clock: @escaping @Sendable () -> Date) {
         self.writer = writer
         self.clock = clock
-        try Migrations.migrator.migrate(writer)
     }
 
     public static let fileName = "qiktionary.sqlite"
@@ -30,6 +35,7 @@ public struct AppDatabase: Sendable {
             if FileManager.default.fileExists(atPath: dataDir.path, isDirectory: &isFolder), !isFolder.boolValue {
                 throw .dataDirUnusable(dataDir.path, reason: "it is a file, not a folder")
             }
+            if StorageError.isDiskFull(error, folder: dataDir.path) { throw .diskFull(dataDir.path) }
             throw .dataDirUnusable(dataDir.path, reason: StorageError.describe(error))
         }
         guard FileManager.default.isWritableFile(atPath: dataDir.path) else {
@@ -37,8 +43,9 @@ public struct AppDatabase: Sendable {
         }
         if let problem = Damage.headerProblem(atPath: path) { throw .damaged(path, reason: problem) }
         func failure(_ error: any Error) -> StorageError {
-            StorageError.isCorruption(error) ? .damaged(path, reason: StorageError.describe(error))
-                : .dataDirUnusable(dataDir.path, reason: StorageError.describe(error))
+            if StorageError.isCorruption(error) { return .damaged(path, reason: StorageError.describe(error)) }
+            if StorageError.isDiskFull(error, folder: dataDir.path) { return .diskFull(dataDir.path) }
+            return .dataDirUnusable(dataDir.path, reason: StorageError.describe(error))
         }
         let checked = try Damage.checkIfNew(path: path)
         let database: AppDatabase
@@ -48,9 +55,27 @@ public struct AppDatabase: Sendable {
             database = try whileMigrationLocked(path) {
                 try AppDatabase(DatabasePool(path: path, configuration: makeConfiguration()), clock: clock)
             }
+        } catch where StorageError.isDiskFull(error, folder: dataDir.path) && (Damage.fileSize(path) ?? 0) > 0 {
+            // Opening a pool writes (GRDB starts an empty log with a transaction of its own): on
+            // a full disk what is saved is read through a read-only pool instead.
+            do {
+                database = try readOnly(path: path, clock: clock) ?? { throw StorageError.diskFull(dataDir.path) }()
+            } catch { throw failure(error) }
         } catch { throw failure(error) }
-        if checked { try database.rememberChecked(path: path) }
+        // Only a note that spares the next check: on a full disk it waits for a run with room.
+        if checked {
+            do { try database.rememberChecked(path: path) } catch where error.isDiskFull {}
+        }
         return database
+    }
+
+    /// The database opened read-only, or nil when it lacks a migration (which would need room).
+    private static func readOnly(path: String, clock: @escaping @Sendable () -> Date) throws -> AppDatabase? {
+        var configuration = makeConfiguration()
+        configuration.readonly = true
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        guard try pool.read(Migrations.migrator.hasCompletedMigrations) else { return nil }
+        return AppDatabase(migrated: pool, clock: clock)
     }
 
     /// Runs `body` holding an exclusive `flock` of `<database>.lock`, which only opening takes
@@ -70,13 +95,33 @@ public struct AppDatabase: Sendable {
         try AppDatabase(DatabaseQueue(configuration: makeConfiguration()), clock: clock)
     }
 
+    /// How long a write waits for another process's write before it fails, in seconds.
+    static let busyTimeout = 15
+
+    /// The write-ahead log is folded into the database file (a passive checkpoint) by the
+    /// commit that takes it past this many pages (256 KiB of 4 KiB pages; SQLite's default is
+    /// 1,000, 4 MiB, which a plain session of 100 guesses filled at 40 KiB a guess)…
+    static let checkpointPages = 64
+    /// …and a log that was folded is cut back to this many bytes when it starts again, so a
+    /// long session's log stays under about 300 KiB instead of keeping its largest size.
+    static let logLimitBytes = 256 << 10
+
     static func makeConfiguration() -> Configuration {
         var config = Configuration()
         config.foreignKeysEnabled = true
-        config.busyMode = .timeout(15)
-        // In WAL mode NORMAL still survives a killed process (a commit is in the WAL before it
-        // returns); only a power cut can lose the last commits. It spares an fsync per write.
-        config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        config.busyMode = .timeout(TimeInterval(busyTimeout))
+        config.prepareDatabase { db in
+            // In WAL mode NORMAL still survives a killed process (a commit is in the WAL before it
+            // returns); only a power cut can lose the last commits. It spares an fsync per write.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(checkpointPages)")
+            try db.execute(sql: "PRAGMA journal_size_limit = \(logLimitBytes)")
+            // The log and its index (-wal, -shm) stay when the last connection closes (the log
+            // emptied): reading a database on a full disk needs its index file, which could not
+            // be made again there.
+            var persist: CInt = 1
+            _ = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &persist)
+        }
         return config
     }
 
@@ -93,11 +138,40 @@ public struct AppDatabase: Sendable {
 
     /// Runs a read with the database's own errors turned into `StorageError`.
     func read<T: Sendable>(_ body: (Database) throws -> T) throws(StorageError) -> T {
-        do { return try writer.read(body) } catch { throw StorageError(error) }
+        do { return try writer.read(body) } catch { throw failure(error) }
     }
 
     /// Runs a write transaction with the database's own errors turned into `StorageError`.
+    /// On a full disk the log is folded into the file and emptied (the room it frees may be
+    /// what the write needs) and the transaction, rolled back whole, runs once more.
     func write<T: Sendable>(_ body: (Database) throws -> T) throws(StorageError) -> T {
-        do { return try writer.write(body) } catch { throw StorageError(error) }
+        do { return try writer.write(body) } catch where StorageError.isDiskFull(error, folder: folder) {
+            try? checkpoint()
+            do { return try writer.write(body) } catch { throw failure(error) }
+        } catch { throw failure(error) }
+    }
+
+    /// Folds the write-ahead log into the database file and empties it (a TRUNCATE checkpoint):
+    /// after every sync and at the end of every run, so the log takes no room between them.
+    /// Another process's reads or write are waited for a moment only; then as much as can be
+    /// is folded without waiting (PASSIVE) and the rest is left to the next checkpoint.
+    public func checkpoint() throws(StorageError) {
+        guard filePath != nil else { return }
+        do {
+            try writer.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA busy_timeout = 200")
+                defer { try? db.execute(sql: "PRAGMA busy_timeout = \(Self.busyTimeout * 1000)") }
+                do { _ = try db.checkpoint(.truncate) } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {}
+            }
+        } catch { throw failure(error) }
+    }
+
+    /// The folder of the database's file (a full disk is named by it).
+    var folder: String { (writer.path as NSString).deletingLastPathComponent }
+
+    /// An error of the database as storage says it: a full disk names the data dir.
+    func failure(_ error: any Error) -> StorageError {
+        if !(error is StorageError), StorageError.isDiskFull(error, folder: folder) { return .diskFull(folder) }
+        return StorageError(error)
     }
 }

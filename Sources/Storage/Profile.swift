@@ -39,9 +39,21 @@ extension AppDatabase {
         if let player, !Self.isValidPlayerName(player) { throw .badPlayerName(player) }
         if let device, !Self.isValidDeviceName(device) { throw .badDeviceName(device) }
         let now = Self.stamp(now ?? clock())
-        return try write { db in
-            let remembered = try SettingRecord.fetchOne(db, key: Setting.player.rawValue)?.value
-            let playerID = player ?? remembered ?? Self.defaultPlayer
+        do {
+            return try storeProfile(player: player, device: device, hostName: hostName, now: now)
+        } catch where error.isDiskFull {
+            // On a full disk a player and device this data dir knows are only read, so what is
+            // saved can still be shown (the time last seen waits for a run with room); a new one
+            // cannot be made.
+            guard let known = try knownProfile(player: player, device: device) else { throw error }
+            return known
+        }
+    }
+
+    /// The player and device remembered, with the names given now, this device seen now.
+    private func storeProfile(player: String?, device: String?, hostName: String, now: Date) throws(StorageError) -> Profile {
+        try write { db in
+            let playerID = try Self.playerID(given: player, db)
             if player != nil { try SettingRecord(key: Setting.player.rawValue, value: playerID).upsert(db) }
             if try PlayerRecord.fetchOne(db, key: playerID) == nil {
                 try PlayerRecord(id: playerID, createdAt: now).insert(db)
@@ -56,6 +68,22 @@ extension AppDatabase {
             try local.upsert(db)
             return Profile(playerID: playerID, device: local)
         }
+    }
+
+    /// The profile as stored, without writing; nil when the player or this device is new.
+    private func knownProfile(player: String?, device: String?) throws(StorageError) -> Profile? {
+        try read { db in
+            let playerID = try Self.playerID(given: player, db)
+            guard try PlayerRecord.fetchOne(db, key: playerID) != nil,
+                  var local = try DeviceRecord.filter(Column("isLocal") == true).fetchOne(db) else { return nil }
+            if let device { local.name = device }
+            return Profile(playerID: playerID, device: local)
+        }
+    }
+
+    /// The player given now, else the one remembered, else the default.
+    private static func playerID(given player: String?, _ db: Database) throws -> String {
+        try player ?? SettingRecord.fetchOne(db, key: Setting.player.rawValue)?.value ?? defaultPlayer
     }
 
     /// The cloud folder uses the name as a path component, so it is held to the same allow-list:

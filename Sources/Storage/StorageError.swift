@@ -30,6 +30,9 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The database file is damaged (SQLite found it corrupt or not a database at all). The path
     /// is the file's, when known where the damage was found.
     case damaged(String?, reason: String)
+    /// The disk holding the data dir (the path) is full: nothing more could be written. What
+    /// was saved before is kept.
+    case diskFull(String)
     /// An export file that cannot be imported: not JSON, not an export, or a value in it that
     /// fails a check. The reason names the place in the file. Nothing was changed.
     case badExport(String)
@@ -63,6 +66,7 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .database(let message): "database error: \(message)"
         case .damaged(let path, let reason):
             "the database\(path.map { " \($0)" } ?? "") is damaged (\(reason))"
+        case .diskFull(let folder): "the disk holding \(folder) is full"
         case .badExport(let reason): "not a usable qiktionary export: \(reason); nothing was changed"
         case .exportOfAnotherPlayer(let player, let current):
             "the export holds player '\(player)''s games, not '\(current)''s"
@@ -82,6 +86,44 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     public static func isCorruption(_ error: any Error) -> Bool {
         guard let error = error as? DatabaseError else { return false }
         return [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode.primaryResultCode)
+    }
+
+    /// Whether SQLite said the disk is full (SQLITE_FULL), or failed at I/O on the database in
+    /// `folder` (or refused to write to it) while the disk holding it has no room left
+    /// (growing its shared-memory file fails so).
+    static func isDiskFull(_ error: any Error, folder: String) -> Bool {
+        if let error = error as? StorageError { return error.isDiskFull }
+        if let error = error as? DatabaseError {
+            switch error.resultCode.primaryResultCode {
+            case .SQLITE_FULL: return true
+            // A read-only pool is what a full disk's opening gave.
+            case .SQLITE_IOERR, .SQLITE_CANTOPEN, .SQLITE_READONLY: return hasNoRoom(folder)
+            default: return false
+            }
+        }
+        if let error = error as? CocoaError, let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError {
+            return underlying.code == Int(ENOSPC)
+        }
+        return false
+    }
+
+    /// Whether the file system holding `folder` (or its nearest existing parent) has less than
+    /// a few pages left.
+    static func hasNoRoom(_ folder: String) -> Bool {
+        var info = statvfs()
+        var path = folder
+        while statvfs(path, &info) != 0 {
+            let parent = (path as NSString).deletingLastPathComponent
+            guard parent != path, !parent.isEmpty else { return false }
+            path = parent
+        }
+        return UInt64(info.f_bavail) * UInt64(info.f_frsize) < 64 << 10
+    }
+
+    /// Whether this is the disk holding the data being full.
+    public var isDiskFull: Bool {
+        if case .diskFull = self { return true }
+        return false
     }
 
     /// Whether this is the database being damaged, wherever it was found.

@@ -36,7 +36,10 @@ struct Qiktionary: ParsableCommand, UsesData {
             // Every command reads the packs; --help, --version and the completion scripts do not.
             do { _ = try BundledContent.require() } catch { throw Failure(error.description, code: Failure.unavailable) }
             try command.run()
+            Setup.finishOpened(succeeded: true)
         } catch {
+            // Out of every transaction by now: the log can be folded before the line is said.
+            Setup.finishOpened(succeeded: false)
             exit(reporting: error, options: options)
         }
     }

@@ -1,5 +1,6 @@
 import App
 import ArgumentParser
+import Concurrency
 import Foundation
 import QiktionaryCore
 
@@ -37,8 +38,22 @@ protocol UsesData {
 }
 
 extension Setup {
-    /// Opens the data as the options say, the program's voice for its notes and warnings.
-    static func open(_ shared: SharedOptions) throws -> Setup { try open(shared.options, voice: .standard) }
+    /// Opens the data as the options say, the program's voice for its notes and warnings. The
+    /// data is kept open until the run ends (`finishOpened`).
+    static func open(_ shared: SharedOptions) throws -> Setup {
+        let setup = try open(shared.options, voice: .standard)
+        opened.withLock { $0.append(setup) }
+        return setup
+    }
+
+    /// What this run opened.
+    private static let opened = Locked<[Setup]>([])
+
+    /// The end of the run, its command done or failed: every database it opened checkpointed
+    /// and closed (`Setup.finish`).
+    static func finishOpened(succeeded: Bool) {
+        for setup in opened.withLock({ opened in defer { opened = [] }; return opened }) { setup.finish(succeeded: succeeded) }
+    }
 }
 
 /// The check of `--word`, for every command that takes one: letters a to z, in either case.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The cloud folder going bad under a player: emptied like an unmounted mount point, full,
@@ -32,11 +33,11 @@ import Testing
     @Test func aFullDiskKeepsChangesQueuedUntilThereIsRoom() throws {
         let pair = try Pair()
         defer { pair.remove() }
-        guard Mount.tmpfs(at: pair.cloud, size: "512k") else {
+        guard SmallDisk.mount(at: pair.cloud, size: "512k") else {
             print("skipped: cannot mount a tmpfs here (needs root)")
             return
         }
-        defer { Mount.unmount(pair.cloud) }
+        defer { SmallDisk.unmount(pair.cloud) }
         let a = pair.peer("laptop"), b = pair.peer("desktop")
         _ = try a.play(["--word", "comet"], ["give-up"])
         let filler = pair.cloud.appendingPathComponent("filler")
@@ -75,25 +76,5 @@ import Testing
             let mode = ((try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions]) as? Int) ?? 0o777
             #expect(mode & 0o077 == 0, "\(file.path) is \(String(mode, radix: 8))")
         }
-    }
-}
-
-/// Mounting a small tmpfs for a real full disk; false where this machine does not allow it.
-enum Mount {
-    static func tmpfs(at folder: URL, size: String) -> Bool {
-        guard getuid() == 0 else { return false }
-        return run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", folder.path]) == 0
-    }
-
-    static func unmount(_ folder: URL) { _ = run("/bin/umount", [folder.path]) }
-
-    private static func run(_ tool: String, _ arguments: [String]) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
     }
 }
