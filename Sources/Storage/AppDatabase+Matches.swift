@@ -96,6 +96,14 @@ extension PlayerDatabase {
         }
     }
 
+    /// When the play waiting longest for its match was read (nil: none waits).
+    public func oldestWaitingPlay() throws(StorageError) -> Date? {
+        try read { db in
+            try Int64.fetchOne(db, sql: "SELECT min(waitingSince) FROM matchPlay WHERE viewer = ? AND waitingSince > 0", arguments: [viewer])
+                .map(AppDatabase.time)
+        }
+    }
+
     /// Drops the plays that waited for their match since before `cutoff`, and every play of
     /// `matches` (another pair's, which this player never sees); returns how many of each player.
     @discardableResult

@@ -125,7 +125,7 @@ public struct SharedZone: Sendable {
             told.note("the shared folder holds \(ordered.count - 1) other players; only \(Self.mostPlayersRead) are read each round")
         }
         let readNow = ordered.prefix(Self.mostPlayersRead + 1)
-        try player.keepOnlyFriends(Set(readNow))
+        if !seen.subtracting(readNow).subtracting([viewer]).isEmpty { try player.keepOnlyFriends(Set(readNow)) }
         for name in readNow {
             let token = known[name].flatMap { Data(base64Encoded: $0) }.flatMap { try? ChangeToken(serialized: $0) }
             guard let changes = try fetch(name, since: token, readers: readers) else { continue }
@@ -144,11 +144,14 @@ public struct SharedZone: Sendable {
             if after != known[name] { tokens[name] = after }
         }
         // Plays that waited too long for their match are dropped, each player's told once.
-        for (publisher, count) in try player.dropWaitingPlays(before: player.now().addingTimeInterval(-Self.longestWait)).sorted(by: { $0.key < $1.key }) {
+        let cutoff = player.now().addingTimeInterval(-Self.longestWait)
+        let stale = try player.oldestWaitingPlay().map { $0 < cutoff } ?? false
+        for (publisher, count) in try stale ? player.dropWaitingPlays(before: cutoff).sorted(by: { $0.key < $1.key }) : [] {
             told.note("\(publisher)'s \(count) play\(count == 1 ? "" : "s") of matches that never arrived, dropped after \(Int(Self.longestWait / 86_400)) days")
         }
-        var waiting = try player.waitingPlays()
-        var kept = Set(try player.keptMatches().map(\.id))
+        // Asked of the database only when something was read.
+        var waiting = read.isEmpty ? [:] : try player.waitingPlays()
+        var kept = read.isEmpty ? [] : Set(try player.keptMatches().map(\.id))
         // Matches first, so a play or decline read in the same round finds its match.
         let sorted = read.filter { if case .match = $0.record { true } else { false } }
             + read.filter { if case .match = $0.record { false } else { true } }
