@@ -29,7 +29,7 @@ extension PlayerGames {
 
     /// A new match against `opponent`, a player visible in the folder: three words of `packID`
     /// (one drawn at random when nil), under `rules` (the pack's when nil).
-    public func newMatch(against opponent: String, packID: String?, rules: Rules?, hard: Bool, seed: UInt64? = nil,
+    public func newMatch(against opponent: String, packID: String?, rules: Rules?, hard: Bool, assist: Assist = .standard, seed: UInt64? = nil,
                          now: Date = Date()) throws -> MatchOverview {
         if let problem = PlayerName.problem(opponent) { throw Failure(problem) }
         if opponent == me { throw Failure(MatchRefusal.againstYourself(me).description) }
@@ -43,17 +43,17 @@ extension PlayerGames {
         let match: Match = try refusing { () throws(MatchRefusal) in
             if var generator = seeded {
                 defer { seeded = generator }
-                return try make(against: opponent, packs: packs, packID: packID, rules: rules, hard: hard, now: now, played: played,
+                return try make(against: opponent, packs: packs, packID: packID, rules: rules, hard: hard, assist: assist, now: now, played: played,
                                 using: &generator)
             }
-            return try make(against: opponent, packs: packs, packID: packID, rules: rules, hard: hard, now: now, played: played,
+            return try make(against: opponent, packs: packs, packID: packID, rules: rules, hard: hard, assist: assist, now: now, played: played,
                             using: &system)
         }
         try run { () throws(StorageError) in try player.keepMatch(match, madeHere: true) }
         return try overview(match, declined: [])
     }
 
-    private func make<R: RandomNumberGenerator>(against opponent: String, packs: [Pack], packID: String?, rules: Rules?, hard: Bool,
+    private func make<R: RandomNumberGenerator>(against opponent: String, packs: [Pack], packID: String?, rules: Rules?, hard: Bool, assist: Assist,
                                                 now: Date, played: Set<String>, using generator: inout R) throws(MatchRefusal) -> Match {
         let pack: Pack
         if let packID {
@@ -62,7 +62,7 @@ extension PlayerGames {
         } else {
             pack = try Match.choosePack(from: packs, rules: rules, lexicon: lexicon(), using: &generator)
         }
-        return try Match.make(by: me, against: opponent, pack: pack, rules: rules, hard: hard, createdAt: now, lexicon: lexicon(),
+        return try Match.make(by: me, against: opponent, pack: pack, rules: rules, hard: hard, assist: assist, createdAt: now, lexicon: lexicon(),
                               avoiding: played, using: &generator)
     }
 
@@ -120,7 +120,8 @@ extension PlayerGames {
             throw Failure("you have played every game of match '\(match.id)'; `match show \(match.id)` shows where it stands")
         }
         let words = try refusing { () throws(MatchRefusal) in try match.words(lexicon: lexicon(), packWords: try? packWords(match.pack)) }
-        let request = GameRequest(packID: match.pack, word: words[index - 1], rules: match.rules, hard: match.hard)
+        // At the match's help level (a match made before there was one: the player's own).
+        let request = GameRequest(packID: match.pack, word: words[index - 1], rules: match.rules, hard: match.hard, assist: match.assist)
         return try run { () throws(StorageError) in
             try player.startMatchGame(id: match.gameID(player: me, index: index), request: request, maxGuesses: match.maxGuesses,
                                       lexicon: lexicon)

@@ -78,7 +78,8 @@ extension Canvas {
     func matchDetail(_ overview: MatchOverview) -> String {
         let state = overview.state, match = state.match
         let opponent = match.opponent(of: overview.viewer) ?? "?"
-        var parts = ["\(match.rules.rawValue), \(match.length) letters\(match.hard ? ", hard" : ""), \(match.maxGuesses) guesses a game, made by \(who(match.createdBy, overview))."]
+        let level = match.assist.map { ", help \($0.rawValue)" } ?? ""
+        var parts = ["\(match.rules.rawValue), \(match.length) letters\(match.hard ? ", hard" : "")\(level), \(match.maxGuesses) guesses a game, made by \(who(match.createdBy, overview))."]
         for index in Match.games {
             let word = overview.words.indices.contains(index - 1) ? overview.words[index - 1] : nil
             let mine = progressText(state.progress(of: overview.viewer)[index - 1])
@@ -120,8 +121,12 @@ extension Canvas {
         }
         let column = ([match.length + 2, opponent.columns, "you".columns, "9 hints".columns] + shown.map(\.columns)).max() ?? 0
         let blocks = Match.games.map { gameBlock(overview, index: $0, players: players, column: column) }
-        var lines: [[Segment]] = [[("\(match.rules.rawValue), \(match.length) letters\(match.hard ? ", hard" : "")", .dim),
-                                   ("   you \(score(overview)) \(opponent)", .bold)], []]
+        // The help level where it fits beside the score (the score first).
+        let rules = "\(match.rules.rawValue), \(match.length) letters\(match.hard ? ", hard" : "")"
+        let level = match.assist.map { ", help \($0.rawValue)" } ?? ""
+        let scoreText = "   you \(score(overview)) \(opponent)"
+        let head = (rules + level + scoreText).columns <= inner.width - 2 ? rules + level : rules
+        var lines: [[Segment]] = [[(head, .dim), (scoreText, .bold)], []]
         let blockWidth = column * 2 + 2, gap = 3
         if blockWidth * blocks.count + gap * (blocks.count - 1) <= inner.width - 2 {
             // Across: row by row, each game's block padded to its width.

@@ -17,7 +17,7 @@ public enum MatchText {
     public static func show(_ shown: MatchOverview) -> [String] {
         let state = shown.state, match = state.match
         var lines = ["match \(match.id): \(match.players.joined(separator: " vs ")), pack \(match.pack), \(match.rules.rawValue)"
-                     + (match.hard ? ", hard" : ""),
+                     + (match.hard ? ", hard" : "") + (match.assist.map { ", help \($0.rawValue)" } ?? ""),
                      shown.summary]
         for index in Match.games {
             var parts: [String] = []

@@ -21,10 +21,11 @@ extension PlayerDatabase {
             if let kept = try Self.match(match.id, viewer: viewer, db) { return kept }
             try db.execute(sql: """
                 INSERT INTO matchRecord (viewer, id, players, createdBy, pack, packVersion, rules, hard, length, maxGuesses,
-                  createdAt, codes, wordCheck, madeHere) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                  createdAt, codes, wordCheck, madeHere, assist) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [viewer, match.id, match.players.joined(separator: ","), match.createdBy, match.pack, match.packVersion,
                                  match.rules.rawValue, match.hard, match.length, match.maxGuesses,
-                                 AppDatabase.millis(match.createdAt), match.codes.joined(separator: ","), match.wordCheck, madeHere])
+                                 AppDatabase.millis(match.createdAt), match.codes.joined(separator: ","), match.wordCheck, madeHere,
+                                 match.assist?.rawValue])
             try db.execute(sql: "UPDATE matchPlay SET waitingSince = 0 WHERE viewer = ? AND matchId = ?", arguments: [viewer, match.id])
             return nil
         }
@@ -55,11 +56,13 @@ extension PlayerDatabase {
 
     private static func match(row: Row) -> Match? {
         guard let rules = Rules(rawValue: row["rules"]) else { return nil }
+        let assist = (row["assist"] as String?).map(Assist.init(rawValue:))
+        if assist == .some(nil) { return nil }
         let players: String = row["players"], codes: String = row["codes"]
         return Match(id: row["id"], players: players.split(separator: ",").map(String.init), createdBy: row["createdBy"],
                      pack: row["pack"], packVersion: row["packVersion"], rules: rules, hard: row["hard"], length: row["length"],
                      maxGuesses: row["maxGuesses"], createdAt: AppDatabase.time(row["createdAt"]),
-                     codes: codes.split(separator: ",").map(String.init), wordCheck: row["wordCheck"])
+                     codes: codes.split(separator: ",").map(String.init), wordCheck: row["wordCheck"], assist: assist ?? nil)
     }
 
     // MARK: Plays

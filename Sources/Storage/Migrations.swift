@@ -130,13 +130,15 @@ enum Migrations {
     /// is shown, never published again. The rows kept before were published by whichever
     /// machine held them, so the player's own are taken as made here. A play read before its
     /// match notes when (`waitingSince`, 0 once its match is here), so one whose match never
-    /// comes is dropped (`AppDatabase+Matches`).
+    /// comes is dropped (`AppDatabase+Matches`). A match keeps the help level both its players
+    /// play at (`assist`, NULL for the matches made before there was one).
     static let v15 = """
         ALTER TABLE matchRecord ADD COLUMN madeHere INTEGER NOT NULL DEFAULT 0;
         UPDATE matchRecord SET madeHere = 1 WHERE createdBy = viewer;
         ALTER TABLE matchDecline ADD COLUMN madeHere INTEGER NOT NULL DEFAULT 0;
         UPDATE matchDecline SET madeHere = 1 WHERE player = viewer;
         ALTER TABLE matchPlay ADD COLUMN waitingSince INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE matchRecord ADD COLUMN assist TEXT;
         """
 
     /// Texts stored before every gate refused control characters (a pack file's fact, title or

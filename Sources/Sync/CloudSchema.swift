@@ -340,7 +340,7 @@ extension CloudSchema {
     enum MatchKey {
         static let id = "id", players = "players", createdBy = "createdBy", pack = "pack", packVersion = "packVersion"
         static let rules = "rules", hard = "hard", length = "length", maxGuesses = "maxGuesses", createdAt = "createdAt"
-        static let codes = "codes", wordCheck = "wordCheck"
+        static let codes = "codes", wordCheck = "wordCheck", assist = "assist"
     }
 
     enum PlayKey {
@@ -373,6 +373,7 @@ extension CloudSchema {
                       K.packVersion: .int(Int64(m.packVersion)), K.rules: .string(m.rules.rawValue), K.hard: .bool(m.hard),
                       K.length: .int(Int64(m.length)), K.maxGuesses: .int(Int64(m.maxGuesses)), K.createdAt: .date(m.createdAt),
                       K.codes: .strings(m.codes), K.wordCheck: .int(Int64(m.wordCheck))]
+            if let assist = m.assist { fields[K.assist] = .string(assist.rawValue) }
         case .play(let p):
             typealias K = PlayKey
             (type, name) = (Self.matchPlay, playName(match: p.match, player: p.player, game: p.game))
@@ -432,8 +433,12 @@ extension CloudSchema {
                   let rules = string(r, K.rules).flatMap(Rules.init), case .bool(let hard)? = r[K.hard],
                   let length = int(r, K.length), let limit = int(r, K.maxGuesses), let createdAt = date(r, K.createdAt),
                   case .strings(let codes)? = r[K.codes], let check = int(r, K.wordCheck) else { return bad("it is not a match") }
+            // A match made before matches had a help level has none; one that names a level this version does not know is refused.
+            let assist = r[K.assist] == nil ? nil : string(r, K.assist).flatMap(Assist.init(rawValue:))
+            if r[K.assist] != nil && assist == nil { return bad("its help level is not one of none, proven or coach") }
             return .success(.match(Match(id: id, players: players, createdBy: createdBy, pack: pack, packVersion: version, rules: rules,
-                                         hard: hard, length: length, maxGuesses: limit, createdAt: createdAt, codes: codes, wordCheck: check)))
+                                         hard: hard, length: length, maxGuesses: limit, createdAt: createdAt, codes: codes, wordCheck: check,
+                                         assist: assist)))
         case matchPlay:
             typealias K = PlayKey
             guard let id = string(r, K.match), let player = string(r, K.player), let game = int(r, K.game),

@@ -44,7 +44,7 @@ struct MatchCommand: ParsableCommand {
             abstract: "Challenge a player of the folder to a match of three games.",
             discussion: """
                 The three words are drawn from one pack (the one given, or one at random), under the same \
-                rules and hard setting for both players. Play it with 'qiktionary play --match ID'.
+                rules, hard setting and help level for both players. Play it with 'qiktionary play --match ID'.
                 """
         )
         @OptionGroup var shared: SharedOptions
@@ -52,13 +52,18 @@ struct MatchCommand: ParsableCommand {
         @Option(help: ArgumentHelp("Draw the words from this pack (see 'qiktionary packs').", valueName: "id")) var pack: String?
         @Option(help: ArgumentHelp("classic or mastermind. Default: the pack's.", valueName: "rules")) var rules: Rules?
         @Flag(help: "Both players play in hard mode.") var hard = false
+        @Option(help: ArgumentHelp("""
+            The help level both players play every game at: none, proven (default) or coach (see 'play --assist'). \
+            A result played at another level does not count.
+            """, valueName: "level")) var assist: Assist = .standard
         @Option(help: ArgumentHelp("Draw the match repeatably from this number.", valueName: "n")) var seed: UInt64?
         @Flag(help: "Print the match as a JSON object.") var json = false
 
         func run() throws {
             let setup = try Setup.open(shared)
             setup.syncInPassing()
-            let shown = try setup.games.newMatch(against: against, packID: pack, rules: rules, hard: hard, seed: seed, now: setup.clock())
+            let shown = try setup.games.newMatch(against: against, packID: pack, rules: rules, hard: hard, assist: assist, seed: seed,
+                                                 now: setup.clock())
             setup.syncInPassing()
             if json { return printJSON(MatchJSON(shown.state, words: nil)) }
             MatchText.show(shown).forEach(say)

@@ -113,6 +113,28 @@ func canonical(_ value: Any?) throws -> String {
         #expect(rows.first { $0["player"] as? String == "ben" }?["matchesWon"] as? Int == 1)
     }
 
+    @Test func bothPlayersPlayAtTheMakersHelpLevel_andAResultAtAnotherDoesNotCount() throws {
+        let pair = try Pair()
+        defer { pair.remove() }
+        let ana = Friend("ana", device: "laptop", in: pair), ben = Friend("ben", device: "pc", in: pair)
+        _ = try ben.run(["friends", "--join"])
+        // Ana plays with the coach on otherwise; the match she makes is played at none.
+        _ = try ana.run(["play", "--plain", "--assist", "coach"], input: "")
+        let made = try #require(try ana.json(["match", "new", "--against", "ben", "--assist", "none"]) as? [String: Any])
+        #expect(made["assist"] as? String == "none")
+        let id = try #require(made["id"] as? String)
+        let anaGame = try ana.playMatch(id, ["give-up"])
+        let started = try #require(anaGame.first { $0["event"] as? String == "started" }?["game"] as? [String: Any])
+        #expect(started["assist"] as? String == "none", "\(started)")
+        let benGame = try ben.playMatch(id, ["give-up"])
+        let benStarted = try #require(benGame.first { $0["event"] as? String == "started" }?["game"] as? [String: Any])
+        #expect(benStarted["assist"] as? String == "none", "\(benStarted)")
+        let text = try ana.run(["match", "show", id])
+        #expect(text.stdout.contains("help none"), "\(text.stdout)")
+        let unknown = try ana.run(["match", "new", "--against", "ben", "--assist", "all"])
+        #expect(unknown.status == 64 && unknown.stderr.split(separator: "\n").count <= 3, "\(unknown.stderr)")
+    }
+
     @Test func theErrorsOfMatches_areOneLineAndExit64() throws {
         let pair = try Pair()
         defer { pair.remove() }

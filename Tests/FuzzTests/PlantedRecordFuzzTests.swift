@@ -39,10 +39,8 @@ import App
         defer { Fuzz.report("planted", batch: batch, cases: Self.casesPerBatch, since: start) }
         var rng = SeededGenerator(seed: seed)
         let folder = MemoryFolder()
-        let database = try AppDatabase.inMemory()
-        _ = try database.importPacks(from: Fuzz.packFiles, lexicon: { Fuzz.lexicon })
-        let profile = try database.profile(player: "ana", device: "laptop", hostName: "laptop")
-        let player = database.player(profile)
+        let player = try Fuzz.anasLaptop()
+        let profile = player.profile
         let store = try FolderCloudDatabase.inMemory(folder, player: "ana", device: DeviceID(profile.device.id),
                                                      options: CloudStoreOptions(warnings: { _ in }))
         let games = PlayerGames(player: player, lexicon: { Fuzz.lexicon })

@@ -21,10 +21,8 @@ import Testing
         defer { Fuzz.report("shared", batch: batch, cases: Self.casesPerBatch, since: start) }
         var rng = SeededGenerator(seed: seed)
         let folder = MemoryFolder()
-        let database = try AppDatabase.inMemory()
-        _ = try database.importPacks(from: Fuzz.packFiles, lexicon: { Fuzz.lexicon })
-        let profile = try database.profile(player: "ana", device: "laptop", hostName: "laptop")
-        let player = database.player(profile)
+        let player = try Fuzz.anasLaptop()
+        let profile = player.profile
         let own = try FolderCloudDatabase.inMemory(folder, player: "ana", device: DeviceID(profile.device.id))
         let writer = try FolderCloudDatabase.inMemory(folder, player: "ben", device: DeviceID("mallory"))
         try writer.createZone(CloudSchema.sharedZone)
@@ -100,4 +98,14 @@ final class LockedLines: @unchecked Sendable {
     private let lock = NSLock()
     func append(_ line: String) { lock.withLock { lines.append(line) } }
     var all: [String] { lock.withLock { lines } }
+}
+
+extension Fuzz {
+    /// Ana's player on her laptop, in a database of its own holding the shipped packs: the
+    /// player whose folders the shared-record fuzz targets write into.
+    static func anasLaptop() throws -> PlayerDatabase {
+        let database = try AppDatabase.inMemory()
+        _ = try database.importPacks(from: Fuzz.packFiles, lexicon: { Fuzz.lexicon })
+        return database.player(try database.profile(player: "ana", device: "laptop", hostName: "laptop"))
+    }
 }

@@ -10,7 +10,7 @@ enum MatchFixtures {
                       rules: Rules = .classic, hard: Bool = false, minute: Int) -> Match {
         let maker = createdBy ?? opponent
         return Match(id: id, players: [maker, maker == viewer ? opponent : viewer], createdBy: maker, pack: pack, packVersion: 1, rules: rules, hard: hard, length: 5, maxGuesses: 15,
-              createdAt: Fixtures.at(minute), codes: ["AAAAAAAAAAAA", "BBBBBBBBBBBB", "CCCCCCCCCCCC"], wordCheck: 0)
+              createdAt: Fixtures.at(minute), codes: ["AAAAAAAAAAAA", "BBBBBBBBBBBB", "CCCCCCCCCCCC"], wordCheck: 0, assist: .proven)
     }
 
     /// A finished game's play: its grid from the guesses against the word.

@@ -41,9 +41,9 @@ import Testing
 │                                                                                                  │
 └──────────────────────────────────────────────────────────────────────────────────────────────────┘
 ┌─ vs ben · Animals ───────────────────────────────────────────────────────────────────────────────┐
-│ classic, 5 letters, 15 guesses a game, made by ben. Game 1 (WHALE): you: won in 4, ben: won in   │
-│ 5; you won. Game 2: you: 4 guesses, ben: 3 guesses. Game 3: you: not started, ben: not started.  │
-│ Enter plays game 2.                                                                              │
+│ classic, 5 letters, help proven, 15 guesses a game, made by ben. Game 1 (WHALE): you: won in 4,  │
+│ ben: won in 5; you won. Game 2: you: 4 guesses, ben: 3 guesses. Game 3: you: not started, ben:   │
+│ not started. Enter plays game 2.                                                                 │
 └──────────────────────────────────────────────────────────────────────────────────────────────────┘
 
  Enter play  ↑↓ choose  l leaderboard  Tab next  F1 help  ^C quit
@@ -75,7 +75,7 @@ import Testing
  Animals 12/36 solved                  your turn in a match vs ben · sync off · last change: laptop
   1 Game  2 Packs  3 In progress  4 Reading list  5 History  6 Stats  Matches
 ┌─ vs cat · Animals · you won 2–1 ─────────────────────────────────────────────────────────────────┐
-│ classic, 5 letters   you 2–1 cat                                                                 │
+│ classic, 5 letters, help proven   you 2–1 cat                                                    │
 │                                                                                                  │
 │ Game 1 · TIGER       Game 2 · ZEBRA       Game 3 · HORSE                                         │
 │ you won              cat won              you won                                                │

@@ -20,7 +20,7 @@ import Testing
         return String(decoding: try encoder.encode(view), as: UTF8.self)
     }
 
-    let head = #"{"createdBy":"alice","#
+    let head = #"{"assist":"proven","createdBy":"alice","#
     let tail = #""hard":false,"id":"6f1c2a4e-0b8d-4c3a-9e1f-2b3c4d5e6f70","pack":"animals","players":["alice","ben"],"rules":"classic","#
 
     @Test func aNewMatch() throws {

@@ -69,11 +69,13 @@ func matchGame(_ secret: String, _ words: [String], status: GameStatus? = nil, r
     @Test func whatIsPublishedIsReadBackTheSame() throws {
         var mastermind = try MatchFixture.match(pack: MatchFixture.doubles)
         mastermind.maxGuesses = 4
+        var noHelp = match
+        noHelp.assist = .noHelp
         let games: [(Match, Game, [Int])] = [
             (match, matchGame("tiger", []), []),
             (match, matchGame("tiger", ["crane", "zebra"]), [1]),
             (match, matchGame("tiger", ["tiger"]), [0]),
-            (match, matchGame("tiger", ["crane", "tiger"], assist: .noHelp), []),
+            (noHelp, matchGame("tiger", ["crane", "tiger"], assist: .noHelp), []),
             (match, matchGame("tiger", [], status: .gaveUp), [0]),
             (mastermind, matchGame("geese", ["sheep", "queue", "geese"], rules: .mastermind, maxGuesses: 4), [0, 1, 2]),
             (mastermind, matchGame("geese", ["sheep", "queue", "llama", "tiger"], rules: .mastermind, maxGuesses: 4), [3]),
@@ -82,6 +84,17 @@ func matchGame(_ secret: String, _ words: [String], status: GameStatus? = nil, r
             let play = MatchPlay.of(game, hints: hints, match: match, player: "alice", index: 3)
             #expect(try MatchPlay(checking: play.fields, in: match, publishedBy: "alice") == play)
         }
+    }
+
+    @Test func aResultAtAnotherHelpLevelThanTheMatchsIsRefused_andAMatchOfNoLevelTakesAny() throws {
+        let coached = MatchPlay.of(matchGame("tiger", ["crane", "tiger"], assist: .coach), hints: [], match: match, player: "ben", index: 1)
+        #expect(match.assist == .proven)
+        #expect(throws: MatchRefusal.otherLevel(played: .coach, match: .proven)) {
+            try MatchPlay(checking: coached.fields, in: match, publishedBy: "ben")
+        }
+        var older = match
+        older.assist = nil
+        #expect(try MatchPlay(checking: coached.fields, in: older, publishedBy: "ben") == coached)
     }
 }
 

@@ -32,9 +32,13 @@ public struct Match: Sendable, Equatable {
     /// word by its place in the dictionary, so a machine whose dictionary differs from the
     /// maker's would decode other words; this says so instead.
     public var wordCheck: Int
+    /// The help level both players play every game at, chosen by the maker (`match new
+    /// --assist`, `proven` unless said): a play at another level is refused as a result. Nil for
+    /// a match made before matches had one (each player then played at their own).
+    public var assist: Assist?
 
     public init(id: String, players: [String], createdBy: String, pack: String, packVersion: Int, rules: Rules, hard: Bool,
-                length: Int, maxGuesses: Int, createdAt: Date, codes: [String], wordCheck: Int) {
+                length: Int, maxGuesses: Int, createdAt: Date, codes: [String], wordCheck: Int, assist: Assist?) {
         self.id = id
         self.players = players
         self.createdBy = createdBy
@@ -47,6 +51,7 @@ public struct Match: Sendable, Equatable {
         self.createdAt = createdAt
         self.codes = codes
         self.wordCheck = wordCheck
+        self.assist = assist
     }
 
     /// The other player, for a player of the match.
@@ -67,9 +72,9 @@ public struct Match: Sendable, Equatable {
     /// A new match of `creator` against `opponent` on three different words of `pack` (under
     /// `rules`, the pack's own when nil), drawn with `generator` (a `SeededGenerator` draws the
     /// same match, id included, every time), preferring words not in `avoiding` (the words the
-    /// maker has played). The guess limit is the pack's.
+    /// maker has played). The guess limit is the pack's; both play at `assist`.
     public static func make<R: RandomNumberGenerator>(
-        by creator: String, against opponent: String, pack: Pack, rules: Rules? = nil, hard: Bool = false,
+        by creator: String, against opponent: String, pack: Pack, rules: Rules? = nil, hard: Bool = false, assist: Assist = .standard,
         createdAt: Date, lexicon: Lexicon, avoiding played: Set<String> = [], using generator: inout R
     ) throws(MatchRefusal) -> Match {
         for name in [creator, opponent] {
@@ -89,7 +94,7 @@ public struct Match: Sendable, Equatable {
         let id = newID(using: &generator)
         return Match(id: id, players: [creator, opponent], createdBy: creator, pack: pack.id, packVersion: pack.version, rules: rules,
                      hard: hard, length: pack.length, maxGuesses: pack.guessLimit, createdAt: createdAt,
-                     codes: chosen.map(\.code), wordCheck: wordCheck(id: id, words: chosen.map(\.word)))
+                     codes: chosen.map(\.code), wordCheck: wordCheck(id: id, words: chosen.map(\.word)), assist: assist)
     }
 
     /// A pack for a match when none is named: any pack with three words to play under `rules`

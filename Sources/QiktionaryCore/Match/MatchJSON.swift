@@ -37,6 +37,8 @@ public struct MatchJSON: Encodable, Equatable, Sendable {
     public var pack: String
     public var rules: Rules
     public var hard: Bool
+    /// The help level both players play at; null for a match made before matches had one.
+    public var assist: OrNull<String>
     public var status: MatchState.Status
     public var games: [Game]
     public var score: [String: Int]
@@ -52,6 +54,7 @@ public struct MatchJSON: Encodable, Equatable, Sendable {
         pack = match.pack
         rules = match.rules
         hard = match.hard
+        assist = OrNull(match.assist?.rawValue)
         status = state.status
         games = Match.games.map { index in
             var results: [String: Result] = [:]

@@ -69,6 +69,8 @@ extension MatchPlay {
         let hintPoints = guesses + (status == .gaveUp ? 1 : 0)
         guard hints <= hintPoints else { throw .tooManyHints(hints, guesses: guesses) }
         guard let assist = Assist(rawValue: assistText) else { throw .badAssist(assistText) }
+        // Both players play at the match's level: a result at another does not count.
+        if let level = match.assist, assist != level { throw .otherLevel(played: assist, match: level) }
         let grid = try MatchPlay.grid(gridText, guesses: guesses, won: status == .won, match: match)
         progress = .finished(MatchResult(status: status, guesses: guesses, hints: hints, assist: assist, grid: grid))
     }

@@ -50,6 +50,8 @@ public enum MatchRefusal: Error, Sendable, Equatable, CustomStringConvertible {
     /// At the limit the game was lost already: there was nothing to give up.
     case giveUpAtLimit(limit: Int)
     case tooManyHints(Int, guesses: Int)
+    /// A result played at a help level other than the match's.
+    case otherLevel(played: Assist, match: Assist)
     case badGrid(String)
     /// A game's result or progress before the player finished the game before it.
     case notFinishedBefore(index: Int)
@@ -108,6 +110,8 @@ public enum MatchRefusal: Error, Sendable, Equatable, CustomStringConvertible {
         case .playingAtLimit(let guesses, let limit): return "a game still on after \(guesses) guesses, at the limit of \(limit)"
         case .giveUpAtLimit(let limit): return "a give-up after \(limit) guesses, the limit, where the game was lost already"
         case .tooManyHints(let hints, let guesses): return "\(hints) hints is more than \(guesses) guesses allow"
+        case .otherLevel(let played, let level):
+            return "played with help '\(played.rawValue)' where the match is played at '\(level.rawValue)'"
         case .badGrid(let reason): return "the grid \(reason)"
         case .notFinishedBefore(let index): return "game \(index) before game \(index - 1) was finished"
         case .badDay(let line): return "daily result \(q(line)) is not 'date status guesses hints level [hard]'"
