@@ -115,6 +115,7 @@ public struct Setup: Sendable {
                                              options: CloudStoreOptions(now: clock, warnings: warnings, spillDirectory: dataDir))
         var engine = SyncEngine(player: player, cloud: cloud, now: clock)
         engine.warnings = warnings
+        engine.lexicon = lexicon
         let games = self.games
         let exchange = SharedExchange()
         engine.afterRound = { cloud, report in try games.exchangeShared(cloud: cloud, warnings: warnings, round: report, memory: exchange) }
