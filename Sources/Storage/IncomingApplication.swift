@@ -374,20 +374,21 @@ struct IncomingApplication {
         if try !gameExists(game.id) { refusedGames.insert(game.id) }
     }
 
-    /// What is wrong with a bookmark: a word of the dictionary, whose fact is backed here by the
-    /// word's entry in the pack it names or by a game of the player's on that word (where a
-    /// bookmark takes its fact from, `addBookmark`). A removal is not checked: it adds nothing.
+    /// What is wrong with a bookmark: its word must be a word of the dictionary, and when the
+    /// pack it names holds the word here, its fact must be that entry's or a game's of the
+    /// player on that word (where a bookmark takes its fact from, `addBookmark`). A pack not
+    /// here, or one whose version here no longer holds the word, gives nothing to hold it to.
+    /// A removal is not checked: it adds nothing.
     private mutating func check(_ bookmark: SyncBookmark) throws -> String? {
         guard bookmark.isBookmarked else { return nil }
         if let words = dictionary(), !words.contains(bookmark.word) { return "its word is not a word of the dictionary" }
-        var query = RowInsert(try db.cachedStatement(sql: "SELECT 1 FROM packWord WHERE packId = ? AND word = ? AND fact = ?"))
+        var query = RowInsert(try db.cachedStatement(sql: "SELECT fact FROM packWord WHERE packId = ? AND word = ?"))
         query.bind(bookmark.packID)
         query.bind(bookmark.word)
-        query.bind(bookmark.fact)
-        if try query.step(db) {
-            query.reset()
-            return nil
-        }
+        guard try query.step(db) else { return nil }
+        let entry = query.text(0)
+        query.reset()
+        if entry == bookmark.fact { return nil }
         if gameFacts == nil {
             var facts: [String: Set<String>] = [:]
             let rows = try Row.fetchCursor(db, sql: "SELECT secret, fact FROM game WHERE playerId = ? AND fact != ''", arguments: [player])
@@ -395,7 +396,7 @@ struct IncomingApplication {
             gameFacts = facts
         }
         if gameFacts?[bookmark.word]?.contains(bookmark.fact) == true { return nil }
-        return "its fact is not the fact of its word in its pack here, nor of a game of yours on that word"
+        return "its fact is not its word's fact in its pack here, nor that of a game of yours on that word"
     }
 
     private mutating func gameExists(_ id: String) throws -> Bool {
