@@ -112,7 +112,10 @@ struct IncomingApplication {
     // MARK: Records
 
     private mutating func apply(_ remote: SyncGame, _ fields: Data) throws {
-        if let problem = Game.secretProblem(remote.secret, rules: remote.rules, lexicon: dictionary()) {
+        // A game new here, or under another word, starts on a word a game can have; a game here
+        // on its word was already taken (its word not in this dictionary only when another
+        // version started it), and its record may still change it.
+        if let problem = Game.secretProblem(remote.secret, rules: remote.rules, lexicon: dictionary()), try !isHere(remote) {
             return try refuse(remote, problem)
         }
         // The game's system fields are kept in its own row.
@@ -397,6 +400,11 @@ struct IncomingApplication {
         }
         if gameFacts?[bookmark.word]?.contains(bookmark.fact) == true { return nil }
         return "its fact is not its word's fact in its pack here, nor that of a game of yours on that word"
+    }
+
+    /// Whether the game is the player's here, on the same word.
+    private func isHere(_ game: SyncGame) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT 1 FROM game WHERE id = ? AND playerId = ? AND secret = ?", arguments: [game.id, player, game.secret]).isTrue
     }
 
     private mutating func gameExists(_ id: String) throws -> Bool {
