@@ -74,7 +74,7 @@ public enum Wording {
         var parts = ["Synced: \(report.uploaded) sent, \(report.downloaded) received"]
         if report.deleted > 0 { parts.append("\(report.deleted) deleted") }
         if report.conflictsResolved > 0 { parts.append("\(report.conflictsResolved) merged") }
-        if report.skipped > 0 { parts.append("\(report.skipped) unreadable records skipped") }
+        if report.skipped > 0 { parts.append("\(report.skipped) skipped") }
         if report.waiting > 0 { parts.append("\(report.waiting) waiting for their game") }
         return parts.joined(separator: ", ") + " (\(report.durationMs) ms)."
     }

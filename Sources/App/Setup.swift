@@ -123,6 +123,7 @@ public struct Setup: Sendable {
                                              options: CloudStoreOptions(now: clock, warnings: warnings, spillDirectory: dataDir))
         var engine = SyncEngine(player: player, cloud: cloud, now: clock)
         engine.warnings = warnings
+        engine.lexicon = lexicon
         let games = self.games, database = self.database
         let exchange = SharedExchange()
         engine.afterRound = { cloud, report in

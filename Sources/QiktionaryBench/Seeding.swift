@@ -24,7 +24,10 @@ struct Machine {
         _ = try database.importPacks(from: PackFile.files(in: BundledContent.packsFolder), lexicon: { Seeding.lexicon })
         profile = try database.profile(player: player, device: name, hostName: name)
         store = try SyncEngine.openCloud(folder: cloud, player: database.player(profile))
-        engine = SyncEngine(player: database.player(profile), cloud: store)
+        var engine = SyncEngine(player: database.player(profile), cloud: store)
+        // As the command line's: the fetched games, guesses and bookmarks held to the dictionary.
+        engine.lexicon = { Seeding.lexicon }
+        self.engine = engine
     }
 }
 

@@ -63,7 +63,9 @@ public struct Game: Sendable, Equatable {
     /// The guess as the game would record it, or why it is refused. Changes nothing.
     public func check(_ input: String, lexicon: Lexicon) -> Result<String, GuessRejection> {
         if isFinished { return .failure(.gameOver) }
-        let word = input.trimmingSpaces.lowercased()
+        // A word of letters a to z already (a guess from a record, most typed ones) is its own
+        // trimmed, lowercased form: nothing is built for it.
+        let word = input.isLowercaseASCIIWord ? input : input.trimmingSpaces.lowercased()
         if word.isEmpty { return .failure(.empty) }
         if !word.isLowercaseASCIIWord { return .failure(.notLetters) }
         if word.count != length { return .failure(.wrongLength(expected: length)) }

@@ -7,6 +7,10 @@ public enum Rules: String, Sendable, CaseIterable, Codable {
 
     /// Scores `guess` against `secret`; both must already have the same length.
     public func feedback(for guess: String, against secret: String) -> Feedback {
+        // Words of letters a to z (every word of the game) are scored as bytes: the same counts
+        // without a set or dictionary built for each guess (a first sync scores every guess it
+        // fetches, a solver millions).
+        if let fast = asciiFeedback(for: guess, against: secret) { return fast }
         switch self {
         case .classic:
             return .common(Set(guess).intersection(Set(secret)).count)
@@ -32,6 +36,40 @@ public enum Rules: String, Sendable, CaseIterable, Codable {
         }
     }
 
+    /// `feedback` for two words of letters a to z of one length; nil for any other pair.
+    private func asciiFeedback(for guess: String, against secret: String) -> Feedback? {
+        var guess = guess, secret = secret
+        return guess.withUTF8 { g in
+            secret.withUTF8 { s -> Feedback? in
+                guard g.count == s.count, let guessLetters = Self.letters(g), let secretLetters = Self.letters(s) else { return nil }
+                if self == .classic { return .common((guessLetters & secretLetters).nonzeroBitCount) }
+                // Mastermind: letters in place, then the letters left of each counted as a multiset.
+                var inPlace = 0
+                var left = SIMD32<Int8>(repeating: 0), guessed = SIMD32<Int8>(repeating: 0)
+                for i in 0..<g.count {
+                    if g[i] == s[i] {
+                        inPlace += 1
+                    } else {
+                        left[Int(s[i] &- 97)] &+= 1
+                        guessed[Int(g[i] &- 97)] &+= 1
+                    }
+                }
+                let inWord = Int(left.replacing(with: guessed, where: guessed .< left).wrappedSum())
+                return .mastermind(inPlace: inPlace, inWord: inWord)
+            }
+        }
+    }
+
+    /// The letters of a word of a to z as bits (a is bit 0), or nil when it holds anything else.
+    static func letters(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32? {
+        var mask: UInt32 = 0
+        for byte in bytes {
+            guard (97...122).contains(byte) else { return nil }
+            mask |= 1 << UInt32(byte &- 97)
+        }
+        return mask
+    }
+
     /// Whether a word may be a secret or a guess under these rules (letters and length aside).
     public func allows(_ word: String) -> Bool {
         self == .mastermind || !word.hasRepeatedLetters
@@ -39,7 +77,21 @@ public enum Rules: String, Sendable, CaseIterable, Codable {
 }
 
 extension String {
-    public var hasRepeatedLetters: Bool { Set(self).count != count }
+    public var hasRepeatedLetters: Bool {
+        // Letters a to z as bits, without a set built for each word; anything else as characters.
+        var text = self
+        if let repeated = text.withUTF8({ bytes -> Bool? in
+            var seen: UInt32 = 0
+            for byte in bytes {
+                guard (97...122).contains(byte) else { return nil }
+                let bit: UInt32 = 1 << UInt32(byte &- 97)
+                if seen & bit != 0 { return true }
+                seen |= bit
+            }
+            return false
+        }) { return repeated }
+        return Set(self).count != count
+    }
 
     /// True when every character is one of the 26 lowercase ASCII letters.
     public var isLowercaseASCIIWord: Bool {

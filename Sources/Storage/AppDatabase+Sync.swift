@@ -350,8 +350,9 @@ extension PlayerDatabase {
     /// 5 and 6), so a crash leaves either both or neither. Nothing here is tracked as a local
     /// change, except where a merge keeps something the cloud does not have yet.
     @discardableResult
-    public func applyIncoming(_ changes: IncomingChanges, zone: SyncZone, token: Data?, naming: some RecordNaming) throws(StorageError) -> ApplyReport {
-        try applyIncoming(zone: zone, naming: naming) { apply in
+    public func applyIncoming(_ changes: IncomingChanges, zone: SyncZone, token: Data?, naming: some RecordNaming,
+                              lexicon: (() -> Lexicon)? = nil) throws(StorageError) -> ApplyReport {
+        try applyIncoming(zone: zone, naming: naming, lexicon: lexicon) { apply in
             try apply(changes)
             return token
         }
@@ -359,10 +360,12 @@ extension PlayerDatabase {
 
     /// As `applyIncoming`, for a fetch that arrives in batches while it is read: `feed` hands
     /// each batch to `apply` and returns the token. All of it is one transaction: an error
-    /// thrown by `feed` leaves the database as it was.
-    public func applyIncoming(zone: SyncZone, naming: some RecordNaming, feed: (_ apply: (IncomingChanges) throws -> Void) throws -> Data?) throws(StorageError) -> ApplyReport {
+    /// thrown by `feed` leaves the database as it was. With a dictionary (`lexicon`, read only
+    /// when a record needs it) every word is looked up in it too (`IncomingApplication`).
+    public func applyIncoming(zone: SyncZone, naming: some RecordNaming, lexicon: (() -> Lexicon)? = nil,
+                              feed: (_ apply: (IncomingChanges) throws -> Void) throws -> Data?) throws(StorageError) -> ApplyReport {
         try write { db in
-            var application = try IncomingApplication(db: db, player: profile.playerID, naming: naming)
+            var application = try IncomingApplication(db: db, player: profile.playerID, naming: naming, lexicon: lexicon)
             var devices: [String: String] = [:]
             let token = try feed { changes in
                 try application.apply(changes)

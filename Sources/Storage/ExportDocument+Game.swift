@@ -83,6 +83,8 @@ extension ExportDocument.Game {
             throw ExportProblem("it has \(guesses.count) guesses, more than \(ExportLimits.guessesPerGame)")
         }
         var seen = Set<String>()
+        // The rules a guess played on another machine is held to (a fetched one too), beyond the checks below.
+        let played = Game(id: id, packID: pack, secret: word, rules: rules, maxGuesses: maxGuesses)
         var guessRows: [GuessRecord] = []
         guessRows.reserveCapacity(guesses.count)
         for (index, guess) in guesses.enumerated() {
@@ -98,6 +100,9 @@ extension ExportDocument.Game {
             let counts = expected.counts
             guard guess.common == counts.common, guess.inPlace == counts.inPlace, guess.inWord == counts.inWord else {
                 throw problem("'\(guess.word)' is scored \(ExportCheck.describe(guess)) but scores \(expected.summary) against the word")
+            }
+            if let refusal = played.playedProblem(guess.word, feedback: expected, position: guess.position, lexicon: lexicon) {
+                throw problem(refusal.reason)
             }
             let played = try ExportCheck.date(guess.playedAt, "playedAt", problem: problem)
             do { try ExportCheck.device(guess.playedOn, "playedOn") } catch { throw problem(error.problem) }

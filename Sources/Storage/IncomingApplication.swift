@@ -4,7 +4,9 @@ import QiktionaryCore
 
 /// Applies a fetch's records inside one transaction, by the game's conflict rules: no guess is
 /// ever lost, a game's status only moves up, and a mark or bookmark with a change still waiting
-/// to be sent keeps the local value (it is sent next and wins by causal order).
+/// to be sent keeps the local value (it is sent next and wins by causal order). A record the
+/// game's rules refuse (`check`: a game no start could have made, a guess no game could have
+/// been given, a bookmark nothing here backs) changes nothing and is told in the report.
 struct IncomingApplication {
     let db: Database
     let player: String
@@ -33,21 +35,32 @@ struct IncomingApplication {
     /// The game of the guess applied last in this batch: found, and touched. A game's guesses
     /// come one after the other, so most guesses need neither a lookup nor a set insert.
     private var lastGuessGame: String?
-    /// That game's secret.
-    private var lastGuessSecret: String?
+    /// That game, as a guess of it is checked (`Game.playedProblem`), and whether it is a daily game.
+    private var lastGuessRules: (game: Game, daily: Bool)?
+    /// The dictionary, read the first time a record needs it (most syncs bring a guess, and a
+    /// process reads it once); nil when the caller gave none (then words are not looked up).
+    private let lexicon: (() -> Lexicon)?
+    private var words: Lexicon??
+    /// Games of this fetch refused and not here: their guesses and marks are refused too.
+    private var refusedGames = Set<String>()
+    /// The facts of the player's games by their words, read the first time a bookmark needs them.
+    private var gameFacts: [String: Set<String>]?
 
-    /// A game's row as settling reads it.
+    /// A game's row as settling reads it, and as its guesses are checked.
     fileprivate struct Settling {
         var status: GameStatus
         var secret: String
         var maxGuesses: Int
         var finishedAt: Date?
+        var rules: Rules
+        var daily: Bool
     }
 
-    init(db: Database, player: String, naming: any RecordNaming) throws {
+    init(db: Database, player: String, naming: any RecordNaming, lexicon: (() -> Lexicon)? = nil) throws {
         self.db = db
         self.player = player
         self.naming = naming
+        self.lexicon = lexicon
         // Applying never queues a mark or bookmark, so what is read here holds for the whole fetch.
         marksPending = try Bool.fetchOne(db, sql: "SELECT 1 FROM markChange LIMIT 1").isTrue
         bookmarksPending = try Bool.fetchOne(db, sql: "SELECT 1 FROM bookmarkChange WHERE playerId = ? LIMIT 1", arguments: [player]).isTrue
@@ -65,7 +78,13 @@ struct IncomingApplication {
         for (game, fields) in changes.games { try apply(game, fields) }
         for guess in changes.guesses { try apply(guess) }
         for (mark, fields) in changes.marks { try apply(mark, fields) }
-        for (bookmark, fields) in changes.bookmarks { try apply(bookmark, fields) }
+        for (bookmark, fields) in changes.bookmarks {
+            if let problem = try check(bookmark) {
+                refuse(.bookmark, naming.bookmark(word: bookmark.word), problem)
+                continue
+            }
+            try apply(bookmark, fields)
+        }
         for deletion in changes.deletions { try delete(deletion) }
         lastGuessGame = nil
         // Every game of the batch but the last by name has all its records of this fetch's
@@ -93,19 +112,32 @@ struct IncomingApplication {
     // MARK: Records
 
     private mutating func apply(_ remote: SyncGame, _ fields: Data) throws {
+        // A game new here, or under another word, starts on a word a game can have; a game here
+        // on its word was already taken (its word not in this dictionary only when another
+        // version started it), and its record may still change it.
+        if let problem = Game.secretProblem(remote.secret, rules: remote.rules, lexicon: dictionary()), try !isHere(remote) {
+            return try refuse(remote, problem)
+        }
         // The game's system fields are kept in its own row.
-        report.applied += 1
         touched.insert(remote.id)
         // A game new here is inserted at once (most of a first sync); otherwise it is merged,
         // unless another player has that id (then it is not ours).
         let row = GameRecord(remote, player: player, systemFields: fields)
         if try row.insertByStatement(db, unlessPresent: true, reuse: reuse) {
+            report.applied += 1
             recent.insert(remote.id)
             known[remote.id] = Settling(row)
             return
         }
         guard var local = try GameRecord.fetchOne(db, key: remote.id), local.playerId == player else { return }
-        if local.secret != remote.secret { return try takeTheCloudsWord(row) }
+        if local.secret != remote.secret {
+            // Only a daily game's id is made alike on two machines (`DailyWord.gameID`): any
+            // other game with another word under its id is no copy of the game here.
+            guard local.daily != nil && remote.daily != nil else { return try refuse(remote, "its word is not the word of the game here") }
+            report.applied += 1
+            return try takeTheCloudsWord(row)
+        }
+        report.applied += 1
         recent.insert(remote.id)
         let before = local
         let remote = local.merge(remote)
@@ -139,14 +171,22 @@ struct IncomingApplication {
     private mutating func apply(_ remote: SyncGuess) throws {
         let name = naming.guess(gameID: remote.gameID, word: remote.word)
         if remote.gameID != lastGuessGame {
-            guard try gameExists(remote.gameID) else { return try stash(name, remote.gameID, Orphan(guess: remote, fields: Data())) }
+            if refusedGames.contains(remote.gameID) { return refuse(.guess, name, Self.gameRefused) }
+            guard let game = try guessedGame(remote.gameID) else { return try stash(name, remote.gameID, Orphan(guess: remote, fields: Data())) }
             touched.insert(remote.gameID)
             lastGuessGame = remote.gameID
-            lastGuessSecret = try Self.mayBeDaily(remote.gameID) ? dailySecret(remote.gameID) : nil
+            lastGuessRules = (Game(id: remote.gameID, packID: "", secret: game.secret, rules: game.rules, maxGuesses: game.maxGuesses), game.daily)
         }
-        // A guess of a daily game scored against another word than the game's (its other copy
-        // lost to this one, `takeTheCloudsWord`) is not this game's guess.
-        if let secret = lastGuessSecret, remote.feedback != Self.score(remote.word, against: secret, like: remote.feedback) { return }
+        // Held to the rules the game is played by here: a word the game takes, within its limit,
+        // scored as its secret scores it.
+        if let (game, daily) = lastGuessRules,
+           let problem = game.playedProblem(remote.word, feedback: remote.feedback, position: remote.position, lexicon: dictionary()) {
+            // A daily game's guess scored against another word than the game's (its other copy
+            // lost to this one, `takeTheCloudsWord`) is that copy's guess, not this game's: it is
+            // left out without a word, as it always was.
+            if daily && problem == .wrongScore { return }
+            return refuse(.guess, name, problem.reason)
+        }
         // A guess never changes once played, so its system fields are never sent back: the
         // guess row's `uploaded` is all this machine keeps of the cloud's copy.
         report.applied += 1
@@ -157,6 +197,7 @@ struct IncomingApplication {
 
     private mutating func apply(_ remote: SyncMark, _ fields: Data) throws {
         let name = naming.mark(gameID: remote.gameID, letter: remote.letter)
+        if refusedGames.contains(remote.gameID) { return refuse(.mark, name, Self.gameRefused) }
         guard try gameExists(remote.gameID) else { return try stash(name, remote.gameID, Orphan(mark: remote, fields: fields)) }
         try remember(name, .games, game: remote.gameID, fields)
         report.applied += 1
@@ -250,13 +291,16 @@ struct IncomingApplication {
 
     /// A game's row as settling reads it, for a game no record of this fetch named (its guesses did).
     private func storedGame(_ gameID: String) throws -> Settling? {
-        var query = RowInsert(try db.cachedStatement(sql: "SELECT status, secret, maxGuesses, finishedAt FROM game WHERE id = ?"))
+        var query = RowInsert(try db.cachedStatement(sql: Self.gameRow))
         query.bind(gameID)
+        query.bind(player)
         guard try query.step(db) else { return nil }
         defer { query.reset() }
-        guard let status = GameStatus(rawValue: query.text(0)) else { throw StorageError.database("a game has a status this version does not know") }
+        guard let status = GameStatus(rawValue: query.text(0)), let rules = Rules(rawValue: query.text(4)) else {
+            throw StorageError.database("a game has a status or rules this version does not know")
+        }
         return Settling(status: status, secret: query.text(1), maxGuesses: Int(query.integer(2)),
-                        finishedAt: query.isNull(3) ? nil : AppDatabase.time(query.integer(3)))
+                        finishedAt: query.isNull(3) ? nil : AppDatabase.time(query.integer(3)), rules: rules, daily: !query.isNull(5))
     }
 
     /// What a game's guesses prove, in their played order: a guess of the secret wins, a full
@@ -301,22 +345,66 @@ struct IncomingApplication {
 
     // MARK: Helpers
 
-    /// Whether an id can be a daily game's: `DailyWord.gameID` makes version-8 UUIDs, other
-    /// games have random (version 4) ones, so most games need no look.
-    static func mayBeDaily(_ id: String) -> Bool {
-        let utf8 = id.utf8
-        return utf8.count == 36 && utf8[utf8.index(utf8.startIndex, offsetBy: 14)] == UInt8(ascii: "8")
+    /// The player's game a guess names, as its guesses are checked: one this fetch applied, or
+    /// the row here (one lookup, as finding it would cost); nil when it has not arrived.
+    private mutating func guessedGame(_ id: String) throws -> Settling? {
+        if let game = known[id] { return game }
+        guard let game = try storedGame(id) else { return nil }
+        recent.insert(id)
+        return game
     }
 
-    /// The secret of a daily game here; nil for any other game.
-    private func dailySecret(_ id: String) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT secret FROM game WHERE id = ? AND daily IS NOT NULL", arguments: [id])
+    // MARK: The game's rules
+
+    /// The dictionary, read once when first asked for; nil when none was given.
+    private mutating func dictionary() -> Lexicon? {
+        if let words { return words }
+        let loaded = lexicon?()
+        words = .some(loaded)
+        return loaded
     }
 
-    /// A word's feedback against a secret under the rules a feedback of that kind is given by.
-    static func score(_ word: String, against secret: String, like feedback: Feedback) -> Feedback {
-        let rules: Rules = if case .common = feedback { .classic } else { .mastermind }
-        return rules.feedback(for: word, against: secret)
+    static let gameRefused = "its game was refused"
+
+    private mutating func refuse(_ kind: IncomingRefusal.Kind, _ name: String, _ reason: String) {
+        report.refused.append(IncomingRefusal(kind: kind, name: name, reason: reason))
+    }
+
+    /// Refuses a game: nothing of it is applied, and when it is not here its guesses and marks
+    /// in this fetch are refused with it (a game here keeps taking its own).
+    private mutating func refuse(_ game: SyncGame, _ reason: String) throws {
+        refuse(.game, naming.game(game.id), reason)
+        if try !gameExists(game.id) { refusedGames.insert(game.id) }
+    }
+
+    /// What is wrong with a bookmark: its word must be a word of the dictionary, and when the
+    /// pack it names holds the word here, its fact must be that entry's or a game's of the
+    /// player on that word (where a bookmark takes its fact from, `addBookmark`). A pack not
+    /// here, or one whose version here no longer holds the word, gives nothing to hold it to.
+    /// A removal is not checked: it adds nothing.
+    private mutating func check(_ bookmark: SyncBookmark) throws -> String? {
+        guard bookmark.isBookmarked else { return nil }
+        if let words = dictionary(), !words.contains(bookmark.word) { return "its word is not a word of the dictionary" }
+        var query = RowInsert(try db.cachedStatement(sql: "SELECT fact FROM packWord WHERE packId = ? AND word = ?"))
+        query.bind(bookmark.packID)
+        query.bind(bookmark.word)
+        guard try query.step(db) else { return nil }
+        let entry = query.text(0)
+        query.reset()
+        if entry == bookmark.fact { return nil }
+        if gameFacts == nil {
+            var facts: [String: Set<String>] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT secret, fact FROM game WHERE playerId = ? AND fact != ''", arguments: [player])
+            while let row = try rows.next() { facts[row[0] as String, default: []].insert(row[1] as String) }
+            gameFacts = facts
+        }
+        if gameFacts?[bookmark.word]?.contains(bookmark.fact) == true { return nil }
+        return "its fact is not its word's fact in its pack here, nor that of a game of yours on that word"
+    }
+
+    /// Whether the game is the player's here, on the same word.
+    private func isHere(_ game: SyncGame) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT 1 FROM game WHERE id = ? AND playerId = ? AND secret = ?", arguments: [game.id, player, game.secret]).isTrue
     }
 
     private mutating func gameExists(_ id: String) throws -> Bool {
@@ -331,6 +419,7 @@ struct IncomingApplication {
     }
 
     // Fixed texts, so each is compiled once per connection and found again by its text.
+    private static let gameRow = "SELECT status, secret, maxGuesses, finishedAt, rules, daily FROM game WHERE id = ? AND playerId = ?"
     private static let orderedGuesses = "SELECT word, playedAt FROM guess WHERE gameId = ? \(AppDatabase.playOrder)"
     private static let pendingMark = "SELECT 1 FROM markChange WHERE gameId = ? AND letter = ?"
     private static let pendingBookmark = "SELECT 1 FROM bookmarkChange WHERE playerId = ? AND word = ?"
@@ -487,6 +576,7 @@ extension Optional where Wrapped == Bool {
 
 extension IncomingApplication.Settling {
     init(_ game: GameRecord) {
-        self.init(status: game.status, secret: game.secret, maxGuesses: game.maxGuesses, finishedAt: game.finishedAt)
+        self.init(status: game.status, secret: game.secret, maxGuesses: game.maxGuesses, finishedAt: game.finishedAt, rules: game.rules,
+                  daily: game.daily != nil)
     }
 }

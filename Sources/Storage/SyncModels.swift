@@ -152,8 +152,24 @@ public struct ApplyReport: Sendable, Equatable {
     public var merged = 0
     /// Records waiting for a game that has not arrived yet.
     public var waiting = 0
+    /// Records the game's rules refused: nothing of them was applied.
+    public var refused: [IncomingRefusal] = []
 
     public init() {}
+}
+
+/// A fetched record of the player's own zones refused by the game's rules (a game no start
+/// could have made, a guess no game could have been given, a bookmark nothing here backs),
+/// in storage's terms: what it was, the name the cloud gave it, and why, in a phrase.
+public struct IncomingRefusal: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable { case game, guess, mark, bookmark }
+    public var kind: Kind
+    public var name: String
+    public var reason: String
+
+    public init(kind: Kind, name: String, reason: String) {
+        (self.kind, self.name, self.reason) = (kind, name, reason)
+    }
 }
 
 /// Where this player's sync stands, for `status` and the interface's header.

@@ -51,6 +51,16 @@ public struct CloudSchema: RecordNaming {
 
     static let bookmarkPrefix = "bookmark-"
 
+    /// The record type of a record storage refused, for its warning.
+    static func recordType(_ kind: IncomingRefusal.Kind) -> String {
+        switch kind {
+        case .game: game
+        case .guess: guess
+        case .mark: mark
+        case .bookmark: bookmark
+        }
+    }
+
     /// The game a record belongs to: a game's own name, the game a guess or mark names; for a
     /// bookmark (no game), its own name.
     public static func game(of record: CloudRecord) -> String {

@@ -57,7 +57,7 @@ extension SyncEngine {
         let progress = self.progress, expected = Expected()
         var outcome: StreamedFetch = .refused
         do {
-            let applied = try player.applyIncoming(zone: zone, naming: CloudSchema()) { apply in
+            let applied = try player.applyIncoming(zone: zone, naming: CloudSchema(), lexicon: lexicon) { apply in
                 let reader = Thread {
                     let result = Result { () throws(CloudStoreError) -> StreamedFetch in
                         try cloud.fetchAllRecords(zone.cloudZone, chunk: chunk, expect: { expected.set($0) }) { records in
@@ -93,7 +93,7 @@ extension SyncEngine {
                 return token.serialized
             }
             guard case .complete(_, let isComplete) = outcome else { return nil }
-            Self.count(applied, skipped: counts.skipped, own: counts.own, into: &report)
+            Self.count(applied, skipped: counts.skipped, own: counts.own, into: &report, warnings: warnings)
             return isComplete
         } catch {
             return nil
@@ -117,9 +117,14 @@ extension SyncEngine {
         return Handoff.Mapped(changes: changes, skipped: sorted.skipped, own: sorted.own, count: records.count)
     }
 
-    /// What applying a fetch did, in the report (this device's own records are not downloads).
-    static func count(_ applied: ApplyReport, skipped: Int, own: Int, into report: inout SyncReport) {
-        report.skipped += skipped
+    /// What applying a fetch did, in the report (this device's own records are not downloads),
+    /// and each record the game's rules refused told in one line (once the fetch is stored, so a
+    /// fetch done again after a failure tells nothing twice).
+    static func count(_ applied: ApplyReport, skipped: Int, own: Int, into report: inout SyncReport, warnings: CloudWarningSink?) {
+        for refusal in applied.refused {
+            warnings?(CloudWarning(path: "\(CloudSchema.recordType(refusal.kind)) record \(refusal.name)", reason: refusal.reason))
+        }
+        report.skipped += skipped + applied.refused.count
         report.downloaded += max(0, applied.applied - own)
         report.deleted += applied.deleted
         report.conflictsResolved += applied.merged
@@ -130,8 +135,8 @@ extension SyncEngine {
         let chunk = streamChunk
         guard records.count > chunk else {
             let mapped = Self.mapped(records, deletions: deletions, device: cloud.device, warnings: warnings)
-            let applied = try player.applyIncoming(mapped.changes, zone: zone, token: token, naming: CloudSchema())
-            return Self.count(applied, skipped: mapped.skipped, own: mapped.own, into: &report)
+            let applied = try player.applyIncoming(mapped.changes, zone: zone, token: token, naming: CloudSchema(), lexicon: lexicon)
+            return Self.count(applied, skipped: mapped.skipped, own: mapped.own, into: &report, warnings: warnings)
         }
         // A large fetch is stored in batches (one transaction still), so progress can be told;
         // each batch is checked and mapped on a thread of its own while the one before is stored
@@ -140,7 +145,7 @@ extension SyncEngine {
         var counts = (skipped: 0, own: 0)
         let device = cloud.device, total = records.count + deletions.count, progress = self.progress, warnings = self.warnings
         let handoff = Handoff()
-        let applied = try player.applyIncoming(zone: zone, naming: CloudSchema()) { apply in
+        let applied = try player.applyIncoming(zone: zone, naming: CloudSchema(), lexicon: lexicon) { apply in
             let mapper = Thread {
                 for start in stride(from: 0, to: records.count, by: chunk) {
                     let last = start + chunk >= records.count
@@ -162,7 +167,7 @@ extension SyncEngine {
             }
             return token
         }
-        Self.count(applied, skipped: counts.skipped, own: counts.own, into: &report)
+        Self.count(applied, skipped: counts.skipped, own: counts.own, into: &report, warnings: warnings)
     }
 }
 

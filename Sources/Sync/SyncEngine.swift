@@ -32,8 +32,15 @@ public struct SyncEngine: Sendable {
     /// fetch's batch of records: a history played before sync was turned on) is sent.
     public var sendProgress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
 
-    /// Told of each fetched record refused for a text a terminal would obey (one line each).
+    /// Told of each fetched record refused (one line each): for a text a terminal would obey, or
+    /// by the game's rules (a game, guess or bookmark of the player's own zones no play here
+    /// could have made).
     public var warnings: CloudWarningSink?
+
+    /// The dictionary the player's own records are held to (a game's word, a guess, a bookmark),
+    /// read only when a fetched record needs it. Without one, the game's rules are still applied
+    /// but no word is looked up.
+    public var lexicon: (@Sendable () -> Lexicon)?
 
     /// Runs at the end of every round, with this round's store and report so far (the shared
     /// zones' exchange); returns how many records it brought from other players or this

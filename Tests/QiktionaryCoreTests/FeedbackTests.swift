@@ -89,4 +89,34 @@ import Testing
             }
         }
     }
+
+    /// Words of letters a to z are scored as bytes; the scores are the rules' as they read in
+    /// characters (a set of letters shared; letters in place, then the rest as a multiset), and
+    /// a word with repeated letters is found alike.
+    @Test func wordsOfLettersScoreAsTheRulesReadInCharacters() {
+        func classic(_ guess: String, _ secret: String) -> Feedback { .common(Set(guess).intersection(Set(secret)).count) }
+        func mastermind(_ guess: String, _ secret: String) -> Feedback {
+            let g = Array(guess), s = Array(secret)
+            var inPlace = 0, left: [Character: Int] = [:], unmatched: [Character] = []
+            for i in g.indices {
+                if g[i] == s[i] { inPlace += 1 } else { left[s[i], default: 0] += 1; unmatched.append(g[i]) }
+            }
+            var inWord = 0
+            for letter in unmatched where left[letter, default: 0] > 0 { left[letter]! -= 1; inWord += 1 }
+            return .mastermind(inPlace: inPlace, inWord: inWord)
+        }
+        var rng = SeededGenerator(seed: 35)
+        let alphabet = Array("abcdeeeaz")
+        for _ in 0..<20_000 {
+            let length = Int.random(in: 4...7, using: &rng)
+            let guess = String((0..<length).map { _ in alphabet.randomElement(using: &rng)! })
+            let secret = String((0..<length).map { _ in alphabet.randomElement(using: &rng)! })
+            #expect(Rules.classic.feedback(for: guess, against: secret) == classic(guess, secret), "\(guess) \(secret)")
+            #expect(Rules.mastermind.feedback(for: guess, against: secret) == mastermind(guess, secret), "\(guess) \(secret)")
+            #expect(guess.hasRepeatedLetters == (Set(guess).count != guess.count), "\(guess)")
+        }
+        // Anything but letters a to z is read as characters, as before.
+        #expect(Rules.classic.feedback(for: "caf\u{E9}s", against: "\u{E9}clat") == .common(3))
+        #expect("\u{E9}t\u{E9}".hasRepeatedLetters && !"Ab".hasRepeatedLetters)
+    }
 }

@@ -68,7 +68,7 @@ import Sync
         let now = AppDatabase.stamp(Date())
         incoming.games = [(SyncGame(id: id, packID: "stones", secret: "amber", fact: "Fact.", rules: .classic, maxGuesses: 15,
                                     status: .inProgress, startedAt: now, updatedAt: now, finishedAt: nil, startedOn: "desk", lastChangedOn: "desk", hard: false, assist: .before, hints: "", daily: nil), fields)]
-        incoming.guesses = [SyncGuess(gameID: id, word: "flint", position: 1, feedback: .common(1), playedAt: now, playedOn: "desk")]
+        incoming.guesses = [SyncGuess(gameID: id, word: "flint", position: 1, feedback: .common(0), playedAt: now, playedOn: "desk")]
         incoming.bookmarks = [(SyncBookmark(word: "crisp", packID: "stones", fact: "Crisp fact.", addedAt: now, isBookmarked: true), fields)]
         let report = try db.player(profile).applyIncoming(incoming, zone: .games, token: Data("token".utf8), naming: CloudSchema())
         #expect(report.applied == 3)
@@ -92,7 +92,7 @@ import Sync
                                       lastChangedOn: "desk", hard: false, assist: .before, hints: "", daily: nil), fields), nil))
             let words = Array(["flint", "crisp", "dwarf"].prefix(n % 3)) + ["amber"]
             for (position, word) in words.enumerated() {
-                records.append((nil, SyncGuess(gameID: id, word: word, position: position + 1, feedback: .common(word == "amber" ? 5 : 1),
+                records.append((nil, SyncGuess(gameID: id, word: word, position: position + 1, feedback: Rules.classic.feedback(for: word, against: "amber"),
                                                playedAt: now.addingTimeInterval(Double(position)), playedOn: "desk")))
             }
         }
@@ -125,7 +125,7 @@ import Sync
                 incoming.games.append((SyncGame(id: id, packID: "stones", secret: "amber", fact: "Fact.", rules: .classic, maxGuesses: 15,
                                                 status: .inProgress, startedAt: now, updatedAt: now, finishedAt: nil, startedOn: "desk",
                                                 lastChangedOn: "desk", hard: false, assist: .before, hints: "", daily: nil), fields))
-                incoming.guesses.append(SyncGuess(gameID: id, word: "flint", position: 1, feedback: .common(1), playedAt: now, playedOn: "desk"))
+                incoming.guesses.append(SyncGuess(gameID: id, word: "flint", position: 1, feedback: .common(0), playedAt: now, playedOn: "desk"))
             }
             _ = try db.player(profile).applyIncoming(incoming, zone: .games, token: nil, naming: CloudSchema())
             orders.append(try db.player(profile).gamesInProgress().map(\.game.id))

@@ -31,13 +31,8 @@ import TextSafety
 
     @Test func aRecordOfEveryTypeWithControlCharactersIsRefusedAndNothingElseChanges() throws {
         let a = try Machine("laptop", folder: folder, shared: clock), b = try Machine("desktop", folder: folder, shared: clock)
-        let won = try a.start("tiger")
-        try a.guess("crane", in: won.id)
-        try a.guess("tiger", in: won.id)
-        let half = try a.start("comet")
-        try a.guess("pilot", in: half.id)
+        let (won, half) = try a.playWonAndHalf()
         _ = try a.player.mark("z", as: .out, gameID: half.id)
-        try a.player.addBookmark(word: "tiger")
         try a.sync()
         try b.sync()
         let before = (try b.snapshot(won.id), try b.snapshot(half.id), try b.player.readingList(), try b.database.devicesSeen().map(\.name))

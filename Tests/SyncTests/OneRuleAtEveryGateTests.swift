@@ -128,4 +128,31 @@ import Testing
             #expect(cloudRefuses(CloudSchema.record(game, fields: nil, device: "desktop", systemFields: nil)), "cloud game: \(id)")
         }
     }
+
+    /// A guess played after more guesses than its game allows is refused by both gates that take
+    /// guesses, as a wrong score and a word of no dictionary are: an import and a fetch.
+    @Test func aGuessNoGameCouldHaveBeenGivenIsRefusedByBothGates() throws {
+        let document = try exported()
+        let limit = document.games[0].maxGuesses
+        #expect(try importRefuses { $0.games[0].guesses[0].position = limit + 1 })
+        #expect(try !importRefuses { $0.games[0].guesses[0].position = limit })
+
+        let id = UUID().uuidString.lowercased()
+        var game = GameValueTests.full
+        game.id = id
+        game.daily = nil
+        let machine = try Machine("phone", folder: folder, shared: clock)
+        func fetchRefuses(_ word: String, _ feedback: Feedback, at position: Int) throws -> Bool {
+            var changes = IncomingChanges()
+            changes.games = [(game, GameValueTests.systemFields)]
+            changes.guesses = [SyncGuess(gameID: id, word: word, position: position, feedback: feedback, playedAt: game.startedAt, playedOn: "laptop")]
+            let report = try machine.player.applyIncoming(changes, zone: .games, token: nil, naming: CloudSchema(), lexicon: { Content.lexicon })
+            return report.refused.map(\.name) == [CloudSchema().guess(gameID: id, word: word)]
+        }
+        let score = { (word: String) in game.rules.feedback(for: word, against: game.secret) }
+        #expect(try fetchRefuses("crane", score("crane"), at: game.maxGuesses + 1))
+        #expect(try fetchRefuses("crane", .mastermind(inPlace: 5, inWord: 0), at: 1))
+        #expect(try fetchRefuses("qxzjv", score("qxzjv"), at: 1))
+        #expect(try !fetchRefuses("crane", score("crane"), at: game.maxGuesses))
+    }
 }

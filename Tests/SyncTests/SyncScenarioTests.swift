@@ -39,12 +39,7 @@ import Testing
 
     @Test func aFinishedGameShowsOnTheOtherMachineAndAHalfPlayedOneIsFinishedThere() throws {
         let a = try Machine("laptop", folder: folder, shared: clock), b = try Machine("desktop", folder: folder, shared: clock)
-        let done = try a.start("tiger")
-        try a.guess("crane", in: done.id)
-        try a.guess("tiger", in: done.id)
-        let half = try a.start("comet")
-        try a.guess("pilot", in: half.id)
-        try a.player.addBookmark(word: "tiger")
+        let (done, half) = try a.playWonAndHalf()
         let sent = try a.sync()
         #expect(sent.uploaded == 6)
 

@@ -62,7 +62,9 @@ struct Machine {
     }
 
     var engine: SyncEngine {
-        SyncEngine(player: database.player(profile), cloud: cloud, now: { [clock] in clock.now }, pause: { _ in })
+        var engine = SyncEngine(player: database.player(profile), cloud: cloud, now: { [clock] in clock.now }, pause: { _ in })
+        engine.lexicon = { Content.lexicon }
+        return engine
     }
 
     @discardableResult
@@ -90,6 +92,18 @@ struct Machine {
     }
 
     func game(_ id: String) throws -> SavedGame { try database.player(profile).game(id: id) }
+
+    /// The history several tests start from: a game won in two guesses (CRANE, then TIGER), one
+    /// half played (PILOT against COMET), and the won word bookmarked.
+    func playWonAndHalf() throws -> (won: SavedGame, half: SavedGame) {
+        let won = try start("tiger")
+        try guess("crane", in: won.id)
+        try guess("tiger", in: won.id)
+        let half = try start("comet")
+        try guess("pilot", in: half.id)
+        try player.addBookmark(word: "tiger")
+        return (won, half)
+    }
 
     /// The comparable part of a game: everything but this machine's own bookkeeping.
     func snapshot(_ id: String) throws -> GameSnapshot { GameSnapshot(try game(id)) }
