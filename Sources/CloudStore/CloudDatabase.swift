@@ -59,7 +59,10 @@ public protocol CloudDatabase: AnyObject, Sendable {
     /// Starts this device's log of each of `zones` afresh where the folder no longer holds it
     /// whole (its head gone, when `wroteBefore`; its snapshot or first segment gone): an empty
     /// snapshot past the old end, so every reader behind it reads the log again from there, and
-    /// what the caller sends next follows it. Returns the zones started afresh.
+    /// what the caller sends next follows it. A folder holding no store at all (not even the
+    /// generation's folder of devices) is left as it is: that is a mount point whose file
+    /// system is away, not files someone deleted.
+    /// Returns the zones started afresh.
     func restartOwnLogWhereGone(_ zones: [ZoneID], wroteBefore: Bool) throws(CloudStoreError) -> [ZoneID]
     /// Fold this device's old segments of `zone` into a snapshot; older tokens then expire.
     func compact(_ zone: ZoneID, keepingRecent: Int) throws(CloudStoreError) -> CompactionReport

@@ -132,6 +132,11 @@ extension FolderCloudDatabase {
                 state.ownHeadSeen = found
                 let gone = missing(found)
                 guard !gone.isEmpty else { return [] }
+                // No store at all (not even the generation's folder of devices): an unmounted
+                // mount point, which nothing is written into.
+                let stored = !knownZones(readHeads(generation, &state)).isEmpty
+                    || ((try? folder.list(layout.generationDirectory(generation))) ?? []).contains { $0.name == "devices" && $0.kind == .directory }
+                guard stored else { return [] }
                 var head = found ?? HeadBody(generation: generation, device: device, clock: state.clock, zones: [:])
                 var restarted: [ZoneID] = []
                 for zone in gone {

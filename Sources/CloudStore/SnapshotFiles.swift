@@ -140,6 +140,11 @@ enum SnapshotFiles {
         guard list.generation == generation, list.device == device, list.zone == zone, list.base == base,
               !list.parts.isEmpty, list.parts.count <= CloudLimits.maxListItems
         else { return .failure(Problem(path: path, reason: "its list of parts does not match its place")) }
+        // Numbers read are checked before any sum: a part no larger than a part may be, no more
+        // entries than its bytes could hold, no more live records than entries.
+        guard list.parts.allSatisfy({ (0...CloudLimits.maxSnapshotPartBytes).contains($0.bytes)
+                                      && (0...CloudLimits.maxSnapshotPartBytes).contains($0.entries) && (0...$0.entries).contains($0.live) })
+        else { return .failure(Problem(path: path, reason: "its list names a part of an impossible size")) }
         let parts = list.parts.enumerated().map { offset, listed in
             Arrived.Part(path: layout.snapshotPart(generation, device, zone, base, offset + 1), listed: listed)
         }

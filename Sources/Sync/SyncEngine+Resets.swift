@@ -52,6 +52,8 @@ extension SyncEngine {
         guard let generation = try player.syncRecord().generation ?? cloud.generation?.name else { return }
         let wrote = try player.hasSent(generation: generation)
         let zones = SyncZone.allCases.map(\.cloudZone) + [CloudSchema.sharedZone]
+        // A folder with no store in it at all is left alone: a mount point whose file system is
+        // away (the send then says so, `refuseAnEmptiedFolder`), not files someone deleted.
         let restarted = try withRetries { try cloud.restartOwnLogWhereGone(zones, wroteBefore: wrote) }
         guard !restarted.isEmpty else { return }
         try player.forgetSyncMetadata()

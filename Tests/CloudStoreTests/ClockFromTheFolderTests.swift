@@ -139,3 +139,23 @@ import Testing
         #expect(Set((first.changedRecords + second.changedRecords).map(\.recordName)).count == 12)
     }
 }
+
+/// A snapshot's list of parts whose numbers would overflow a sum (issue 35) is refused whole.
+@Suite struct SnapshotListNumbersTests {
+    @Test(arguments: [(Int.max, 1, 1), (10, Int.max, 1), (10, 5, Int.max), (-1, 1, 1), (10, -1, 0), (10, 2, 3)])
+    func aListNamingAPartOfAnImpossibleSizeIsRefused(bytes: Int, entries: Int, live: Int) throws {
+        let (folder, zone, _) = try SnapshotPartsTests.partedHistory()
+        let list = try #require(folder.allFiles.first { $0.hasSuffix(".snap") })
+        var manifest = try CloudFileFormat.decode(folder.contents(of: list)!, kind: .snapshot, as: SnapshotManifest.self).get()
+        manifest.parts[0].bytes = bytes
+        manifest.parts[0].entries = entries
+        manifest.parts[0].live = live
+        let changed = SnapshotPartsTests.copy(folder, changing: list, to: CloudFileFormat.encode(manifest, kind: .snapshot))
+        let read = try SnapshotPartsTests.read(changed, zone: zone)
+        #expect(!read.complete)
+        #expect(read.warnings.contains { $0.reason.contains("impossible size") }, "\(read.warnings)")
+        // The streamed first fetch refuses it too, without a crash.
+        let reader = try FolderCloudDatabase.inMemory(changed, player: "alice", device: DeviceID("S"))
+        _ = try reader.fetchAllRecords(zone, chunk: 5) { _ in true }
+    }
+}

@@ -227,6 +227,21 @@ import Testing
         _ = try MatchPlay(checking: fine, in: match, publishedBy: "ben")
     }
 
+    @Test func aMatchWhoseWordsDoNotDecodeHereSaysSoInsteadOfYourTurn() throws {
+        let (ana, ben, match, games) = try setUp()
+        let pack = try #require(try ben.player.storedPacks().first { $0.id == match.pack })
+        var generator = SeededGenerator(seed: 99)
+        let other = try Match.make(by: "ben", against: "ana", pack: pack, createdAt: clock.now, lexicon: Content.lexicon, using: &generator)
+        var garbled = other
+        garbled.codes = match.codes
+        _ = try ben.player.keepMatch(garbled, madeHere: true)
+        try SharedZone(player: ben.player, cloud: ben.cloud).publish([.match(garbled)])
+        try exchange(ana, games)
+        let shown = try #require(try games.matches().first { $0.state.match.id == garbled.id })
+        #expect(shown.summary == "cannot be played on this version")
+        #expect(try games.matches().first { $0.state.match.id == match.id }?.summary == "your turn")
+    }
+
     @Test func nineRefusedMatchesWithLongIdsThatStartAlikeAreToldApart() throws {
         let (ana, _, match, _) = try setUp()
         var records: [CloudRecord] = []
