@@ -160,7 +160,7 @@ struct IncomingApplication {
         guard try gameExists(remote.gameID) else { return try stash(name, remote.gameID, Orphan(mark: remote, fields: fields)) }
         try remember(name, .games, game: remote.gameID, fields)
         report.applied += 1
-        if marksPending, try exists(Self.pendingMark, remote.gameID, remote.letter) { return }
+        if marksPending, try exists(Self.pendingMark, remote.gameID, remote.letter) { return try execute(Self.resendMark, remote.gameID, remote.letter) }
         if let state = remote.state {
             var upsert = RowInsert(try db.cachedStatement(sql: Self.upsertMark))
             upsert.bind(remote.gameID)
@@ -176,7 +176,7 @@ struct IncomingApplication {
     private mutating func apply(_ remote: SyncBookmark, _ fields: Data) throws {
         try remember(naming.bookmark(word: remote.word), .readingList, game: nil, fields)
         report.applied += 1
-        if bookmarksPending, try exists(Self.pendingBookmark, player, remote.word) { return }
+        if bookmarksPending, try exists(Self.pendingBookmark, player, remote.word) { return try execute(Self.resendBookmark, player, remote.word) }
         if remote.isBookmarked {
             var upsert = RowInsert(try db.cachedStatement(sql: Self.upsertBookmark))
             upsert.bind(player)
@@ -334,6 +334,11 @@ struct IncomingApplication {
     private static let orderedGuesses = "SELECT word, playedAt FROM guess WHERE gameId = ? \(AppDatabase.playOrder)"
     private static let pendingMark = "SELECT 1 FROM markChange WHERE gameId = ? AND letter = ?"
     private static let pendingBookmark = "SELECT 1 FROM bookmarkChange WHERE playerId = ? AND word = ?"
+    /// A local change kept over a fetched version must go up after it, to win everywhere: its
+    /// version moves on, so a send of it already under way (another process's, committed before
+    /// the fetched version and not yet acknowledged) does not clear it.
+    private static let resendMark = "UPDATE markChange SET version = version + 1 WHERE gameId = ? AND letter = ?"
+    private static let resendBookmark = "UPDATE bookmarkChange SET version = version + 1 WHERE playerId = ? AND word = ?"
     private static let upsertMark = """
         INSERT INTO mark (gameId, letter, state, markedAt) VALUES (?, ?, ?, ?)
         ON CONFLICT (gameId, letter) DO UPDATE SET state = excluded.state, markedAt = excluded.markedAt
