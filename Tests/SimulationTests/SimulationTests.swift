@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+
+/// The sync engine under a deterministic simulation (docs/reliability.md): seeded runs of 2 or
+/// 3 machines with 1 to 3 processes each, playing, bookmarking, deleting, resetting and syncing
+/// in every interleaving the seed picks, with processes killed between any two steps of a
+/// round, crashes while a file is written, clocks that jump and files that arrive late, cut
+/// short or out of order; then quiescence and the checks. A failure prints its seed and the
+/// shortest step list that still fails.
+@Suite struct SimulationTests {
+    static let environment = ProcessInfo.processInfo.environment
+    /// How many seeds run (QIKTIONARY_SIM_SEEDS for a longer run before a release).
+    static let seeds = environment["QIKTIONARY_SIM_SEEDS"].flatMap(Int.init) ?? 1_000
+    /// The seeds are shared out among this many tests, which run side by side.
+    static let slices = 8
+
+    @Test(arguments: 0..<slices)
+    func seeds(slice: Int) {
+        let started = Date()
+        var ran = 0
+        for seed in stride(from: slice, to: Self.seeds, by: Self.slices) {
+            let plan = Plan(seed: UInt64(seed))
+            let problems = Simulation.problems(plan)
+            ran += 1
+            if !problems.isEmpty {
+                Issue.record(Comment(rawValue: Simulation.report(plan, problems)))
+                return
+            }
+        }
+        print("simulation slice \(slice): \(ran) seeds passed in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
+    }
+
+    /// QIKTIONARY_SIM_SEED=N replays one seed and prints its steps.
+    @Test(.enabled(if: environment["QIKTIONARY_SIM_SEED"] != nil))
+    func replay() throws {
+        let seed = try #require(Self.environment["QIKTIONARY_SIM_SEED"].flatMap(UInt64.init))
+        let plan = Plan(seed: seed)
+        print(plan.steps.enumerated().map { "\($0.offset + 1). \($0.element)" }.joined(separator: "\n"))
+        let problems = Simulation.problems(plan)
+        #expect(problems.isEmpty, Comment(rawValue: problems.isEmpty ? "" : Simulation.report(plan, problems)))
+    }
+}
