@@ -130,14 +130,22 @@ final class World {
             // Run from the command line, while no process of the machine syncs.
             guard machine.processes.allSatisfy({ $0.running == nil }) else { return }
             try player.forgetSyncMetadata()
-        case .sync(_, let index):
+        case .sync(_, let index, let stops):
             let process = machine.processes[index]
             if process.running == nil {
                 let cloud = SteppedCloud(process.store)
                 let engine = SyncEngine(player: player, cloud: cloud, now: { [clock, index = machine.index] in clock.now(index) }, pause: { _ in })
                 process.running = SteppedSync(engine: engine, cloud: cloud)
             }
-            if process.running!.step() { try ended(machine, index) }
+            let running = process.running!
+            var ended = false
+            if stops == 0 {
+                running.finish()
+                ended = true
+            } else {
+                for _ in 0..<stops where !ended { ended = running.step() }
+            }
+            if ended { try self.ended(machine, index) }
         case .kill(_, let index):
             guard let running = machine.processes[index].running else { return }
             running.finish(.kill)

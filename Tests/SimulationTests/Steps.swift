@@ -16,8 +16,9 @@ enum Step: CustomStringConvertible, Sendable, Equatable {
     case delete(machine: Int, game: Int)
     /// `--reset-sync`: tokens and the cloud's metadata forgotten, everything queued again.
     case resetSync(machine: Int)
-    /// Starts a sync round of the process, or lets its round go on to its next stop.
-    case sync(machine: Int, process: Int)
+    /// Starts a sync round of the process, or lets its round go on: `stops` stops further, or
+    /// to its end (0).
+    case sync(machine: Int, process: Int, stops: Int)
     /// The process is killed where its round stopped, and starts again.
     case kill(machine: Int, process: Int)
     /// The process's store crashes at the `step`th step of writing a file from now (the
@@ -37,7 +38,7 @@ enum Step: CustomStringConvertible, Sendable, Equatable {
     var machine: Int {
         switch self {
         case .start(let m, _), .guess(let m, _, _), .finish(let m, _), .giveUp(let m, _), .mark(let m, _, _, _), .bookmark(let m, _),
-             .unbookmark(let m, _), .delete(let m, _), .resetSync(let m), .sync(let m, _), .kill(let m, _), .crashWriting(let m, _, _),
+             .unbookmark(let m, _), .delete(let m, _), .resetSync(let m), .sync(let m, _, _), .kill(let m, _), .crashWriting(let m, _, _),
              .clockJump(let m, _), .deliver(let m, _, _):
             return m
         }
@@ -55,7 +56,7 @@ enum Step: CustomStringConvertible, Sendable, Equatable {
         case .unbookmark(let m, let w): "machine \(m) unbookmarks '\(Self.bookmarks[w % Self.bookmarks.count])'"
         case .delete(let m, let g): "machine \(m) deletes finished game #\(g)"
         case .resetSync(let m): "machine \(m) resets sync"
-        case .sync(let m, let p): "machine \(m) process \(p) syncs (to its next stop)"
+        case .sync(let m, let p, let s): "machine \(m) process \(p) syncs " + (s == 0 ? "(to the end of its round)" : "(\(s) stops on)")
         case .kill(let m, let p): "machine \(m) process \(p) is killed"
         case .crashWriting(let m, let p, let s): "machine \(m) process \(p) will crash at write step \(s)"
         case .clockJump(let m, let s): "machine \(m)'s clock jumps \(s) s"
@@ -95,7 +96,8 @@ struct Plan: Sendable {
             case 48..<54: return .unbookmark(machine: m, word: any(0..<Step.bookmarks.count))
             case 54..<57: return .delete(machine: m, game: any(0..<4))
             case 57..<58: return .resetSync(machine: m)
-            case 58..<90: return .sync(machine: m, process: any(0..<processes))
+            // Half of them a whole round, so rounds end and overlap often; the others a stop or a few.
+            case 58..<90: return .sync(machine: m, process: any(0..<processes), stops: any(0..<2) == 0 ? 0 : any(1..<4))
             case 90..<94: return .kill(machine: m, process: any(0..<processes))
             case 94..<96: return .crashWriting(machine: m, process: any(0..<processes), step: any(1..<12))
             case 96..<100: return .clockJump(machine: m, seconds: [-86_400, -3_600, -1, 1, 3_600, 86_400][any(0..<6)])

@@ -195,7 +195,7 @@ import Testing
     }
 
     /// A finished game deleted from the history while a process of the machine is sending it
-    /// (found by the simulation, seed 2): the send puts it in the cloud after the deletion, so
+    /// (found by the simulation, seed 38): the send puts it in the cloud after the deletion, so
     /// its deletion must go up again, or the other machine keeps it for good.
     @Test(arguments: [true, false])
     func aGameDeletedWhileItIsSentIsDeletedEverywhere(uploadedBefore: Bool) throws {
