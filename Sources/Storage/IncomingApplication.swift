@@ -25,6 +25,9 @@ struct IncomingApplication {
     /// machine), and then no fetched mark or bookmark needs a look at the queue.
     private let marksPending: Bool
     private let bookmarksPending: Bool
+    /// Whether any game's deletion waits to be sent (usually not): a game deleted here is not
+    /// put back by a version fetched (or met in a conflict) before the deletion goes up.
+    private let deletionsPending: Bool
     /// Whether any record of the player's waits for its game: usually none (always on a new
     /// machine), and then a deletion needs no look there. Set again when one is stashed.
     private var orphansWaiting: Bool
@@ -52,6 +55,8 @@ struct IncomingApplication {
         marksPending = try Bool.fetchOne(db, sql: "SELECT 1 FROM markChange LIMIT 1").isTrue
         bookmarksPending = try Bool.fetchOne(db, sql: "SELECT 1 FROM bookmarkChange WHERE playerId = ? LIMIT 1", arguments: [player]).isTrue
         orphansWaiting = try Bool.fetchOne(db, sql: "SELECT 1 FROM orphanRecord WHERE playerId = ? LIMIT 1", arguments: [player]).isTrue
+        deletionsPending = try Bool.fetchOne(db, sql: "SELECT 1 FROM deletionByGame WHERE playerId = ? AND word = '' LIMIT 1",
+                                             arguments: [player]).isTrue
     }
 
     mutating func run(_ changes: IncomingChanges) throws {
@@ -95,6 +100,8 @@ struct IncomingApplication {
     private mutating func apply(_ remote: SyncGame, _ fields: Data) throws {
         // The game's system fields are kept in its own row.
         report.applied += 1
+        // Deleted here, its deletion not sent yet: it goes up next and wins (deletion wins).
+        if try deletedHere(remote.id) { return }
         touched.insert(remote.id)
         // A game new here is inserted at once (most of a first sync); otherwise it is merged,
         // unless another player has that id (then it is not ours).
@@ -279,6 +286,8 @@ struct IncomingApplication {
     }
 
     private mutating func stash(_ name: String, _ gameID: String, _ orphan: Orphan) throws {
+        // A record of a game deleted here waits for nothing: the game is not coming back.
+        if try deletedHere(gameID) { return }
         orphansWaiting = true
         try db.execute(sql: """
             INSERT INTO orphanRecord (playerId, recordName, gameId, payload) VALUES (?, ?, ?, ?)
@@ -317,6 +326,11 @@ struct IncomingApplication {
     static func score(_ word: String, against secret: String, like feedback: Feedback) -> Feedback {
         let rules: Rules = if case .common = feedback { .classic } else { .mastermind }
         return rules.feedback(for: word, against: secret)
+    }
+
+    private func deletedHere(_ gameID: String) throws -> Bool {
+        guard deletionsPending else { return false }
+        return try exists("SELECT 1 FROM deletionByGame WHERE playerId = ? AND gameId = ? AND word = ''", player, gameID)
     }
 
     private mutating func gameExists(_ id: String) throws -> Bool {

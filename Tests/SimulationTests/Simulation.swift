@@ -39,10 +39,10 @@ final class World {
         if plan.replicated {
             copiers = machines.map { from in machines.map { to in Copier(from: from, to: to) } }
         }
-        // The first machine syncs before play, making the cloud; with replicated folders the
-        // others do too (having received its files), or each would make a cloud of its own.
-        // On one shared folder the others join it whenever their first sync comes.
-        for machine in plan.replicated ? machines : [machines[0]] {
+        // Every machine syncs once before play, as a player sets sync up: the first one makes
+        // the cloud, the others (having received its files) join it. (A game deleted while a
+        // machine's very first round sends it is not deleted again: docs/reliability.md.)
+        for machine in machines {
             drain(into: machine)
             try SyncEngine(player: machine.player, cloud: machine.processes[0].store, now: { [clock, index = machine.index] in clock.now(index) },
                            pause: { _ in }).sync()

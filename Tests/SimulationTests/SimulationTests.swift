@@ -37,7 +37,9 @@ import Testing
     ///   then reaches the cloud last, and acknowledging "version 1" cleared the unbookmark.
     /// - 38: a game finished and deleted while another process of the machine was sending it
     ///   stayed in the cloud, and on every other machine.
-    @Test(arguments: [UInt64(561), 38])
+    /// - 678: the same game deleted after another process had sent it: the first process's send
+    ///   of it met that version as a conflict, and applying the conflict put the game back here.
+    @Test(arguments: [UInt64(561), 38, 678])
     func regression(seed: UInt64) {
         let plan = Plan(seed: seed)
         let problems = Simulation.problems(plan)
