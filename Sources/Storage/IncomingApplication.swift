@@ -436,11 +436,15 @@ extension GuessRecord {
         """
     // Fixed texts: a first sync inserts tens of thousands, each looking its statement up by its text.
     private static let insertHere = insertColumns + " DO NOTHING"
-    private static let insertFromCloud = insertColumns + " DO UPDATE SET uploaded = 1"
+    private static let insertFromCloud = insertColumns
+        + " DO UPDATE SET uploaded = 1, position = excluded.position, playedAt = excluded.playedAt, playedOn = excluded.playedOn"
 
     /// Inserts the row through one cached statement; whether it was new. A guess from the cloud
-    /// (`uploaded`) that this machine made too only learns the cloud has it; one
-    /// made or imported here is kept as it is if the game has it already.
+    /// (`uploaded`) that this machine made too learns the cloud has it, and takes the cloud's
+    /// version of it: one word played on two machines is one record with two versions (two
+    /// positions, times and devices), and every machine must list it at the same place (found
+    /// by the simulation, seed 4080). One made or imported here is kept as it is if the game
+    /// has it already.
     func insertByStatement(_ db: Database, reuse: InsertReuse? = nil) throws -> Bool {
         var insert = try !uploaded
             ? InsertReuse.row(reuse, \.guessHere, db, sql: Self.insertHere)

@@ -39,7 +39,11 @@ import Testing
     ///   stayed in the cloud, and on every other machine.
     /// - 678: the same game deleted after another process had sent it: the first process's send
     ///   of it met that version as a conflict, and applying the conflict put the game back here.
-    @Test(arguments: [UInt64(561), 38, 678])
+    /// - 2849, 2940 (the first long run): a game deleted after a round that sent it was killed or
+    ///   crashed once its commit had landed: never acknowledged, its deletion was not queued.
+    /// - 4080 (the first long run): one word guessed in one game on two machines, each at its own
+    ///   position: each machine kept its own version of the one record, and listed it elsewhere.
+    @Test(arguments: [UInt64(561), 38, 678, 2849, 2940, 4080])
     func regression(seed: UInt64) {
         let plan = Plan(seed: seed)
         let problems = Simulation.problems(plan)
