@@ -50,6 +50,19 @@ import Testing
         #expect(problems.isEmpty, Comment(rawValue: problems.isEmpty ? "" : Simulation.report(plan, problems)))
     }
 
+    /// Seeds that fail today, kept so they are not forgotten and so their fix shows (this test
+    /// then reports that the known issue did not occur). docs/reliability.md tells each.
+    /// - 5137 (the second long run): a game played on one machine, sent by one process while
+    ///   another process's round that had read it was stopped, then deleted on a second machine;
+    ///   the stopped round ends, and the first machine keeps the game that every other dropped.
+    @Test(arguments: [UInt64(5137)])
+    func openDefect(seed: UInt64) {
+        withKnownIssue {
+            let problems = Simulation.problems(Plan(seed: seed))
+            #expect(problems.isEmpty, Comment(rawValue: problems.joined(separator: "\n")))
+        }
+    }
+
     /// QIKTIONARY_SIM_SEED=N replays one seed and prints its steps.
     @Test(.enabled(if: environment["QIKTIONARY_SIM_SEED"] != nil))
     func replay() throws {
