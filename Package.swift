@@ -99,6 +99,11 @@ let package = Package(
         .testTarget(name: "FuzzTests", dependencies: [
             "qiktionary", "App", "PlainMode", "Storage", "QiktionaryCore", "QiktionaryResources", "CloudStore", "Sync", "TestSupport",
         ]),
+        // A deterministic simulation of sync (machines, processes, faults, all from a seed) and the merges' properties.
+        .testTarget(name: "SimulationTests", dependencies: [
+            "Sync", "App", "Storage", "CloudStore", "QiktionaryCore", "QiktionaryResources", "Concurrency",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         .testTarget(name: "CloudStoreTests", dependencies: ["CloudStore", "cloudstore-probe", "Concurrency", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "EndToEndTests", dependencies: ["qiktionary", "qiktionary-bench", "qiktionary-coach-bench", "QiktionaryCore", "CloudStore", "TestSupport"],
                     exclude: ["Fixtures"]),

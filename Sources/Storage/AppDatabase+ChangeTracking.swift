@@ -41,13 +41,17 @@ extension AppDatabase {
                            arguments: [record.playerId, name, SyncZone.games.rawValue])
         }
         // The game itself (the word '') and the guesses the cloud has, by game and word: named
-        // when the queue is read.
-        if record.uploaded {
+        // when the queue is read. Once this machine syncs, a game or guess never acknowledged
+        // may be in the cloud all the same (a commit that landed though the process sending it
+        // was killed or crashed before it heard so): its deletion goes too, at the cost of a
+        // deletion the cloud may not need.
+        let maybeSent = try Bool.fetchOne(db, sql: "SELECT 1 FROM syncState WHERE playerId = ?", arguments: [record.playerId]) ?? false
+        if record.uploaded || maybeSent {
             try db.execute(sql: "INSERT OR IGNORE INTO deletionByGame (playerId, gameId, word) VALUES (?, ?, '')", arguments: [record.playerId, record.id])
         }
         try db.execute(sql: """
-            INSERT OR IGNORE INTO deletionByGame (playerId, gameId, word) SELECT ?, gameId, word FROM guess WHERE gameId = ? AND uploaded
-            """, arguments: [record.playerId, record.id])
+            INSERT OR IGNORE INTO deletionByGame (playerId, gameId, word) SELECT ?, gameId, word FROM guess WHERE gameId = ? AND (uploaded OR ?)
+            """, arguments: [record.playerId, record.id, maybeSent])
     }
 
     /// The fields of a game row that differ between two versions of it: the columns that are

@@ -65,6 +65,17 @@ extension AppDatabase {
         }
     }
 
+    /// A game deleted here while another process of this machine was sending it (or a guess
+    /// of it): that send put the records back in the cloud after the deletion was decided (or
+    /// sent), so their deletion is queued again, by game and word. Not after the player's data
+    /// here was erased (`--reset-local`, which leaves no sync state): those games were not deleted.
+    static func deleteAgain(_ records: [(game: String, word: String)], player: String, _ db: Database) throws {
+        guard !records.isEmpty, try Bool.fetchOne(db, sql: "SELECT 1 FROM syncState WHERE playerId = ?", arguments: [player]).isTrue else { return }
+        for (game, word) in records where try !Bool.fetchOne(db, sql: "SELECT 1 FROM game WHERE id = ?", arguments: [game]).isTrue {
+            try db.execute(sql: "INSERT OR IGNORE INTO deletionByGame (playerId, gameId, word) VALUES (?, ?, ?)", arguments: [player, game, word])
+        }
+    }
+
     /// A queued deletion sent or dropped: by its name, or by its game and word.
     static func clear(_ deletion: OutgoingChanges.Deletion, player: String, _ db: Database) throws {
         if let game = deletion.gameID, let word = deletion.word {
@@ -287,6 +298,8 @@ extension PlayerDatabase {
                 return true
             }
             // Bound value by value: a first upload acknowledges every game and guess of a long history.
+            // Records of a game deleted here while they were in flight: the cloud has them again.
+            var deletedMeanwhile: [(game: String, word: String)] = []
             var uploaded = RowInsert(try db.cachedStatement(sql: "UPDATE game SET systemFields = ? WHERE id = ?"))
             var cleared = RowInsert(try db.cachedStatement(sql: "DELETE FROM gameChange WHERE gameId = ? AND version = ?"))
             for change in sent.games {
@@ -295,6 +308,7 @@ extension PlayerDatabase {
                 uploaded.bind(fields)
                 uploaded.bind(change.game.id)
                 try uploaded.run(db)
+                if db.changesCount == 0 { deletedMeanwhile.append((change.game.id, "")) }
                 cleared.bind(change.game.id)
                 cleared.bind(change.version)
                 try cleared.run(db)
@@ -306,15 +320,20 @@ extension PlayerDatabase {
                 guessUploaded.bind(guess.gameID)
                 guessUploaded.bind(guess.word)
                 try guessUploaded.run(db)
+                if db.changesCount == 0 { deletedMeanwhile.append((guess.gameID, guess.word)) }
             }
-            // Marks and bookmarks overwrite, the latest commit winning. When another process of
-            // this machine already sent and cleared a newer value, the version sent here went up
-            // after it, older: the value this machine holds is queued again, to win next time.
+            try AppDatabase.deleteAgain(deletedMeanwhile, player: player, db)
+            // Marks and bookmarks overwrite, the latest commit winning. The version sent may be
+            // older than the value this machine holds: another process of this machine already
+            // sent and cleared a newer value, or the player changed it again after another
+            // process cleared it (the change queued anew has its first version again, which the
+            // one sent here may have, and clearing it here must not count). Whenever the value
+            // held is not the one sent, it is queued again, to go up later and win.
             for change in sent.marks where try remember(naming.mark(gameID: change.mark.gameID, letter: change.mark.letter), .games,
                                                         game: change.mark.gameID) {
                 try db.cachedStatement(sql: "DELETE FROM markChange WHERE gameId = ? AND letter = ? AND version = ?").execute(
                     arguments: [change.mark.gameID, change.mark.letter, change.version])
-                if db.changesCount == 0, try !AppDatabase.holds(change.mark, db),
+                if try !AppDatabase.holds(change.mark, db),
                    try Bool.fetchOne(db, sql: "SELECT 1 FROM game WHERE id = ?", arguments: [change.mark.gameID]).isTrue {
                     try AppDatabase.trackMarkChange(change.mark.gameID, letter: change.mark.letter, db)
                 }
@@ -322,7 +341,7 @@ extension PlayerDatabase {
             for change in sent.bookmarks where try remember(naming.bookmark(word: change.bookmark.word), .readingList, game: nil) {
                 try db.cachedStatement(sql: "DELETE FROM bookmarkChange WHERE playerId = ? AND word = ? AND version = ?").execute(
                     arguments: [player, change.bookmark.word, change.version])
-                if db.changesCount == 0, try !AppDatabase.holds(change.bookmark, player: player, db) {
+                if try !AppDatabase.holds(change.bookmark, player: player, db) {
                     try AppDatabase.trackBookmarkChange(player, word: change.bookmark.word, db)
                 }
             }

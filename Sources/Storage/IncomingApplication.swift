@@ -27,6 +27,9 @@ struct IncomingApplication {
     /// machine), and then no fetched mark or bookmark needs a look at the queue.
     private let marksPending: Bool
     private let bookmarksPending: Bool
+    /// Whether any game's deletion waits to be sent (usually not): a game deleted here is not
+    /// put back by a version fetched (or met in a conflict) before the deletion goes up.
+    private let deletionsPending: Bool
     /// Whether any record of the player's waits for its game: usually none (always on a new
     /// machine), and then a deletion needs no look there. Set again when one is stashed.
     private var orphansWaiting: Bool
@@ -65,6 +68,8 @@ struct IncomingApplication {
         marksPending = try Bool.fetchOne(db, sql: "SELECT 1 FROM markChange LIMIT 1").isTrue
         bookmarksPending = try Bool.fetchOne(db, sql: "SELECT 1 FROM bookmarkChange WHERE playerId = ? LIMIT 1", arguments: [player]).isTrue
         orphansWaiting = try Bool.fetchOne(db, sql: "SELECT 1 FROM orphanRecord WHERE playerId = ? LIMIT 1", arguments: [player]).isTrue
+        deletionsPending = try Bool.fetchOne(db, sql: "SELECT 1 FROM deletionByGame WHERE playerId = ? AND word = '' LIMIT 1",
+                                             arguments: [player]).isTrue
     }
 
     mutating func run(_ changes: IncomingChanges) throws {
@@ -119,6 +124,11 @@ struct IncomingApplication {
             return try refuse(remote, problem)
         }
         // The game's system fields are kept in its own row.
+        // Deleted here, its deletion not sent yet: it goes up next and wins (deletion wins).
+        if try deletedHere(remote.id) {
+            report.applied += 1
+            return
+        }
         touched.insert(remote.id)
         // A game new here is inserted at once (most of a first sync); otherwise it is merged,
         // unless another player has that id (then it is not ours).
@@ -201,7 +211,7 @@ struct IncomingApplication {
         guard try gameExists(remote.gameID) else { return try stash(name, remote.gameID, Orphan(mark: remote, fields: fields)) }
         try remember(name, .games, game: remote.gameID, fields)
         report.applied += 1
-        if marksPending, try exists(Self.pendingMark, remote.gameID, remote.letter) { return }
+        if marksPending, try exists(Self.pendingMark, remote.gameID, remote.letter) { return try execute(Self.resendMark, remote.gameID, remote.letter) }
         if let state = remote.state {
             var upsert = RowInsert(try db.cachedStatement(sql: Self.upsertMark))
             upsert.bind(remote.gameID)
@@ -217,7 +227,7 @@ struct IncomingApplication {
     private mutating func apply(_ remote: SyncBookmark, _ fields: Data) throws {
         try remember(naming.bookmark(word: remote.word), .readingList, game: nil, fields)
         report.applied += 1
-        if bookmarksPending, try exists(Self.pendingBookmark, player, remote.word) { return }
+        if bookmarksPending, try exists(Self.pendingBookmark, player, remote.word) { return try execute(Self.resendBookmark, player, remote.word) }
         if remote.isBookmarked {
             var upsert = RowInsert(try db.cachedStatement(sql: Self.upsertBookmark))
             upsert.bind(player)
@@ -323,6 +333,8 @@ struct IncomingApplication {
     }
 
     private mutating func stash(_ name: String, _ gameID: String, _ orphan: Orphan) throws {
+        // A record of a game deleted here waits for nothing: the game is not coming back.
+        if try deletedHere(gameID) { return }
         orphansWaiting = true
         try db.execute(sql: """
             INSERT INTO orphanRecord (playerId, recordName, gameId, payload) VALUES (?, ?, ?, ?)
@@ -407,6 +419,11 @@ struct IncomingApplication {
         try Bool.fetchOne(db, sql: "SELECT 1 FROM game WHERE id = ? AND playerId = ? AND secret = ?", arguments: [game.id, player, game.secret]).isTrue
     }
 
+    private func deletedHere(_ gameID: String) throws -> Bool {
+        guard deletionsPending else { return false }
+        return try exists("SELECT 1 FROM deletionByGame WHERE playerId = ? AND gameId = ? AND word = ''", player, gameID)
+    }
+
     private mutating func gameExists(_ id: String) throws -> Bool {
         if recent.contains(id) { return true }
         var query = RowInsert(try db.cachedStatement(sql: "SELECT 1 FROM game WHERE id = ? AND playerId = ?"))
@@ -423,6 +440,11 @@ struct IncomingApplication {
     private static let orderedGuesses = "SELECT word, playedAt FROM guess WHERE gameId = ? \(AppDatabase.playOrder)"
     private static let pendingMark = "SELECT 1 FROM markChange WHERE gameId = ? AND letter = ?"
     private static let pendingBookmark = "SELECT 1 FROM bookmarkChange WHERE playerId = ? AND word = ?"
+    /// A local change kept over a fetched version must go up after it, to win everywhere: its
+    /// version moves on, so a send of it already under way (another process's, committed before
+    /// the fetched version and not yet acknowledged) does not clear it.
+    private static let resendMark = "UPDATE markChange SET version = version + 1 WHERE gameId = ? AND letter = ?"
+    private static let resendBookmark = "UPDATE bookmarkChange SET version = version + 1 WHERE playerId = ? AND word = ?"
     private static let upsertMark = """
         INSERT INTO mark (gameId, letter, state, markedAt) VALUES (?, ?, ?, ?)
         ON CONFLICT (gameId, letter) DO UPDATE SET state = excluded.state, markedAt = excluded.markedAt
@@ -506,11 +528,15 @@ extension GuessRecord {
         """
     // Fixed texts: a first sync inserts tens of thousands, each looking its statement up by its text.
     private static let insertHere = insertColumns + " DO NOTHING"
-    private static let insertFromCloud = insertColumns + " DO UPDATE SET uploaded = 1"
+    private static let insertFromCloud = insertColumns
+        + " DO UPDATE SET uploaded = 1, position = excluded.position, playedAt = excluded.playedAt, playedOn = excluded.playedOn"
 
     /// Inserts the row through one cached statement; whether it was new. A guess from the cloud
-    /// (`uploaded`) that this machine made too only learns the cloud has it; one
-    /// made or imported here is kept as it is if the game has it already.
+    /// (`uploaded`) that this machine made too learns the cloud has it, and takes the cloud's
+    /// version of it: one word played on two machines is one record with two versions (two
+    /// positions, times and devices), and every machine must list it at the same place (found
+    /// by the simulation, seed 4080). One made or imported here is kept as it is if the game
+    /// has it already.
     func insertByStatement(_ db: Database, reuse: InsertReuse? = nil) throws -> Bool {
         var insert = try !uploaded
             ? InsertReuse.row(reuse, \.guessHere, db, sql: Self.insertHere)

@@ -132,8 +132,15 @@ final class WatchedCloud: ForwardingCloudDatabase, @unchecked Sendable {
     var duringCommit: (() -> Void)?
     /// Runs before a commit reaches the store: what another process does meanwhile.
     var beforeCommit: (() -> Void)?
+    /// Runs before the round's fetch asks which zones changed: what happens meanwhile elsewhere.
+    var beforeFetch: (() -> Void)?
 
     init(_ inner: FolderCloudDatabase) { self.inner = inner }
+
+    func fetchDatabaseChanges(since token: ChangeToken?) throws(CloudStoreError) -> DatabaseChanges {
+        beforeFetch?()
+        return try inner.fetchDatabaseChanges(since: token)
+    }
 
 
     /// Whether full fetches are streamed as the real store streams them (else refused, as a

@@ -1,0 +1,108 @@
+import QiktionaryCore
+
+/// One step of a run. Each names what it acts on by numbers taken modulo what is there when
+/// it runs (the machine's games in progress, its history), so any part of a step list still
+/// runs: that is what lets a failing list be shrunk.
+enum Step: CustomStringConvertible, Sendable, Equatable {
+    case start(machine: Int, word: Int)
+    case guess(machine: Int, game: Int, word: Int)
+    /// The game's word guessed: a win.
+    case finish(machine: Int, game: Int)
+    case giveUp(machine: Int, game: Int)
+    case mark(machine: Int, game: Int, letter: Int, state: Int)
+    case bookmark(machine: Int, word: Int)
+    case unbookmark(machine: Int, word: Int)
+    /// A finished game deleted from the history.
+    case delete(machine: Int, game: Int)
+    /// `--reset-sync`: tokens and the cloud's metadata forgotten, everything queued again.
+    case resetSync(machine: Int)
+    /// Starts a sync round of the process, or lets its round go on: `stops` stops further, or
+    /// to its end (0).
+    case sync(machine: Int, process: Int, stops: Int)
+    /// The process is killed where its round stopped, and starts again.
+    case kill(machine: Int, process: Int)
+    /// The process's store crashes at the `step`th step of writing a file from now (the
+    /// file is left as a crash leaves it).
+    case crashWriting(machine: Int, process: Int, step: Int)
+    case clockJump(machine: Int, seconds: Int)
+    /// Replicated folders: up to `count` of the files other machines wrote arrive at this
+    /// machine's replica, in an order drawn from `order`, some cut short first.
+    case deliver(machine: Int, count: Int, order: UInt64)
+
+    static let secrets = ["tiger", "zebra", "horse", "camel", "snake"]
+    static let guesses = ["crane", "pilot", "mouse", "shark", "whale", "bison", "sloth", "horse", "tiger", "zebra"]
+    static let bookmarks = ["tiger", "zebra", "horse", "camel"]
+    static let letters = Array("aeiorstnlc")
+    static let markStates: [LetterMark?] = [.in, .out, nil]
+
+    var machine: Int {
+        switch self {
+        case .start(let m, _), .guess(let m, _, _), .finish(let m, _), .giveUp(let m, _), .mark(let m, _, _, _), .bookmark(let m, _),
+             .unbookmark(let m, _), .delete(let m, _), .resetSync(let m), .sync(let m, _, _), .kill(let m, _), .crashWriting(let m, _, _),
+             .clockJump(let m, _), .deliver(let m, _, _):
+            return m
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .start(let m, let w): "machine \(m) starts a game of '\(Self.secrets[w % Self.secrets.count])'"
+        case .guess(let m, let g, let w): "machine \(m) guesses '\(Self.guesses[w % Self.guesses.count])' in game #\(g)"
+        case .finish(let m, let g): "machine \(m) guesses the word of game #\(g)"
+        case .giveUp(let m, let g): "machine \(m) gives up game #\(g)"
+        case .mark(let m, let g, let l, let s):
+            "machine \(m) marks '\(Self.letters[l % Self.letters.count])' \(Self.markStates[s % 3].map(\.rawValue) ?? "clear") in game #\(g)"
+        case .bookmark(let m, let w): "machine \(m) bookmarks '\(Self.bookmarks[w % Self.bookmarks.count])'"
+        case .unbookmark(let m, let w): "machine \(m) unbookmarks '\(Self.bookmarks[w % Self.bookmarks.count])'"
+        case .delete(let m, let g): "machine \(m) deletes finished game #\(g)"
+        case .resetSync(let m): "machine \(m) resets sync"
+        case .sync(let m, let p, let s): "machine \(m) process \(p) syncs " + (s == 0 ? "(to the end of its round)" : "(\(s) stops on)")
+        case .kill(let m, let p): "machine \(m) process \(p) is killed"
+        case .crashWriting(let m, let p, let s): "machine \(m) process \(p) will crash at write step \(s)"
+        case .clockJump(let m, let s): "machine \(m)'s clock jumps \(s) s"
+        case .deliver(let m, let c, let o): "\(c) files arrive at machine \(m) (order \(o))"
+        }
+    }
+}
+
+/// What a seed makes: the machines, their processes, the folder, and the steps.
+struct Plan: Sendable {
+    var seed: UInt64
+    var machines: Int
+    var processes: Int
+    /// Each machine with its own replica of the folder, a copier between them.
+    var replicated: Bool
+    var steps: [Step]
+
+    /// `length`: how many steps (by default 8 to 32, drawn from the seed).
+    init(seed: UInt64, length: Int? = nil) {
+        self.seed = seed
+        var rng = SeededGenerator(seed: seed &* 0x2545_F491_4F6C_DD1D &+ 1)
+        machines = Int.random(in: 2...3, using: &rng)
+        processes = Int.random(in: 1...3, using: &rng)
+        replicated = Int.random(in: 0..<3, using: &rng) == 0
+        let (machines, processes, replicated) = (machines, processes, replicated)
+        let length = length ?? Int.random(in: 8...32, using: &rng)
+        func any(_ range: Range<Int>) -> Int { Int.random(in: range, using: &rng) }
+        steps = (0..<length).map { _ in
+            let m = any(0..<machines)
+            switch any(0..<(replicated ? 110 : 100)) {
+            case 0..<8: return .start(machine: m, word: any(0..<Step.secrets.count))
+            case 8..<26: return .guess(machine: m, game: any(0..<4), word: any(0..<Step.guesses.count))
+            case 26..<30: return .finish(machine: m, game: any(0..<4))
+            case 30..<33: return .giveUp(machine: m, game: any(0..<4))
+            case 33..<40: return .mark(machine: m, game: any(0..<4), letter: any(0..<Step.letters.count), state: any(0..<3))
+            case 40..<48: return .bookmark(machine: m, word: any(0..<Step.bookmarks.count))
+            case 48..<54: return .unbookmark(machine: m, word: any(0..<Step.bookmarks.count))
+            case 54..<57: return .delete(machine: m, game: any(0..<4))
+            case 57..<58: return .resetSync(machine: m)
+            // Half of them a whole round, so rounds end and overlap often; the others a stop or a few.
+            case 58..<90: return .sync(machine: m, process: any(0..<processes), stops: any(0..<2) == 0 ? 0 : any(1..<4))
+            case 90..<94: return .kill(machine: m, process: any(0..<processes))
+            case 94..<96: return .crashWriting(machine: m, process: any(0..<processes), step: any(1..<12))
+            case 96..<100: return .clockJump(machine: m, seconds: [-86_400, -3_600, -1, 1, 3_600, 86_400][any(0..<6)])
+            default: return .deliver(machine: m, count: any(1..<6), order: UInt64(any(0..<1_000_000)))
+            }
+        }
+    }
+}

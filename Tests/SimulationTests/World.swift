@@ -1,0 +1,116 @@
+import CloudStore
+import Concurrency
+import Foundation
+import GRDB
+import QiktionaryCore
+import QiktionaryResources
+import Storage
+import Sync
+
+/// The shipped dictionary, and a database with the shipped packs imported once: every machine
+/// of every seed starts as a copy of it (importing the packs again would cost more than a run).
+enum Content {
+    static let lexicon = try! BundledContent.lexicon()
+    static let template: DatabaseQueue = {
+        let queue = try! DatabaseQueue()
+        let database = try! AppDatabase(queue)
+        _ = try! database.importPacks(from: PackFile.files(in: BundledContent.packsFolder), lexicon: { lexicon })
+        return queue
+    }()
+}
+
+/// The wall clock of every machine: one time that moves a few milliseconds a step, and each
+/// machine's offset from it, which a step may jump.
+final class SimClock: Sendable {
+    private let state: Locked<(base: Date, offsets: [TimeInterval])>
+
+    init(machines: Int) { state = Locked((Date(timeIntervalSince1970: 1_790_000_000), Array(repeating: 0, count: machines))) }
+
+    func now(_ machine: Int) -> Date { state.withLock { $0.base + $0.offsets[machine] } }
+    func tick(_ seconds: TimeInterval = 0.003) { state.withLock { $0.base += seconds } }
+    func jump(_ machine: Int, by seconds: TimeInterval) { state.withLock { $0.offsets[machine] += seconds } }
+}
+
+/// A process of a machine: its own store opened on the machine's folder (its own clock
+/// readings, cached view and faults, as a separate process has), and the sync it is running.
+final class SimProcess {
+    var store: FolderCloudDatabase
+    var faults: CloudFaults
+    var running: SteppedSync?
+
+    init(store: FolderCloudDatabase, faults: CloudFaults) {
+        self.store = store
+        self.faults = faults
+    }
+}
+
+/// One machine: its database (shared by its processes, as the data dir is), its device, and
+/// the folder it sees (the shared one, or its own replica).
+final class SimMachine {
+    let index: Int
+    let database: AppDatabase
+    let profile: Profile
+    let folder: MemoryFolder
+    var processes: [SimProcess] = []
+    /// The games started here, by id, in order.
+    var started: [String] = []
+
+    var player: PlayerDatabase { database.player(profile) }
+    var name: String { profile.device.name }
+
+    init(index: Int, folder: MemoryFolder, clock: SimClock) throws {
+        self.index = index
+        self.folder = folder
+        let queue = try DatabaseQueue()
+        try Content.template.backup(to: queue)
+        // A fixed device id, so the order of two versions stamped alike is the same every run.
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO device (id, name, isLocal, lastSeenAt) VALUES (?, ?, 1, NULL)", arguments: ["device-\(index)", "machine\(index)"])
+        }
+        database = try AppDatabase(queue, clock: { clock.now(index) })
+        profile = try database.profile(player: World.player, device: "machine\(index)", hostName: "machine\(index)")
+    }
+}
+
+/// Moves one machine's files to another machine's replica of the folder, as a replicator does:
+/// only when told, a few at a time, in any order, sometimes half-arrived first.
+struct Copier {
+    let from: SimMachine
+    let to: SimMachine
+    /// What differs at the destination, by path: the latest content seen at the source.
+    var pending: [String: Data] = [:]
+
+    /// Queues every file of the source machine's device (and the generation markers) that
+    /// differs at the destination. Temporary files are never carried.
+    mutating func scan() {
+        let own = "/devices/\(from.profile.device.id)/"
+        for path in from.folder.allFiles where path.contains(own) || path.contains("/generations/") {
+            if path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
+            guard let data = from.folder.contents(of: path) else { continue }
+            if to.folder.contents(of: path) != data { pending[path] = data } else { pending[path] = nil }
+        }
+    }
+
+    /// Delivers up to `count` of the waiting files in an order drawn from `seed`; with
+    /// `damage`, one in six first arrives cut short (the rest of it comes with a later delivery).
+    mutating func deliver(_ count: Int, seed: UInt64, damage: Bool) {
+        var generator = SeededGenerator(seed: seed)
+        let chosen = pending.keys.sorted().shuffled(using: &generator).prefix(count)
+        for path in chosen {
+            guard let data = pending[path] else { continue }
+            let components = path.split(separator: "/").map(String.init)
+            if damage, data.count > 8, Int.random(in: 0..<6, using: &generator) == 0 {
+                to.folder.place(data.prefix(data.count / 2), at: components)
+            } else {
+                to.folder.place(data, at: components)
+                pending[path] = nil
+            }
+        }
+    }
+
+    /// Everything, whole.
+    mutating func drain() {
+        scan()
+        deliver(pending.count, seed: 0, damage: false)
+    }
+}
