@@ -110,33 +110,33 @@ extension FolderCloudDatabase {
     public func restartOwnLogWhereGone(_ zones: [ZoneID], wroteBefore: Bool) throws(CloudStoreError) -> [ZoneID] {
         try operation { (state: inout State) throws(CloudStoreError) in
             let generation = try requireGeneration(&state)
-            return try folder.withExclusiveLock(layout.deviceDirectory(generation, device)) { () throws(CloudStoreError) in
-                // Asked every round, so it costs no file read when all is well: the head's
-                // existence, and the files its last read named (a process's first round, which
-                // has read no head yet, looks at the head's existence alone).
-                let path = layout.head(generation, device)
-                let there = folder.fileExists(path)
-                func missing(_ head: HeadBody?) -> [ZoneID] {
-                    zones.filter { zone in
-                        guard there else { return wroteBefore }
-                        guard let log = head?.zones[zone.name] else { return false }
-                        return (log.snapshotBase > 0 && !folder.fileExists(layout.snapshot(generation, device, zone, log.snapshotBase)))
-                            || (log.seq > log.snapshotBase && !folder.fileExists(layout.segment(generation, device, zone, log.snapshotBase + 1)))
-                    }
+            let path = layout.head(generation, device)
+            func missing(_ head: HeadBody?, there: Bool) -> [ZoneID] {
+                zones.filter { zone in
+                    guard there else { return wroteBefore }
+                    guard let log = head?.zones[zone.name] else { return false }
+                    return (log.snapshotBase > 0 && !folder.fileExists(layout.snapshot(generation, device, zone, log.snapshotBase)))
+                        || (log.seq > log.snapshotBase && !folder.fileExists(layout.segment(generation, device, zone, log.snapshotBase + 1)))
                 }
+            }
+            // Asked every round, so it costs no file read and no lock when all is well: the
+            // head's existence, and the files its last read named (a process's first round,
+            // which has read no head yet, looks at the head's existence alone).
+            let there = folder.fileExists(path)
+            guard !missing(there ? state.ownHeadSeen : nil, there: there).isEmpty else { return [] }
+            // No store at all (not even the generation's folder of devices): an unmounted mount
+            // point, which nothing is written into, not even this device's lock.
+            let devices = ((try? folder.list(layout.generationDirectory(generation))) ?? []).contains { $0.name == "devices" && $0.kind == .directory }
+            guard devices else { return [] }
+            return try folder.withExclusiveLock(layout.deviceDirectory(generation, device)) { () throws(CloudStoreError) in
                 // What the last read of the heads saw may be older than this device's own
                 // writes since (a compaction moves its base): a gap it suggests is checked
-                // against the head read now.
-                guard !missing(there ? state.ownHeadSeen : nil).isEmpty else { return [] }
+                // against the head read now, under the lock.
+                let there = folder.fileExists(path)
                 let found = there ? load(path, kind: .head, as: HeadBody.self, limit: CloudLimits.maxSmallFileBytes, state: &state) : nil
                 state.ownHeadSeen = found
-                let gone = missing(found)
+                let gone = missing(found, there: there)
                 guard !gone.isEmpty else { return [] }
-                // No store at all (not even the generation's folder of devices): an unmounted
-                // mount point, which nothing is written into.
-                let stored = !knownZones(readHeads(generation, &state)).isEmpty
-                    || ((try? folder.list(layout.generationDirectory(generation))) ?? []).contains { $0.name == "devices" && $0.kind == .directory }
-                guard stored else { return [] }
                 var head = found ?? HeadBody(generation: generation, device: device, clock: state.clock, zones: [:])
                 var restarted: [ZoneID] = []
                 for zone in gone {
