@@ -140,8 +140,8 @@ public struct AppState: Sendable, Equatable {
     /// The game on the board ended by a change from elsewhere (another machine) while it was in
     /// play here: the card says so, and its one-key commands wait for Enter or Esc.
     public var notice: String?
-    /// Letters typed for a guess while the notice was up (or dropped when it came): the Enter
-    /// that ends them belongs to that guess, and does not close the notice.
+    /// Letters of a guess dropped when the notice came: said not played when it closes. Keys
+    /// pressed while it is up are swallowed, but Enter and Esc, which close it.
     public var noticeTyped = ""
     /// When the key being handled was pressed (seconds on a monotonic clock), when the loop
     /// says so (`.pressed`); nil for keys given without a time.

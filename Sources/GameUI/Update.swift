@@ -179,9 +179,11 @@ func endingDevice(_ saved: SavedGame) -> String? {
     }
 }
 
-/// The card's notice for a game that ended by a change made elsewhere.
+/// The card's notice for a game that ended by a change made elsewhere: it always names the
+/// machine (the one whose change ended it, as the game record says, when the guess that won has
+/// not arrived yet).
 private func noticeEnd(_ saved: SavedGame, typing: Bool, _ state: inout AppState) {
-    let place = endingDevice(saved).map { " on \($0)" } ?? " elsewhere"
+    let place = " on " + (endingDevice(saved) ?? saved.lastChangedOn)
     let what = switch saved.game.status {
     case .won: "Found"
     case .lost: "Out of guesses"
@@ -260,18 +262,15 @@ private func handle(_ key: Key, _ state: inout AppState) -> [Effect] {
     if state.helpOpen { return handleHelp(key, &state) }
     if state.notice != nil && state.pane == .guess {
         // The game ended elsewhere: keys meant for the guess never reach the card's commands.
+        // Every key but Enter and Esc is swallowed, letters included: none goes to a guess line
+        // that can no longer play.
         switch key {
-        case Keys.submit where !state.noticeTyped.isEmpty:
-            // The Enter of a guess typed as the game ended: that guess goes nowhere.
-            state.status = StatusMessage("\(state.noticeTyped.uppercased()) was not played: the game is over. Enter or Esc to go on.")
-            state.noticeTyped = ""
         case Keys.submit, Keys.back:
+            // The letters dropped when the notice came were not played: said as it closes.
+            let dropped = state.noticeTyped.isEmpty ? "" : "\(state.noticeTyped.uppercased()) was not played. "
             state.notice = nil
             state.noticeTyped = ""
-            if let game = state.game { state.status = StatusMessage(endLine(game, here: state.device)) }
-        case .character(let c) where Keys.typeLetter ~= key:
-            state.noticeTyped.append(Character(c.lowercased()))
-            state.status = StatusMessage("This game is over: Enter or Esc to go on.")
+            if let game = state.game { state.status = StatusMessage(dropped + endLine(game, here: state.device)) }
         default:
             state.status = StatusMessage("This game is over: Enter or Esc to go on.")
         }

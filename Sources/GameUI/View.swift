@@ -42,6 +42,9 @@ public func view(_ state: AppState, size: Size) -> ScreenBuffer {
         case .leaderboard: canvas.drawLeaderboard(rest)
         }
     }
+    // Outside UTF-8 the terminal cannot show what the screens' texts hold beyond ASCII (a
+    // match's 1–1, a fact's accents): each such character is drawn as its stand-in.
+    if state.glyphs == .ascii { canvas.buffer.makeASCII() }
     return canvas.buffer
 }
 

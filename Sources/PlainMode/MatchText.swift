@@ -24,7 +24,7 @@ public enum MatchText {
             for player in match.players {
                 let progress = state.progress(of: player)[index - 1]
                 switch progress {
-                case .playing(let guesses)?: parts.append("\(player) playing (\(guesses) \(guesses == 1 ? "guess" : "guesses"))")
+                case .playing(let guesses)?: parts.append("\(player) playing (\(count(guesses, "guess", "guesses")))")
                 case .finished(let r)?: parts.append("\(player) \(result(r.status, r.guesses))" + hints(r.hints))
                 case nil: parts.append("\(player) not started")
                 }
@@ -49,6 +49,7 @@ public enum MatchText {
 
     static func hints(_ count: Int) -> String { count == 0 ? "" : ", " + Self.count(count, "hint") }
 
+    /// "1 guess", "2 guesses": every count plain mode and the commands print.
     static func count(_ n: Int, _ one: String, _ many: String? = nil) -> String { "\(n) \(n == 1 ? one : many ?? one + "s")" }
 
     /// The day's board and the all-time board, each help level apart.

@@ -40,7 +40,7 @@ enum PlainText {
             return "Marked \(letter.uppercased()): \(mark)."
         case .games(let games):
             if games.isEmpty { return "No games in progress." }
-            return games.map { "\($0.id)  \($0.pack)  \($0.guesses.count) guesses, \($0.guessesLeft) left, on \($0.lastChangedOn)" }
+            return games.map { "\($0.id)  \($0.pack)  \(MatchText.count($0.guesses.count, "guess", "guesses")), \($0.guessesLeft) left, on \($0.lastChangedOn)" }
                 .joined(separator: "\n")
         case .board(let game, let notepad):
             // A proven mark in brackets, the player's own bare: [A✓] B✗ C·.
@@ -74,9 +74,8 @@ enum PlainText {
 public enum ReviewText {
     public static func render(_ review: ReviewJSON) -> String {
         let game = review.game
-        var lines = ["\(game.word.uppercased()): \(game.result.rawValue), \(review.guesses.count) guesses, "
-                     + "\(game.pack), \(game.rules.rawValue)\(game.hard ? ", hard" : "")"
-                     + (game.hints > 0 ? ", \(game.hints) \(game.hints == 1 ? "hint" : "hints")" : "")]
+        var lines = ["\(game.word.uppercased()): \(game.result.rawValue), \(MatchText.count(review.guesses.count, "guess", "guesses")), "
+                     + "\(game.pack), \(game.rules.rawValue)\(game.hard ? ", hard" : "")" + MatchText.hints(game.hints)]
         for (i, step) in review.guesses.enumerated() {
             let verdict = Review.verdict(word: step.word, best: step.best, expected: step.expected, bestExpected: step.bestExpected)
             lines.append(String(i + 1).leftPadded(3) + ". \(step.word.uppercased())  \(step.candidatesBefore) → \(step.candidatesAfter) possible, "

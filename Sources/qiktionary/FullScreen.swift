@@ -16,6 +16,7 @@ enum FullScreen {
         defer { terminal.restore() }
         var state = AppState(glyphs: terminal.capabilities.glyphs)
         state.device = setup.profile.device.name
+        state.timeZone = Setup.systemTimeZone()
         let inbox = Inbox()
         let background = setup.syncEnabled ? BackgroundSync(setup: setup, inbox: inbox) : nil
         let effects = EffectInterpreter(data: setup.games, background: background, post: inbox.post)

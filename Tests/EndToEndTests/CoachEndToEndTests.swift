@@ -67,6 +67,11 @@ import Testing
         let history = try machine.run(["history", "--json"])
         #expect((history.json as? [[String: Any]])?.first?["hints"] as? Int == 0, "the refused hint was not counted")
 
+        // One guess is "1 guess".
+        let won = try #require((played.first?["game"] as? [String: Any])?["id"] as? String)
+        let review = try machine.run(["history", "show", won])
+        #expect(review.stdout.hasPrefix("TIGER: won, 1 guess, "), "\(review.stdout)")
+
         let unknown = try machine.run(["history", "show", "no-such-game"])
         #expect(unknown.status == 64 && unknown.stderr == "qiktionary: no game with id 'no-such-game'\n")
 

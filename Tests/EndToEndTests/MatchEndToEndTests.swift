@@ -137,4 +137,34 @@ func canonical(_ value: Any?) throws -> String {
         #expect(declined.status == 64)
         #expect(declined.stderr.contains("declined"))
     }
+
+    /// One rule for a short id, from one character up while it names one id only: the same for
+    /// `match show` as for `history show`.
+    @Test func aMatchAndAGameAreNamedByTheSameShortIDs() throws {
+        let pair = try Pair()
+        defer { pair.remove() }
+        let ana = Friend("ana", device: "laptop", in: pair), ben = Friend("ben", device: "pc", in: pair)
+        _ = try ben.run(["friends", "--join"])
+        let id = try #require((try ana.json(["match", "new", "--against", "ben", "--pack", "body"]) as? [String: Any])?["id"] as? String)
+        let shown = try ana.run(["match", "show", String(id.prefix(1)), "--no-sync"])
+        #expect(shown.status == 0, "match show \(id.prefix(1)): \(shown.stderr)")
+        #expect(shown.stdout.contains(id))
+        #expect(try ana.run(["match", "show", String(id.prefix(2)).uppercased(), "--no-sync"]).status == 0)
+        _ = try ana.run(["play", "--plain", "--word", "tiger", "--no-sync"], input: "give-up\n")
+        let game = try #require(try ana.historyIDs().first)
+        #expect(try ana.run(["history", "show", String(game.prefix(1)), "--no-sync"]).status == 0)
+        let wrong = try ana.run(["match", "show", "zz", "--no-sync"])
+        #expect(wrong.status == 64 && wrong.stderr.contains("no match with id 'zz'"), "\(wrong.stderr)")
+    }
+
+    /// Joining the players of a folder with no folder: one line saying a cloud folder is needed
+    /// and how to give it, not "You are visible to the other players".
+    @Test func joiningWithoutACloudFolderSaysOneIsNeeded() throws {
+        let machine = Machine()
+        defer { machine.remove() }
+        let joined = try machine.run(["friends", "--join"])
+        #expect(joined.status == 64)
+        #expect(joined.stdout.isEmpty, "\(joined.stdout)")
+        #expect(joined.stderr == "qiktionary: friends --join needs a cloud folder shared with the other players: give it once with --cloud-dir DIR (it is remembered)\n")
+    }
 }

@@ -47,3 +47,27 @@ extension FullScreenTests {
         screen.send(["C-c"])
     }
 }
+
+extension FullScreenTests {
+    /// Outside UTF-8 the Matches screen's scores keep their dash, as ASCII '-' (the en dash
+    /// vanished: "0 1"), as the command line prints them.
+    @Test(.enabled(if: tmux != nil, "tmux is not installed; the full-screen end-to-end test needs it (CI installs it)"))
+    func asciiMatchScoresKeepTheirDash() throws {
+        let pair = try Pair()
+        defer { pair.remove() }
+        let ana = Friend("ana", device: "laptop", in: pair), ben = Friend("ben", device: "pc", in: pair)
+        #expect(try ben.run(["friends", "--join"]).status == 0)
+        let id = try #require((try ana.json(["match", "new", "--against", "ben", "--seed", "7"]) as? [String: Any])?["id"] as? String)
+        // Game 1: Ana gives up (and learns the word), Ben wins it: 0-1 for Ana.
+        let word = try #require(endedWord(try ana.playMatch(id, ["give-up"])))
+        #expect(try ben.playMatch(id, [word]).contains { $0["result"] as? String == "won" })
+        let screen = try TmuxSession(width: 100, height: 30, arguments: Self.screenArguments(ana.peer) + ["--player", "ana"],
+                                     environment: ["LANG=C", "LC_ALL=C"])
+        defer { screen.close() }
+        try screen.waitFor("the match waiting on the header") { $0.contains("your turn in a match vs ben") }
+        screen.send(["Tab", "Tab", "m"])
+        try screen.waitFor("the score on the Matches screen") { $0.contains("Matches (1)") && $0.contains("0-1") }
+        screen.send(["C-c"])
+        #expect(try screen.waitForExit() == 0)
+    }
+}

@@ -50,6 +50,19 @@ import Testing
 """, "matches")
     }
 
+    /// Outside UTF-8 the scores keep their dash as '-' (the en dash cannot be shown), like the
+    /// command line's, and nothing beyond ASCII reaches the terminal.
+    @Test func asciiScoresKeepTheirDash() {
+        var state = MatchFixtures.state()
+        state.glyphs = .ascii
+        var texts = [view(state, size: Size(width: 100, height: 30)).text]
+        state.matchSelection = 1
+        state.matchOpen = true
+        texts.append(view(state, size: Size(width: 100, height: 30)).text)
+        for text in texts { #expect(text.unicodeScalars.allSatisfy { $0.isASCII }, "\(text)") }
+        #expect(texts[0].contains("1-0") && texts[0].contains("you won 2-1"), "\(texts[0])")
+    }
+
     @Test func matchesAtTheMinimum() {
         expectScreen(MatchFixtures.state(), 40, 12, """
  your turn in a match vs ben · sync off
