@@ -55,7 +55,9 @@ extension Canvas {
         if let hint = state.currentHint, area.height >= 3 {
             let line: Rect
             (line, inner) = area.sliceBottom(1)
-            buffer.write(" Hint: \(hint.word.uppercased()) (\(Review.format(hint.expectedLeft)) left on average)", in: line, style: Style(color: .cyan, bold: true))
+            // The average left is a count of the pack's words: the coach's alone.
+            let figure = hint.counts(at: game.assist).map { " (\(Review.format($0.expectedLeft)) left on average)" } ?? ""
+            buffer.write(" Hint: \(hint.word.uppercased())\(figure)", in: line, style: Style(color: .cyan, bold: true))
         }
         if game.guesses.isEmpty {
             let text = game.rules == .classic
@@ -121,12 +123,11 @@ extension Canvas {
     mutating func drawNotepad(_ game: Game, _ inner: Rect, perRow: Int = AppState.notepadColumns) {
         guard !inner.isEmpty else { return }
         let focused = state.pane == .notepad && !state.helpOpen
-        for (i, var entry) in game.notepad(candidates: state.currentCandidates).entries.enumerated() {
+        // Proof first, then the player's mark, during the game and after it: a mark proven in
+        // play keeps its brackets once the game is over.
+        for (i, entry) in game.notepad(candidates: state.currentCandidates).entries.enumerated() {
             let y = inner.y + i / perRow
             guard y < inner.maxY else { break }
-            // Once the game is over, the player's own marks stay as they left them: the winning
-            // guess's proofs do not cover them.
-            if game.isFinished && entry.marked != nil { entry.deduced = nil }
             let symbol = entry.shown.map { $0 == .in ? glyphs.check : glyphs.cross } ?? glyphs.unknown
             let letter = entry.letter.uppercased()
             let text = entry.deduced != nil ? "[\(letter)\(symbol)]" : " \(letter)\(symbol) "

@@ -70,7 +70,7 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.thinking = false
         if state.game?.id == game.id { state.game = game }
         state.hint = ShownHint(gameID: game.id, beforeGuess: game.game.guesses.count, hint: hint)
-        state.status = StatusMessage("Hint: \(hint.word.uppercased())\(state.glyphs.separator)it \(hint.reason).")
+        state.status = StatusMessage(hintLine(hint, game: game, state))
     case .reviewReady(let game, let review):
         state.thinking = false
         state.review = ShownReview(game: game, review: review)
@@ -191,6 +191,11 @@ private func noticeEnd(_ saved: SavedGame, typing: Bool, _ state: inout AppState
     }
     state.notice = what + place + (typing ? " while you were typing" : "")
     state.noticeTyped = state.input
+}
+
+/// The status line of a hint: the word and why, counted only under the coach.
+private func hintLine(_ hint: Hint, game: SavedGame, _ state: AppState) -> String {
+    "Hint: \(hint.word.uppercased())\(state.glyphs.separator)it \(hint.reason(at: game.game.assist))."
 }
 
 /// Drops the guess being typed.
@@ -499,7 +504,7 @@ private func handleGuess(_ key: Key, _ state: inout AppState) -> [Effect] {
     case Keys.hint:
         if state.thinking { return [] }
         if let hint = state.currentHint {
-            state.status = StatusMessage("Hint: \(hint.word.uppercased())\(state.glyphs.separator)it \(hint.reason).")
+            state.status = StatusMessage(hintLine(hint, game: saved, state))
             return []
         }
         state.thinking = true

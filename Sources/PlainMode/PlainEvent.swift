@@ -7,7 +7,8 @@ public enum PlainEvent: Encodable, Equatable {
     /// `candidates`: the pack's words still possible, only under the coach (`Assist.coach`).
     /// `note`: why a guess that shares every letter did not win ("all letters, wrong order").
     case feedback(gameID: String, n: Int, guess: GuessJSON, guessesLeft: Int, candidates: Int?, note: String? = nil)
-    case hint(gameID: String, word: String, candidates: Int, expectedLeft: Double, reason: String)
+    /// `candidates` and `expectedLeft`: counts of the pack's words, only under the coach.
+    case hint(gameID: String, word: String, candidates: Int?, expectedLeft: Double?, reason: String)
     case rejected(input: String, reason: String, code: String)
     /// `nextDailyInSeconds`: after a daily game, the time to the next daily (local midnight).
     /// `foundOn`: the device the winning guess was played on; `foundElsewhere`: that device is
@@ -46,7 +47,7 @@ public enum PlainEvent: Encodable, Equatable {
                           (.inWord, guess.inWord), (.guessesLeft, left), (.candidates, candidates), (.note, note)])
         case .hint(let gameID, let word, let candidates, let expectedLeft, let reason):
             ("hint", [(.gameId, gameID), (.word, word), (.candidates, candidates),
-                      (.expectedLeft, (expectedLeft * 100).rounded() / 100), (.reason, reason)])
+                      (.expectedLeft, expectedLeft.map { ($0 * 100).rounded() / 100 }), (.reason, reason)])
         case .rejected(let input, let reason, let code):
             ("rejected", [(.input, input), (.reason, reason), (.code, code)])
         case .ended(let game, let result, let word, let fact, let score, let challenge, let next, let foundOn, _):

@@ -123,7 +123,9 @@ public final class PlainSession {
             let game = try currentGame()
             let (counted, hint) = try games.takeHint(gameID: game.id)
             current = counted
-            emit(.hint(gameID: game.id, word: hint.word, candidates: hint.candidates, expectedLeft: hint.expectedLeft, reason: hint.reason))
+            let level = counted.game.assist, counts = hint.counts(at: level)
+            emit(.hint(gameID: game.id, word: hint.word, candidates: counts?.candidates, expectedLeft: counts?.expectedLeft,
+                       reason: hint.reason(at: level)))
         case .giveUp:
             let game = try games.giveUp(gameID: try currentGame().id)
             current = game

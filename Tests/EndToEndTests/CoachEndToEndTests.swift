@@ -57,6 +57,27 @@ import Testing
         #expect(figures["hintsTaken"] as? Int == 1 && figures["gamesWithHints"] as? Int == 1)
     }
 
+    /// The count of candidates is the coach's alone: at `proven` and `none` plain mode's hint
+    /// carries no count and its reason gives no number; under the coach it carries both.
+    @Test func aHintBelowTheCoachCarriesNoCount() throws {
+        for level in ["proven", "none", "coach"] {
+            let machine = Machine()
+            defer { machine.remove() }
+            let events = try machine.play(["--word", "tiger", "--assist", level], lines: ["crane", "hint"])
+            let hint = try #require(events.first { $0["event"] as? String == "hint" }, "\(level): \(events)")
+            let reason = try #require(hint["reason"] as? String)
+            if level == "coach" {
+                #expect(hint["candidates"] is Int && hint["expectedLeft"] != nil, "\(hint)")
+            } else {
+                #expect(hint["candidates"] == nil && hint["expectedLeft"] == nil, "\(level): \(hint)")
+                #expect(!reason.contains { $0.isNumber }, "\(level): \(reason)")
+            }
+            let text = try machine.run(["play", "--plain", "--word", "tiger", "--assist", level], input: "hint\n")
+            let line = text.stdout.split(separator: "\n").first { $0.hasPrefix("Hint: ") } ?? ""
+            #expect(level == "coach" || !line.contains { $0.isNumber }, "\(level): \(line)")
+        }
+    }
+
     @Test func badCoachInputGetsOneLineAndChangesNothing() throws {
         let machine = Machine()
         defer { machine.remove() }

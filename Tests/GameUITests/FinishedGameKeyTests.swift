@@ -192,16 +192,17 @@ import Testing
         #expect(footer.contains("1 back to the game"))
     }
 
-    @Test func theNotepadKeepsThePlayersMarksOnceWon() {
-        // Marked in play: C out, E in, Z out. The winning TIGER proves E in and, with CRANE, C out.
-        let inPlay = Fixtures.game("g1", secret: "tiger", guesses: ["crane"], marks: ["c": .out, "e": .in, "z": .out, "g": .out])
-        let won = Fixtures.game("g1", secret: "tiger", guesses: ["crane", "tiger"], status: .won, marks: ["c": .out, "e": .in, "z": .out, "g": .out],
-                                finished: 90)
+    /// A letter proven in play keeps its brackets once the game is won, the player's mark on it
+    /// or not; the win's proofs are shown too, and a mark nothing proves stays the player's.
+    @Test func theNotepadKeepsItsProvenMarksOnceWon() {
+        // JUMPY scored 0: J, U, M, P, Y proven out in play; the player marked J out too, and Z, E, G.
+        let marks: [Character: LetterMark] = ["j": .out, "e": .in, "z": .out, "g": .out]
+        let inPlay = Fixtures.game("g1", secret: "tiger", guesses: ["crane", "jumpy"], marks: marks, assist: .proven)
+        let won = Fixtures.game("g1", secret: "tiger", guesses: ["crane", "jumpy", "tiger"], status: .won, marks: marks, finished: 90, assist: .proven)
         let before = view(Fixtures.state(.guess, game: inPlay), size: Size(width: 100, height: 30)).text
         let after = view(Fixtures.state(.guess, game: won), size: Size(width: 100, height: 30)).text
-        for mark in [" C✗ ", " E✓ ", " Z✗ ", " G✗ "] {
-            #expect(before.contains(mark), "in play: \(mark)")
-            #expect(after.contains(mark), "won: \(mark)\n\(after)")
-        }
+        for mark in ["[J✗]", "[U✗]", " E✓ ", " Z✗ ", " G✗ "] { #expect(before.contains(mark), "in play: \(mark)\n\(before)") }
+        // After the win: the proven marks stay, and TIGER proves its letters in and CRANE's others out.
+        for mark in ["[J✗]", "[U✗]", "[E✓]", "[G✓]", "[C✗]", " Z✗ "] { #expect(after.contains(mark), "won: \(mark)\n\(after)") }
     }
 }
