@@ -117,6 +117,13 @@ public struct Setup: Sendable {
         return try database.dailyRequest(day: dailyClock.day, schedule: schedule)
     }
 
+    /// The database's files in the data dir (the database and its write-ahead log): every
+    /// commit, by any process, changes one of them.
+    public var databaseFiles: [URL] {
+        let file = dataDir.appendingPathComponent(AppDatabase.fileName)
+        return [file, URL(fileURLWithPath: file.path + "-wal")]
+    }
+
     /// Whether this run may touch the cloud folder.
     public var syncEnabled: Bool { cloudDir != nil && !noSync }
 

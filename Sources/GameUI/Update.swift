@@ -134,19 +134,9 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
     case .syncUpdate(let news):
         state.sync = news.state
         if let note = news.note { state.status = StatusMessage(note, isError: news.isError) }
-        guard news.changedHere else { return [] }
-        // What the other machine changed shows at once: the game on the board (finished or not:
-        // a guess played there at the same time still appears here) and the lists. A game not
-        // yet played gives way to a newer one from the other machine.
-        var reload: [Effect] = [.load(.packs)]
-        if let game = state.game {
-            reload.append(.resume(gameID: game.id))
-            if !game.game.isFinished && game.game.guesses.isEmpty { reload.append(.switchToNewer(than: game.id)) }
-        }
-        if let list = listShown(state.pane) { reload.append(.load(list)) }
-        // The opponent's progress: the Matches screen, the board of a match game, the header's notice.
-        if !reload.contains(.load(.matches)) { reload.append(.load(.matches)) }
-        return reload
+        return news.changedHere ? reloadShown(state) : []
+    case .dataChanged:
+        return reloadShown(state)
     case .cloudWasReset:
         state.sync = .needsAttention
         state.confirmation = .cloudReset
@@ -158,6 +148,22 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.status = StatusMessage(text, isError: true)
     }
     return []
+}
+
+/// What a change from elsewhere (another machine through sync, another process on this data
+/// dir) reloads so it shows at once: the game on the board (finished or not: a guess played
+/// there at the same time still appears here) and the lists. A game not yet played gives way to
+/// a newer one from elsewhere.
+private func reloadShown(_ state: AppState) -> [Effect] {
+    var reload: [Effect] = [.load(.packs)]
+    if let game = state.game {
+        reload.append(.resume(gameID: game.id))
+        if !game.game.isFinished && game.game.guesses.isEmpty { reload.append(.switchToNewer(than: game.id)) }
+    }
+    if let list = listShown(state.pane) { reload.append(.load(list)) }
+    // The opponent's progress: the Matches screen, the board of a match game, the header's notice.
+    if !reload.contains(.load(.matches)) { reload.append(.load(.matches)) }
+    return reload
 }
 
 /// Whether the guess just played is the one that ended its game.

@@ -388,4 +388,11 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
         EventLoop.run(terminal: terminal, state: &state, initial: []) { _ in [] }
         #expect(state.input == "")
     }
+
+    /// Another process on the data dir wrote: the board and the list shown reload, as on a sync's news.
+    @Test func aChangeByAnotherProcessReloadsWhatIsShown() {
+        var state = Fixtures.state(.history)
+        let effects = update(&state, .dataChanged)
+        #expect(effects == [.load(.packs), .resume(gameID: "g1"), .load(.history), .load(.matches)])
+    }
 }
