@@ -22,6 +22,15 @@ public enum Pane: Int, Sendable, CaseIterable {
         }
     }
 
+    /// The screen's name on a narrow tab bar.
+    public var shortTitle: String {
+        switch self {
+        case .inProgress: "Playing"
+        case .readingList: "Reading"
+        default: screenTitle
+        }
+    }
+
     /// The panes Tab and Shift-Tab walk through, in order. The screens off the tab bar are not in
     /// it: Tab from them goes on from Packs, where their keys are shown.
     public static let ring: [Pane] = [.guess, .notepad, .packs, .inProgress, .readingList, .history, .stats]
@@ -151,6 +160,9 @@ public struct AppState: Sendable, Equatable {
     public var wonAt: Double?
     /// Lines the fact card is scrolled by (Up/Down), when it is longer than the room for it.
     public var cardScroll = 0
+    /// Guesses of the game in play scrolled up by (Up/PgUp older, Down/PgDn newer), when they
+    /// do not all fit; 0 shows the newest at the bottom.
+    public var boardScroll = 0
     /// The game this machine is giving up: its end is not news from elsewhere.
     public var endingHere: String?
     /// Index into the alphabet of the notepad letter under the cursor.

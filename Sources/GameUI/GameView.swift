@@ -72,7 +72,15 @@ extension Canvas {
             }
             return
         }
-        let shown = ListWindow.tail(count: game.guesses.count, height: inner.height)
+        // During play on the board, Up/PgUp scroll to older guesses; arrows on the border say
+        // more is above or below.
+        let count = game.guesses.count
+        let scrollable = state.pane == .guess && saved.id == state.game?.id && !game.isFinished
+        let scroll = scrollable ? min(state.boardScroll, max(0, count - inner.height)) : 0
+        let shown = ListWindow.tail(count: count - scroll, height: inner.height)
+        let arrow = Style(bold: true)
+        if shown.lowerBound > 0 && inner.height > 0 { buffer.write(String(glyphs.arrowUp), x: inner.maxX, y: inner.y, style: arrow) }
+        if scroll > 0 && inner.height > 0 { buffer.write(String(glyphs.arrowDown), x: inner.maxX, y: inner.maxY - 1, style: arrow) }
         for (line, index) in shown.enumerated() {
             let guess = game.guesses[index]
             let newest = index == game.guesses.count - 1

@@ -61,7 +61,7 @@ public enum Keys {
     static let bookmark = KeyBinding([.character("b")], help: ("b", "bookmark, once over"), footer: "b", "bookmark")
     static let review = KeyBinding([.character("r")], help: ("r", "review, once over"), footer: "r", "review")
     static let share = KeyBinding([.character("s")], help: ("s", "share, once over"), footer: "s", "share")
-    static let cardUp = KeyBinding([.up, .pageUp], help: ("Up/Down", "scroll the card, once over"))
+    static let cardUp = KeyBinding([.up, .pageUp], help: ("Up/Down", "scroll the guesses, or the card"))
     static let cardDown = KeyBinding([.down, .pageDown])
     static let challengeCode = KeyBinding([.character("c")], help: ("c", "play a challenge code"))
 

@@ -24,6 +24,7 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
             state.noticeTyped = ""
             state.wonAt = nil
             state.cardScroll = 0
+            state.boardScroll = 0
         }
         let endingHere = state.endingHere == game.id
         state.endingHere = nil
@@ -42,6 +43,7 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
     case .guessPlayed(let played):
         let wasInPlay = state.game?.id == played.game.id && state.game?.game.isFinished == false
         state.game = played.game
+        state.boardScroll = 0
         forgetTyping(&state)
         let game = played.game
         if game.game.isFinished {
@@ -482,6 +484,11 @@ private func handleGuess(_ key: Key, _ state: inout AppState) -> [Effect] {
         }
     }
     switch key {
+    case Keys.cardUp:
+        // Older guesses, when they do not all fit (the view keeps the scroll within them).
+        state.boardScroll = min(state.boardScroll + (key == .up ? 1 : 5), max(0, game.guesses.count - 1))
+    case Keys.cardDown:
+        state.boardScroll = max(0, state.boardScroll - (key == .down ? 1 : 5))
     case .character(let c) where Keys.typeLetter ~= key:
         if state.inputRefused { forgetTyping(&state) }
         if state.input.count < game.length {

@@ -86,7 +86,7 @@ import Testing
  Animals 12/36 solved · classic, 5 letters       sync off · last change: laptop
   1 Game  2 Packs  3 In progress  4 Reading list  5 History  6 Stats
 ┌─ Guesses ────────────────────────────────────┐┌─ Notepad ────────────────────┐
-│  3  JUMPY  ·····  0 common                   ││ [A✗][B✗][C✗] D· [E✓] F· [G✓] │
+│  3  JUMPY  ·····  0 common                   ↑│ [A✗][B✗][C✗] D· [E✓] F· [G✓] │
 │  4  TRIBE  ●●●●·  4 common                   ││  H· [I✓][J✗] K·  L· [M✗][N✗] │
 │  5  TIGER  ●●●●●  5 common                   ││ [O✗][P✗] Q· [R✓][S✗][T✓][U✗] │
 └──────────────────────────────────────────────┘│  V·  W·  X· [Y✗] Z·          │
@@ -730,7 +730,7 @@ import Testing
 │  b                  bookmark, once over                    d                  delete / remove (asks)                 │
 │  r                  review, once over                      y / n              answer a question                      │
 │  s                  share, once over                                                                                 │
-│  Up/Down            scroll the card, once over                                                                       │
+│  Up/Down            scroll the guesses, or the card                                                                  │
 │  c                  play a challenge code                                                                            │
 │                                                                                                                      │
 │                                                                                                                      │
@@ -810,7 +810,7 @@ import Testing
         expectScreen(Fixtures.state(.guess), 40, 12, """
  Animals 12/36 solved          sync off
 ┌─ Guesses ────────────────────────────┐
-│  4  TRIBE  ●●●●·  4 common           │
+│  4  TRIBE  ●●●●·  4 common           ↑
 └──────────────────────────────────────┘
 ┌─ Notepad ────────────────────────────┐
 │  A·  B·  C✗  D·  E✓  F·  G·  H·  I·  │
