@@ -94,7 +94,7 @@ public enum Keys {
     static let packChallenge = KeyBinding([.character("c")], help: ("c", "challenge code (packs)"), footer: "c", "challenge code")
     static let historyReview = KeyBinding([.character("r")], help: ("r", "review (history)"), footer: "r", "review")
     static let historyBookmark = KeyBinding([.character("b")], help: ("b", "bookmark (history)"), footer: "b", "bookmark")
-    static let matches = KeyBinding([.character("m")], help: ("m", "matches: play a friend"), footer: "m", "matches")
+    static let matches = KeyBinding([.character("m"), .function(3)], help: ("m, F3", "matches (F3 from the guess too)"), footer: "m", "matches")
     static let leaderboard = KeyBinding([.character("l")], help: ("l", "leaderboards"), footer: "l", "leaderboard")
     static let delete = KeyBinding([.character("d"), .delete], help: ("d", "delete / remove (asks)"), footer: "d", "delete")
     static let yes = KeyBinding([.character("y"), .character("Y")], help: ("y / n", "answer a question"), footer: "y", "yes")

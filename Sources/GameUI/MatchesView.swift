@@ -154,7 +154,10 @@ extension Canvas {
         case .tie?: "a tie"
         case .player(let name)?: name == overview.viewer ? "you won" : "\(name) won"
         case nil where state.status == .declined: "declined"
-        case nil: state.nextGame(for: overview.viewer) == index ? "your turn" : "being played"
+        case nil where state.nextGame(for: overview.viewer) == index: "your turn"
+        // Neither player has opened the game yet.
+        case nil where players.allSatisfy({ state.progress(of: $0)[index - 1] == nil }): "not started"
+        case nil: "being played"
         }
         lines.append([(verdict, state.winner(game: index) == .player(overview.viewer) ? Style(color: .green, bold: true) : .plain)])
         lines.append(players.map { (Text.pad(who($0, overview), to: column), Style.dim) }.interspersed(("  ", .plain)))

@@ -335,7 +335,7 @@ private func handleGlobal(_ key: Key, _ state: inout AppState) -> [Effect]? {
         return go(to: Pane.screens[Int(String(c))! - 1], &state)
     case Keys.quitWhenNotTyping where !acceptsLetters(state):
         return quit(&state)
-    case Keys.matches where !acceptsLetters(state) && state.pane != .matches:
+    case Keys.matches where (key == .function(3) || !acceptsLetters(state)) && state.pane != .matches:
         // From the board of a match game: that match, opened.
         let board = state.boardMatch?.overview.state.match.id
         let effects = go(to: .matches, &state)

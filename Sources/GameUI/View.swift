@@ -94,8 +94,9 @@ struct Canvas {
         }
         // A match waiting on the player: said before anything but the sync.
         if let waiting = state.matchWaiting, let opponent = waiting.state.match.opponent(of: waiting.viewer) {
-            right.insert(("your turn in a match vs \(opponent)", 1), at: 0)
-            shorts["your turn in a match vs \(opponent)"] = "your turn vs \(opponent)"
+            // With the key that opens the Matches screen from anywhere, the guess line included.
+            right.insert(("your turn in a match vs \(opponent) (F3)", 1), at: 0)
+            shorts["your turn in a match vs \(opponent) (F3)"] = "your turn: F3"
         }
         let separator = glyphs.separator
         func width() -> Int { (left + right).map(\.0.columns).reduce(0, +) + separator.columns * (left.count + right.count - 2) + 4 }

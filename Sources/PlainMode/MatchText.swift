@@ -71,7 +71,7 @@ public enum MatchText {
             lines.append("  help: \(group.assist.rawValue)")
             for row in group.rows {
                 let t = row.tally
-                let mean = t.wins == 0 ? "no win yet" : String(format: "%.2f guesses a win", t.meanGuesses)
+                let mean = t.meanGuessesText.map { "\($0) guesses a win" } ?? "no win yet"
                 lines.append(String(format: "  %d. %@  %@, %@ (%.0f%%), %@, best daily streak %d, %@",
                                     row.rank, row.player, count(t.games, "game"), count(t.wins, "win"), t.winRate * 100, mean,
                                     row.bestDailyStreak, count(row.matchesWon, "match", "matches") + " won"))

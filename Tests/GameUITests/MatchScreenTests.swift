@@ -17,7 +17,7 @@ import Testing
 
     @Test func matchesAt100x30() {
         expectScreen(MatchFixtures.state(), 100, 30, """
- Animals 12/36 solved                  your turn in a match vs ben · sync off · last change: laptop
+ Animals 12/36 solved             your turn in a match vs ben (F3) · sync off · last change: laptop
   1 Game  2 Packs  3 In progress  4 Reading list  5 History  6 Stats  Matches
 ┌─ Matches (4) ────────────────────────────────────────────────────────────────────────────────────┐
 │> vs ben  Animals  your turn        1–0  ben: won in 5 · 3 guesses · not started                  │
@@ -65,7 +65,7 @@ import Testing
 
     @Test func matchesAtTheMinimum() {
         expectScreen(MatchFixtures.state(), 40, 12, """
- Animals    your turn vs ben · sync off
+ Animals       your turn: F3 · sync off
 ┌─ Matches (4) ────────────────────────┐
 │> vs ben  Animals  your turn        … │
 │  vs cat  Animals  you won 2–1      … │
@@ -85,7 +85,7 @@ import Testing
         state.matchSelection = 1
         state.matchOpen = true
         expectScreen(state, 100, 30, """
- Animals 12/36 solved                  your turn in a match vs ben · sync off · last change: laptop
+ Animals 12/36 solved             your turn in a match vs ben (F3) · sync off · last change: laptop
   1 Game  2 Packs  3 In progress  4 Reading list  5 History  6 Stats  Matches
 ┌─ vs cat · Animals · you won 2–1 ─────────────────────────────────────────────────────────────────┐
 │ classic, 5 letters   you 2–1 cat                                                                 │
@@ -139,7 +139,7 @@ import Testing
         state.matchSelection = 1
         state.matchOpen = true
         expectScreen(state, 40, 12, """
- Animals    your turn vs ben · sync off
+ Animals       your turn: F3 · sync off
 ┌─ vs cat · Animals · you won 2–1 ─────┐
 │ classic, 5 letters   you 2–1 cat     │
 │                                      │
@@ -154,7 +154,7 @@ import Testing
 """, "match-end")
         state.matchScroll = 8
         expectScreen(state, 40, 12, """
- Animals    your turn vs ben · sync off
+ Animals       your turn: F3 · sync off
 ┌─ vs cat · Animals · you won 2–1 ─────┐
 │           ●●●●● ✓                   ↑│
 │ won in 3  won in 4                   │
@@ -171,7 +171,7 @@ import Testing
 
     @Test func leaderboardAt100x30() {
         expectScreen(MatchFixtures.state(.leaderboard), 100, 30, """
- Animals 12/36 solved                  your turn in a match vs ben · sync off · last change: laptop
+ Animals 12/36 solved             your turn in a match vs ben (F3) · sync off · last change: laptop
   1 Game  2 Packs  3 In progress  4 Reading list  5 History  6 Stats  Leaderboard
 ┌─ Leaderboards ───────────────────────────────────────────────────────────────────────────────────┐
 │ The day's word (daily word #4, 2026-11-25)                                                       │
@@ -206,7 +206,7 @@ import Testing
 
     @Test func leaderboardAtTheMinimum() {
         expectScreen(MatchFixtures.state(.leaderboard), 40, 12, """
- Animals    your turn vs ben · sync off
+ Animals       your turn: F3 · sync off
 ┌─ Leaderboards ───────────────────────┐
 │ The day's word (daily word #4, 2026… │
 │ #    player  result   guesses  hard… │
@@ -242,12 +242,34 @@ import Testing
 """, "match-board")
     }
 
+    /// A game of a match nobody has opened is "not started", not "being played".
+    @Test func aGameNobodyStartedIsNotStarted() {
+        var state = MatchFixtures.state()
+        state.matchOpen = true
+        var seen = ""
+        for scroll in 0..<40 {
+            state.matchScroll = scroll
+            seen += view(state, size: Size(width: 100, height: 30)).text
+        }
+        #expect(seen.contains("Game 3") && !seen.contains("being played"), "\(seen)")
+        #expect(seen.contains("not started"))
+    }
+
+    /// F3 opens the Matches screen from the guess line too (where m types an M), on the match
+    /// waiting when the board's game is not one of it.
+    @Test func f3OpensTheMatchesFromTheGuessLine() {
+        let (state, effects) = Self.press(.function(3), on: MatchFixtures.state(.guess))
+        #expect(state.pane == .matches && effects == [.load(.matches)])
+        let typed = Self.press(.character("m"), on: MatchFixtures.state(.guess)).0
+        #expect(typed.pane == .guess && typed.input == "m")
+    }
+
     @Test func theHeaderSaysWhenAMatchWaitsOnThePlayer() {
         let header = view(MatchFixtures.state(.guess), size: Size(width: 100, height: 30)).line(0)
-        #expect(header == " Animals 12/36 solved                  your turn in a match vs ben · sync off · last change: laptop ")
+        #expect(header == " Animals 12/36 solved             your turn in a match vs ben (F3) · sync off · last change: laptop ")
         let narrow = view(MatchFixtures.state(.guess), size: Size(width: 40, height: 12)).line(0)
         // Narrow: the pack's name stays, the notice is shortened, the sync state is the last to go.
-        #expect(narrow == " Animals    your turn vs ben · sync off ", "\(narrow)")
+        #expect(narrow == " Animals       your turn: F3 · sync off ", "\(narrow)")
     }
 
     @Test func packsShowTheKeysOfTheNewScreens() {

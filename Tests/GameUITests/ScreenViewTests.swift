@@ -725,7 +725,7 @@ import Testing
 │  Ctrl-G             give up (asks first)                   c                  challenge code (packs)                 │
 │  Ctrl-N             start another game                     r                  review (history)                       │
 │  Ctrl-D             today's daily word                     b                  bookmark (history)                     │
-│  n, Enter           next game, once over                   m                  matches: play a friend                 │
+│  n, Enter           next game, once over                   m, F3              matches (F3 from the guess too)        │
 │  h                  next game, hard mode                   l                  leaderboards                           │
 │  b                  bookmark, once over                    d                  delete / remove (asks)                 │
 │  r                  review, once over                      y / n              answer a question                      │

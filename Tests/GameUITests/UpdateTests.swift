@@ -33,7 +33,7 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
         // Here: the help level.
         "Lists/a",
         // MatchScreenTests.
-        "Lists/m", "Lists/l",
+        "Lists/m, F3", "Lists/l",
     ]
 
     @Test func everyKeyOnTheHelpScreenHasATest() {
