@@ -22,10 +22,7 @@ func progressText(_ progress: MatchPlay.Progress?) -> String {
 private func who(_ name: String, _ overview: MatchOverview) -> String { name == overview.viewer ? "you" : name }
 
 /// The header's part for a game of a match: whom against, and which game.
-func matchHeader(_ overview: MatchOverview, index: Int) -> String {
-    let opponent = overview.state.match.opponent(of: overview.viewer) ?? "?"
-    return "match vs \(opponent), game \(index) of \(Match.games.count)"
-}
+func matchHeader(_ overview: MatchOverview, index: Int) -> String { overview.gameTitle(index: index) }
 
 extension Canvas {
     /// The opponent's progress on the board's game of a match, for the guesses' title.
