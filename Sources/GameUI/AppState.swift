@@ -179,6 +179,8 @@ public struct AppState: Sendable, Equatable {
     /// History shows the selected game's board and fact on the whole screen.
     public var historyOpen = false
     public var stats: Statistics?
+    /// Achievements scrolled by (Up/Down on Stats), when they do not all fit.
+    public var statsScroll = 0
     public var achievements: [Achievement] = []
     public var dailyStreak = DailyStreak(current: 0, best: 0)
 

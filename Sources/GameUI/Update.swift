@@ -626,6 +626,14 @@ private func handleList(_ key: Key, _ state: inout AppState) -> [Effect] {
         case Keys.first: state.leaderboardScroll = 0
         default: break
         }
+    case .stats:
+        switch key {
+        case Keys.up: state.statsScroll = max(0, state.statsScroll - 1)
+        case Keys.down: state.statsScroll = min(state.statsScroll + 1, max(0, state.achievements.count - 1))
+        case Keys.pageUp: state.statsScroll = max(0, state.statsScroll - 10)
+        case Keys.pageDown: state.statsScroll = min(state.statsScroll + 10, max(0, state.achievements.count - 1))
+        default: break
+        }
     case .history:
         guard state.history.indices.contains(state.historySelection) else { return [] }
         let game = state.history[state.historySelection]

@@ -423,4 +423,16 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
         let header = view(state, size: Size(width: 40, height: 12)).line(0)
         #expect(header.contains("Animals") && header.contains("synced 12 min ago"), "\(header)")
     }
+
+    /// At 40x12 the achievements do not all fit: an arrow says more are below, Down scrolls to them.
+    @Test func theAchievementsScrollOnStats() {
+        var state = Fixtures.state(.stats)
+        let list = (1...14).map { Achievement(id: "a\($0)", title: "Achievement \($0)", detail: "", earnedAt: $0 == 1 ? Fixtures.at(0) : nil) }
+        _ = update(&state, .achievementsLoaded(list, dailyCurrent: 0, dailyBest: 0))
+        let size = Size(width: 40, height: 12)
+        var seen = view(state, size: size).text
+        #expect(seen.contains("↓"), "\(seen)")
+        for _ in 0..<14 { _ = update(&state, .key(.down)); seen += view(state, size: size).text }
+        #expect(seen.contains("Achievement 14") && seen.contains("↑"), "\(seen)")
+    }
 }
