@@ -109,7 +109,12 @@ extension Canvas {
             : "Mastermind: \(glyphs.pipInPlace) right letter in the right place, \(glyphs.pipInWord) right letter elsewhere. Letters may repeat."
         let lines = Text.wrap(text, width: inner.width - 2) + ["", "Win in \(game.maxGuesses) guesses or fewer.", "Started on \(saved.startedOn)."]
         for (i, line) in lines.prefix(inner.height).enumerated() {
-            buffer.write(line, x: inner.x + 1, y: inner.y + i, style: .dim, limit: inner.width - 2)
+            // Cut short by a low screen: the last line shown ends in an ellipsis, an arrow on the
+            // border says more is below (the rules are on the help screen too).
+            let cut = i == inner.height - 1 && lines.count > inner.height
+            let more = line.isEmpty ? glyphs.ellipsis : Text.truncate(line + " " + glyphs.ellipsis, to: inner.width - 2, ellipsis: glyphs.ellipsis)
+            buffer.write(cut ? more : line, x: inner.x + 1, y: inner.y + i, style: .dim, limit: inner.width - 2)
+            if cut { buffer.write(String(glyphs.arrowDown), x: inner.maxX, y: inner.y + i, style: .bold) }
         }
     }
 

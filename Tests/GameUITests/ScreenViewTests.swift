@@ -26,7 +26,7 @@ import Testing
 │                                              ││ letters it shares with the   │
 │                                              ││ word, wherever they stand.   │
 │                                              ││ No repeated letters.         │
-│                                              ││                              │
+│                                              ││ …                            ↓
 └──────────────────────────────────────────────┘└──────────────────────────────┘
 ┌─ Guess 5 of 15 ──────────────────────────────────────────────────────────────┐
 │ > _ _ _ _ _                                                    11 of 15 left │
@@ -100,7 +100,7 @@ import Testing
 │ camera-trap photos.                          ││ letters it shares with the   │
 │                                              ││ word, wherever they stand.   │
 │ b bookmark · r review · s share · n next     ││ No repeated letters.         │
-│ game                                         ││                              │
+│ game                                         ││ …                            ↓
 └──────────────────────────────────────────────┘└──────────────────────────────┘
 ┌─ Game over ──────────────────────────────────────────────────────────────────┐
 │ n next game  ·  b bookmark  ·  Tab other screens                             │
@@ -174,7 +174,7 @@ import Testing
 │                                              ││ letters it shares with the   │
 │                                              ││ word, wherever they stand.   │
 │                                              ││ No repeated letters.         │
-│                                              ││                              │
+│                                              ││ …                            ↓
 └──────────────────────────────────────────────┘└──────────────────────────────┘
 ┌─ Guess 5 of 15 ──────────────────────────────────────────────────────────────┐
 │ > _ _ _ _ _                                                    11 of 15 left │
@@ -766,7 +766,7 @@ import Testing
 |                                              || letters it shares with the   |
 |                                              || word, wherever they stand.   |
 |                                              || No repeated letters.         |
-|                                              ||                              |
+|                                              || ...                          v
 +----------------------------------------------++------------------------------+
 +- Guess 5 of 15 --------------------------------------------------------------+
 | > _ _ _ _ _                                                    11 of 15 left |
