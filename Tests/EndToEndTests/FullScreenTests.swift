@@ -201,7 +201,12 @@ struct TmuxSession {
 
     func waitForExit() throws -> Int32? {
         let file = folder.appendingPathComponent("status")
-        try waitFor("the game to exit") { _ in FileManager.default.fileExists(atPath: file.path) }
+        // The shell writes the status, then the settings after the game: both awaited, so a check
+        // of the settings never reads a file not written yet.
+        let after = folder.appendingPathComponent("stty-after")
+        try waitFor("the game to exit") { _ in
+            FileManager.default.fileExists(atPath: file.path) && ((try? Data(contentsOf: after))?.isEmpty == false)
+        }
         return (try? String(contentsOf: file, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
 
