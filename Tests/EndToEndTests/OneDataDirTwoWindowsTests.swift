@@ -25,7 +25,7 @@ extension FullScreenTests {
         let took = Date().timeIntervalSince(played)
         #expect(took <= Patience.seconds(1), "window two caught up in \(took) s")
 
-        // A mark, and the other way round: a word refused as already guessed is one both boards show.
+        // The other way round; and a word refused as already guessed is one both boards show.
         two.send(["b", "r", "i", "c", "k", "Enter"])
         try one.waitFor("BRICK in window one") { $0.contains("3  BRICK") }
         one.send(["b", "r", "i", "c", "k", "Enter"])
