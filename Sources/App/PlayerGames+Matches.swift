@@ -94,7 +94,9 @@ extension PlayerGames {
 
     /// One match of this player, by its id or the start of it.
     public func matchOverview(id: String) throws -> MatchOverview {
-        let found = try myMatches().filter { $0.id == id || (id.count >= 4 && $0.id.hasPrefix(id)) }
+        let mine = try myMatches()
+        let named = Set(IDPrefix.matches(id, among: mine.map(\.id)))
+        let found = mine.filter { named.contains($0.id) }
         guard found.count == 1, let match = found.first else {
             if found.count > 1 { throw Failure("'\(id)' starts the ids of \(found.count) matches; give more of the id") }
             throw Failure("no match with id '\(id)'; `match list` shows yours")

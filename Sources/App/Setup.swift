@@ -91,7 +91,25 @@ public struct Setup: Sendable {
     }
 
     /// The daily word's clock: this machine's clock and time zone (`TZ` honoured).
-    public var dailyClock: DailyClock { DailyClock(now: clock(), timeZone: .current) }
+    public var dailyClock: DailyClock { DailyClock(now: clock(), timeZone: Self.systemTimeZone()) }
+
+    /// The zone the system's clock is read in, `TZ` read as the C library reads it: a zone
+    /// file's name (`Asia/Tokyo`, `:Europe/Paris`) as Foundation reads it; any other value is
+    /// POSIX (`JST-9`, `UTC+09`: the offset is west of UTC, so `UTC+09` is nine hours behind),
+    /// taken as the C library's offset now. Foundation reads those as UTC and as UTC+9.
+    public static func systemTimeZone(environment: [String: String] = ProcessInfo.processInfo.environment) -> TimeZone {
+        guard var name = environment["TZ"], !name.isEmpty else { return .current }
+        if name.hasPrefix(":") { name.removeFirst() }
+        let folder = environment["TZDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/share/zoneinfo"
+        var isFolder: ObjCBool = false
+        let file = name.hasPrefix("/") ? name : folder + "/" + name
+        if FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), !isFolder.boolValue,
+           let zone = TimeZone(identifier: name) { return zone }
+        tzset()
+        var now = time(nil), parts = tm()
+        guard localtime_r(&now, &parts) != nil else { return .current }
+        return TimeZone(secondsFromGMT: parts.tm_gmtoff) ?? .current
+    }
 
     /// The player's games, as every front end plays them.
     public var games: PlayerGames {
@@ -107,8 +125,22 @@ public struct Setup: Sendable {
         return try database.dailyRequest(day: dailyClock.day, schedule: schedule)
     }
 
+    /// The database's files in the data dir (the database and its write-ahead log): every
+    /// commit, by any process, changes one of them.
+    public var databaseFiles: [URL] {
+        let file = dataDir.appendingPathComponent(AppDatabase.fileName)
+        return [file, URL(fileURLWithPath: file.path + "-wal")]
+    }
+
     /// Whether this run may touch the cloud folder.
     public var syncEnabled: Bool { cloudDir != nil && !noSync }
+
+    /// A command that only means something to the players of a shared folder (`friends --join`)
+    /// refuses to run without one, saying how to give it.
+    public func requireCloudFolder(for command: String) throws {
+        guard cloudDir == nil else { return }
+        throw Failure("\(command) needs a cloud folder shared with the other players: give it once with --cloud-dir DIR (it is remembered)")
+    }
 
     /// The sync engine for this player and device, or a failure saying why sync is off.
     public func syncEngine() throws -> SyncEngine {

@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <termios.h>
 #include <unistd.h>
 #include <ncursesw/curses.h>
@@ -99,6 +100,27 @@ static inline void qk_register_exit_restore(void) { atexit(qk_endwin_if_needed);
 static inline int qk_locale_is_utf8(void) {
     const char *codeset = nl_langinfo(CODESET);
     return codeset != NULL && (strcmp(codeset, "UTF-8") == 0 || strcmp(codeset, "utf8") == 0);
+}
+
+// Whether the terminal type can draw the game: terminfo knows it and it can move the cursor
+// (`cup`): 1; terminfo knows it but it cannot (`dumb`): 0; terminfo lacks it: -1. Asked before
+// curses starts, so such a terminal gets one line and no half-drawn screen.
+static inline int qk_terminal_can_address(const char *type) {
+    int error = 0;
+    if (setupterm((char *)type, STDOUT_FILENO, &error) != OK) return -1;
+    const char *cup = tigetstr("cup");
+    int can = cup != NULL && cup != (const char *)-1;
+    del_curterm(cur_term);
+    return can;
+}
+
+// Whether the terminal went away (its window closed, the pty's other end gone): a hung-up
+// terminal reports POLLHUP, or refuses its settings once the kernel has hung it up.
+static inline int qk_terminal_gone(void) {
+    struct pollfd input = { .fd = STDIN_FILENO, .events = POLLIN, .revents = 0 };
+    if (poll(&input, 1, 0) > 0 && (input.revents & (POLLHUP | POLLERR | POLLNVAL))) return 1;
+    struct termios settings;
+    return tcgetattr(STDIN_FILENO, &settings) != 0;
 }
 
 // Globals Swift 6 refuses to touch (shared mutable state), read through functions.

@@ -22,6 +22,15 @@ public enum Pane: Int, Sendable, CaseIterable {
         }
     }
 
+    /// The screen's name on a narrow tab bar.
+    public var shortTitle: String {
+        switch self {
+        case .inProgress: "Playing"
+        case .readingList: "Reading"
+        default: screenTitle
+        }
+    }
+
     /// The panes Tab and Shift-Tab walk through, in order. The screens off the tab bar are not in
     /// it: Tab from them goes on from Packs, where their keys are shown.
     public static let ring: [Pane] = [.guess, .notepad, .packs, .inProgress, .readingList, .history, .stats]
@@ -140,8 +149,8 @@ public struct AppState: Sendable, Equatable {
     /// The game on the board ended by a change from elsewhere (another machine) while it was in
     /// play here: the card says so, and its one-key commands wait for Enter or Esc.
     public var notice: String?
-    /// Letters typed for a guess while the notice was up (or dropped when it came): the Enter
-    /// that ends them belongs to that guess, and does not close the notice.
+    /// Letters of a guess dropped when the notice came: said not played when it closes. Keys
+    /// pressed while it is up are swallowed, but Enter and Esc, which close it.
     public var noticeTyped = ""
     /// When the key being handled was pressed (seconds on a monotonic clock), when the loop
     /// says so (`.pressed`); nil for keys given without a time.
@@ -151,6 +160,9 @@ public struct AppState: Sendable, Equatable {
     public var wonAt: Double?
     /// Lines the fact card is scrolled by (Up/Down), when it is longer than the room for it.
     public var cardScroll = 0
+    /// Guesses of the game in play scrolled up by (Up/PgUp older, Down/PgDn newer), when they
+    /// do not all fit; 0 shows the newest at the bottom.
+    public var boardScroll = 0
     /// The game this machine is giving up: its end is not news from elsewhere.
     public var endingHere: String?
     /// Index into the alphabet of the notepad letter under the cursor.
@@ -167,6 +179,8 @@ public struct AppState: Sendable, Equatable {
     /// History shows the selected game's board and fact on the whole screen.
     public var historyOpen = false
     public var stats: Statistics?
+    /// Achievements scrolled by (Up/Down on Stats), when they do not all fit.
+    public var statsScroll = 0
     public var achievements: [Achievement] = []
     public var dailyStreak = DailyStreak(current: 0, best: 0)
 

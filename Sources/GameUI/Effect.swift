@@ -115,6 +115,9 @@ public enum Message: Sendable, Equatable {
     case gameDeleted(id: String)
     /// The background sync started, ended or failed.
     case syncUpdate(SyncNews)
+    /// Another process on this data dir changed the database (a second window of the game, a
+    /// command): what is on screen is reloaded, as when a sync brings a change.
+    case dataChanged
     /// Another machine reset the cloud: the player chooses what to do with this machine's games.
     case cloudWasReset
     /// The wall clock, about once a second, for "synced 5 s ago".

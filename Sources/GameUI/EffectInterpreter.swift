@@ -32,7 +32,9 @@ public struct EffectInterpreter: Sendable {
         // Every change made here goes to the other machine at once, in the background.
         if Self.changesData(effect) { background?.request(manual: false) }
         // A game put on the board comes with the words its notepad deduces from at its help
-        // level (a pack's few words, or one length of the dictionary: well within a frame).
+        // level (a pack's few words, or one length of the dictionary: well within a frame); a
+        // finished game with the pack's words still possible (the word alone once found), so
+        // its notepad after the game is whole.
         for message in messages {
             let game: SavedGame? = switch message {
             case .gameLoaded(let game), .switchedTo(let game): game
@@ -40,7 +42,7 @@ public struct EffectInterpreter: Sendable {
             default: nil
             }
             guard let game else { continue }
-            if !game.game.isFinished, let words = (try? data.notepadWords(of: game.game)) ?? nil {
+            if let words = (try? data.notepadWords(of: game.game)) ?? nil {
                 messages.append(.candidatesLoaded(gameID: game.id, guesses: game.game.guesses.count, candidates: words))
             }
             // A finished game offers its challenge code on its card.

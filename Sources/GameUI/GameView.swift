@@ -55,7 +55,9 @@ extension Canvas {
         if let hint = state.currentHint, area.height >= 3 {
             let line: Rect
             (line, inner) = area.sliceBottom(1)
-            buffer.write(" Hint: \(hint.word.uppercased()) (\(Review.format(hint.expectedLeft)) left on average)", in: line, style: Style(color: .cyan, bold: true))
+            // The average left is a count of the pack's words: the coach's alone.
+            let figure = hint.counts(at: game.assist).map { " (\(Review.format($0.expectedLeft)) left on average)" } ?? ""
+            buffer.write(" Hint: \(hint.word.uppercased())\(figure)", in: line, style: Style(color: .cyan, bold: true))
         }
         if game.guesses.isEmpty {
             let text = game.rules == .classic
@@ -70,7 +72,15 @@ extension Canvas {
             }
             return
         }
-        let shown = ListWindow.tail(count: game.guesses.count, height: inner.height)
+        // During play on the board, Up/PgUp scroll to older guesses; arrows on the border say
+        // more is above or below.
+        let count = game.guesses.count
+        let scrollable = state.pane == .guess && saved.id == state.game?.id && !game.isFinished
+        let scroll = scrollable ? min(state.boardScroll, max(0, count - inner.height)) : 0
+        let shown = ListWindow.tail(count: count - scroll, height: inner.height)
+        let arrow = Style(bold: true)
+        if shown.lowerBound > 0 && inner.height > 0 { buffer.write(String(glyphs.arrowUp), x: inner.maxX, y: inner.y, style: arrow) }
+        if scroll > 0 && inner.height > 0 { buffer.write(String(glyphs.arrowDown), x: inner.maxX, y: inner.maxY - 1, style: arrow) }
         for (line, index) in shown.enumerated() {
             let guess = game.guesses[index]
             let newest = index == game.guesses.count - 1
@@ -99,7 +109,12 @@ extension Canvas {
             : "Mastermind: \(glyphs.pipInPlace) right letter in the right place, \(glyphs.pipInWord) right letter elsewhere. Letters may repeat."
         let lines = Text.wrap(text, width: inner.width - 2) + ["", "Win in \(game.maxGuesses) guesses or fewer.", "Started on \(saved.startedOn)."]
         for (i, line) in lines.prefix(inner.height).enumerated() {
-            buffer.write(line, x: inner.x + 1, y: inner.y + i, style: .dim, limit: inner.width - 2)
+            // Cut short by a low screen: the last line shown ends in an ellipsis, an arrow on the
+            // border says more is below (the rules are on the help screen too).
+            let cut = i == inner.height - 1 && lines.count > inner.height
+            let more = line.isEmpty ? glyphs.ellipsis : Text.truncate(line + " " + glyphs.ellipsis, to: inner.width - 2, ellipsis: glyphs.ellipsis)
+            buffer.write(cut ? more : line, x: inner.x + 1, y: inner.y + i, style: .dim, limit: inner.width - 2)
+            if cut { buffer.write(String(glyphs.arrowDown), x: inner.maxX, y: inner.y + i, style: .bold) }
         }
     }
 
@@ -121,12 +136,11 @@ extension Canvas {
     mutating func drawNotepad(_ game: Game, _ inner: Rect, perRow: Int = AppState.notepadColumns) {
         guard !inner.isEmpty else { return }
         let focused = state.pane == .notepad && !state.helpOpen
-        for (i, var entry) in game.notepad(candidates: state.currentCandidates).entries.enumerated() {
+        // Proof first, then the player's mark, during the game and after it: a mark proven in
+        // play keeps its brackets once the game is over.
+        for (i, entry) in game.notepad(candidates: state.currentCandidates).entries.enumerated() {
             let y = inner.y + i / perRow
             guard y < inner.maxY else { break }
-            // Once the game is over, the player's own marks stay as they left them: the winning
-            // guess's proofs do not cover them.
-            if game.isFinished && entry.marked != nil { entry.deduced = nil }
             let symbol = entry.shown.map { $0 == .in ? glyphs.check : glyphs.cross } ?? glyphs.unknown
             let letter = entry.letter.uppercased()
             let text = entry.deduced != nil ? "[\(letter)\(symbol)]" : " \(letter)\(symbol) "

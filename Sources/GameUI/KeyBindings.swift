@@ -61,7 +61,7 @@ public enum Keys {
     static let bookmark = KeyBinding([.character("b")], help: ("b", "bookmark, once over"), footer: "b", "bookmark")
     static let review = KeyBinding([.character("r")], help: ("r", "review, once over"), footer: "r", "review")
     static let share = KeyBinding([.character("s")], help: ("s", "share, once over"), footer: "s", "share")
-    static let cardUp = KeyBinding([.up, .pageUp], help: ("Up/Down", "scroll the card, once over"))
+    static let cardUp = KeyBinding([.up, .pageUp], help: ("Up/Down", "scroll the guesses, or the card"))
     static let cardDown = KeyBinding([.down, .pageDown])
     static let challengeCode = KeyBinding([.character("c")], help: ("c", "play a challenge code"))
 
@@ -94,7 +94,7 @@ public enum Keys {
     static let packChallenge = KeyBinding([.character("c")], help: ("c", "challenge code (packs)"), footer: "c", "challenge code")
     static let historyReview = KeyBinding([.character("r")], help: ("r", "review (history)"), footer: "r", "review")
     static let historyBookmark = KeyBinding([.character("b")], help: ("b", "bookmark (history)"), footer: "b", "bookmark")
-    static let matches = KeyBinding([.character("m")], help: ("m", "matches: play a friend"), footer: "m", "matches")
+    static let matches = KeyBinding([.character("m"), .function(3)], help: ("m, F3", "matches (F3 from the guess too)"), footer: "m", "matches")
     static let leaderboard = KeyBinding([.character("l")], help: ("l", "leaderboards"), footer: "l", "leaderboard")
     static let delete = KeyBinding([.character("d"), .delete], help: ("d", "delete / remove (asks)"), footer: "d", "delete")
     static let yes = KeyBinding([.character("y"), .character("Y")], help: ("y / n", "answer a question"), footer: "y", "yes")

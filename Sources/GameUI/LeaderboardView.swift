@@ -49,7 +49,7 @@ extension Canvas {
                 lines.append([("help: " + group.assist.shareLabel, Style(color: .cyan, bold: true))])
                 for entry in group.rows {
                     let tally = entry.tally
-                    let mean = tally.wins == 0 ? "-" : String(format: "%.1f", tally.meanGuesses)
+                    let mean = tally.meanGuessesText ?? "-"
                     lines.append([(row([(String(entry.rank), 3), (entry.player, name), (String(tally.games), 6), (String(tally.wins), 5),
                                         (String(Int((tally.winRate * 100).rounded())), 5), (mean, 4),
                                         (String(entry.bestDailyStreak), 11), (String(entry.matchesWon), 11)]), .plain)])

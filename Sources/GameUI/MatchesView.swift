@@ -22,10 +22,7 @@ func progressText(_ progress: MatchPlay.Progress?) -> String {
 private func who(_ name: String, _ overview: MatchOverview) -> String { name == overview.viewer ? "you" : name }
 
 /// The header's part for a game of a match: whom against, and which game.
-func matchHeader(_ overview: MatchOverview, index: Int) -> String {
-    let opponent = overview.state.match.opponent(of: overview.viewer) ?? "?"
-    return "match vs \(opponent), game \(index) of \(Match.games.count)"
-}
+func matchHeader(_ overview: MatchOverview, index: Int) -> String { overview.gameTitle(index: index) }
 
 extension Canvas {
     /// The opponent's progress on the board's game of a match, for the guesses' title.
@@ -159,7 +156,10 @@ extension Canvas {
         case .tie?: "a tie"
         case .player(let name)?: name == overview.viewer ? "you won" : "\(name) won"
         case nil where state.status == .declined: "declined"
-        case nil: state.nextGame(for: overview.viewer) == index ? "your turn" : "being played"
+        case nil where state.nextGame(for: overview.viewer) == index: "your turn"
+        // Neither player has opened the game yet.
+        case nil where players.allSatisfy({ state.progress(of: $0)[index - 1] == nil }): "not started"
+        case nil: "being played"
         }
         lines.append([(verdict, state.winner(game: index) == .player(overview.viewer) ? Style(color: .green, bold: true) : .plain)])
         lines.append(players.map { (Text.pad(who($0, overview), to: column), Style.dim) }.interspersed(("  ", .plain)))

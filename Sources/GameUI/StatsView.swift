@@ -83,8 +83,13 @@ extension Canvas {
     mutating func drawAchievements(_ inner: Rect) {
         let earned = state.achievements.filter { $0.earnedAt != nil }.sorted { $0.earnedAt! < $1.earnedAt! }
         let rest = state.achievements.filter { $0.earnedAt == nil }
+        let all = earned + rest
+        // More than fit: Up/Down scroll them, arrows on the border say more is above or below.
+        let scroll = min(state.statsScroll, max(0, all.count - inner.height))
+        if scroll > 0 && inner.height > 0 { buffer.write(String(glyphs.arrowUp), x: inner.maxX, y: inner.y, style: .bold) }
+        if all.count - scroll > inner.height && inner.height > 0 { buffer.write(String(glyphs.arrowDown), x: inner.maxX, y: inner.maxY - 1, style: .bold) }
         var y = inner.y
-        for achievement in earned + rest where y < inner.maxY {
+        for achievement in all.dropFirst(scroll) where y < inner.maxY {
             let date = achievement.earnedAt.map { String(shortDate($0).prefix(10)) } ?? ""
             let mark = achievement.earnedAt == nil ? glyphs.unknown : glyphs.star
             let width = inner.width - 2 - date.columns - 1

@@ -24,6 +24,7 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
             state.noticeTyped = ""
             state.wonAt = nil
             state.cardScroll = 0
+            state.boardScroll = 0
         }
         let endingHere = state.endingHere == game.id
         state.endingHere = nil
@@ -42,6 +43,7 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
     case .guessPlayed(let played):
         let wasInPlay = state.game?.id == played.game.id && state.game?.game.isFinished == false
         state.game = played.game
+        state.boardScroll = 0
         forgetTyping(&state)
         let game = played.game
         if game.game.isFinished {
@@ -70,7 +72,7 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.thinking = false
         if state.game?.id == game.id { state.game = game }
         state.hint = ShownHint(gameID: game.id, beforeGuess: game.game.guesses.count, hint: hint)
-        state.status = StatusMessage("Hint: \(hint.word.uppercased())\(state.glyphs.separator)it \(hint.reason).")
+        state.status = StatusMessage(hintLine(hint, game: game, state))
     case .reviewReady(let game, let review):
         state.thinking = false
         state.review = ShownReview(game: game, review: review)
@@ -134,19 +136,9 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
     case .syncUpdate(let news):
         state.sync = news.state
         if let note = news.note { state.status = StatusMessage(note, isError: news.isError) }
-        guard news.changedHere else { return [] }
-        // What the other machine changed shows at once: the game on the board (finished or not:
-        // a guess played there at the same time still appears here) and the lists. A game not
-        // yet played gives way to a newer one from the other machine.
-        var reload: [Effect] = [.load(.packs)]
-        if let game = state.game {
-            reload.append(.resume(gameID: game.id))
-            if !game.game.isFinished && game.game.guesses.isEmpty { reload.append(.switchToNewer(than: game.id)) }
-        }
-        if let list = listShown(state.pane) { reload.append(.load(list)) }
-        // The opponent's progress: the Matches screen, the board of a match game, the header's notice.
-        if !reload.contains(.load(.matches)) { reload.append(.load(.matches)) }
-        return reload
+        return news.changedHere ? reloadShown(state) : []
+    case .dataChanged:
+        return reloadShown(state)
     case .cloudWasReset:
         state.sync = .needsAttention
         state.confirmation = .cloudReset
@@ -158,6 +150,22 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.status = StatusMessage(text, isError: true)
     }
     return []
+}
+
+/// What a change from elsewhere (another machine through sync, another process on this data
+/// dir) reloads so it shows at once: the game on the board (finished or not: a guess played
+/// there at the same time still appears here) and the lists. A game not yet played gives way to
+/// a newer one from elsewhere.
+private func reloadShown(_ state: AppState) -> [Effect] {
+    var reload: [Effect] = [.load(.packs)]
+    if let game = state.game {
+        reload.append(.resume(gameID: game.id))
+        if !game.game.isFinished && game.game.guesses.isEmpty { reload.append(.switchToNewer(than: game.id)) }
+    }
+    if let list = listShown(state.pane) { reload.append(.load(list)) }
+    // The opponent's progress: the Matches screen, the board of a match game, the header's notice.
+    if !reload.contains(.load(.matches)) { reload.append(.load(.matches)) }
+    return reload
 }
 
 /// Whether the guess just played is the one that ended its game.
@@ -179,9 +187,11 @@ func endingDevice(_ saved: SavedGame) -> String? {
     }
 }
 
-/// The card's notice for a game that ended by a change made elsewhere.
+/// The card's notice for a game that ended by a change made elsewhere: it always names the
+/// machine (the one whose change ended it, as the game record says, when the guess that won has
+/// not arrived yet).
 private func noticeEnd(_ saved: SavedGame, typing: Bool, _ state: inout AppState) {
-    let place = endingDevice(saved).map { " on \($0)" } ?? " elsewhere"
+    let place = " on " + (endingDevice(saved) ?? saved.lastChangedOn)
     let what = switch saved.game.status {
     case .won: "Found"
     case .lost: "Out of guesses"
@@ -189,6 +199,11 @@ private func noticeEnd(_ saved: SavedGame, typing: Bool, _ state: inout AppState
     }
     state.notice = what + place + (typing ? " while you were typing" : "")
     state.noticeTyped = state.input
+}
+
+/// The status line of a hint: the word and why, counted only under the coach.
+private func hintLine(_ hint: Hint, game: SavedGame, _ state: AppState) -> String {
+    "Hint: \(hint.word.uppercased())\(state.glyphs.separator)it \(hint.reason(at: game.game.assist))."
 }
 
 /// Drops the guess being typed.
@@ -260,18 +275,15 @@ private func handle(_ key: Key, _ state: inout AppState) -> [Effect] {
     if state.helpOpen { return handleHelp(key, &state) }
     if state.notice != nil && state.pane == .guess {
         // The game ended elsewhere: keys meant for the guess never reach the card's commands.
+        // Every key but Enter and Esc is swallowed, letters included: none goes to a guess line
+        // that can no longer play.
         switch key {
-        case Keys.submit where !state.noticeTyped.isEmpty:
-            // The Enter of a guess typed as the game ended: that guess goes nowhere.
-            state.status = StatusMessage("\(state.noticeTyped.uppercased()) was not played: the game is over. Enter or Esc to go on.")
-            state.noticeTyped = ""
         case Keys.submit, Keys.back:
+            // The letters dropped when the notice came were not played: said as it closes.
+            let dropped = state.noticeTyped.isEmpty ? "" : "\(state.noticeTyped.uppercased()) was not played. "
             state.notice = nil
             state.noticeTyped = ""
-            if let game = state.game { state.status = StatusMessage(endLine(game, here: state.device)) }
-        case .character(let c) where Keys.typeLetter ~= key:
-            state.noticeTyped.append(Character(c.lowercased()))
-            state.status = StatusMessage("This game is over: Enter or Esc to go on.")
+            if let game = state.game { state.status = StatusMessage(dropped + endLine(game, here: state.device)) }
         default:
             state.status = StatusMessage("This game is over: Enter or Esc to go on.")
         }
@@ -323,7 +335,7 @@ private func handleGlobal(_ key: Key, _ state: inout AppState) -> [Effect]? {
         return go(to: Pane.screens[Int(String(c))! - 1], &state)
     case Keys.quitWhenNotTyping where !acceptsLetters(state):
         return quit(&state)
-    case Keys.matches where !acceptsLetters(state) && state.pane != .matches:
+    case Keys.matches where (key == .function(3) || !acceptsLetters(state)) && state.pane != .matches:
         // From the board of a match game: that match, opened.
         let board = state.boardMatch?.overview.state.match.id
         let effects = go(to: .matches, &state)
@@ -472,6 +484,11 @@ private func handleGuess(_ key: Key, _ state: inout AppState) -> [Effect] {
         }
     }
     switch key {
+    case Keys.cardUp:
+        // Older guesses, when they do not all fit (the view keeps the scroll within them).
+        state.boardScroll = min(state.boardScroll + (key == .up ? 1 : 5), max(0, game.guesses.count - 1))
+    case Keys.cardDown:
+        state.boardScroll = max(0, state.boardScroll - (key == .down ? 1 : 5))
     case .character(let c) where Keys.typeLetter ~= key:
         if state.inputRefused { forgetTyping(&state) }
         if state.input.count < game.length {
@@ -500,7 +517,7 @@ private func handleGuess(_ key: Key, _ state: inout AppState) -> [Effect] {
     case Keys.hint:
         if state.thinking { return [] }
         if let hint = state.currentHint {
-            state.status = StatusMessage("Hint: \(hint.word.uppercased())\(state.glyphs.separator)it \(hint.reason).")
+            state.status = StatusMessage(hintLine(hint, game: saved, state))
             return []
         }
         state.thinking = true
@@ -607,6 +624,14 @@ private func handleList(_ key: Key, _ state: inout AppState) -> [Effect] {
         case Keys.pageUp: state.leaderboardScroll = max(0, state.leaderboardScroll - 10)
         case Keys.pageDown: state.leaderboardScroll += 10
         case Keys.first: state.leaderboardScroll = 0
+        default: break
+        }
+    case .stats:
+        switch key {
+        case Keys.up: state.statsScroll = max(0, state.statsScroll - 1)
+        case Keys.down: state.statsScroll = min(state.statsScroll + 1, max(0, state.achievements.count - 1))
+        case Keys.pageUp: state.statsScroll = max(0, state.statsScroll - 10)
+        case Keys.pageDown: state.statsScroll = min(state.statsScroll + 10, max(0, state.achievements.count - 1))
         default: break
         }
     case .history:

@@ -42,6 +42,9 @@ public func view(_ state: AppState, size: Size) -> ScreenBuffer {
         case .leaderboard: canvas.drawLeaderboard(rest)
         }
     }
+    // Outside UTF-8 the terminal cannot show what the screens' texts hold beyond ASCII (a
+    // match's 1–1, a fact's accents): each such character is drawn as its stand-in.
+    if state.glyphs == .ascii { canvas.buffer.makeASCII() }
     return canvas.buffer
 }
 
@@ -74,44 +77,71 @@ struct Canvas {
         // (text, rank): a higher rank is dropped sooner.
         var left: [(String, Int)] = [("qiktionary", 3)]
         var right: [(String, Int)] = [(state.syncText, 0)]
+        var packShort: String?, packText: String?
+        // Shorter forms, taken before anything of rank 1 or less goes.
+        var shorts: [String: String] = [:]
         if let saved = state.game {
             let game = saved.game
             let daily: String? = saved.daily.map { date in DailyWord.number(date: date).map { "daily word #\($0) \(date)" } ?? "daily word \(date)" }
             let progress: String? = state.currentPack.map { "\($0.title) \($0.solved)/\($0.words) solved" }
             let match: String? = state.boardMatch.map { matchHeader($0.overview, index: $0.index) }
             let pack = match ?? daily ?? progress ?? (saved.isPractice ? "practice" : game.packID)
-            left += [(pack, 1), ("\(game.rules.rawValue), \(game.length) letters\(game.hard ? ", hard" : "")", 2)]
+            // The pack's name is never dropped: its progress goes first, then the rest.
+            packShort = match == nil && daily == nil ? state.currentPack?.title : nil
+            packText = pack
+            left += [(pack, 0), ("\(game.rules.rawValue), \(game.length) letters\(game.hard ? ", hard" : "")", 2)]
             right.append(("last change: \(saved.lastChangedOn)", 2))
         }
         // A match waiting on the player: said before anything but the sync.
         if let waiting = state.matchWaiting, let opponent = waiting.state.match.opponent(of: waiting.viewer) {
-            right.insert(("your turn in a match vs \(opponent)", 1), at: 0)
+            // With the key that opens the Matches screen from anywhere, the guess line included.
+            right.insert(("your turn in a match vs \(opponent) (F3)", 1), at: 0)
+            shorts["your turn in a match vs \(opponent) (F3)"] = "your turn: F3"
         }
         let separator = glyphs.separator
         func width() -> Int { (left + right).map(\.0.columns).reduce(0, +) + separator.columns * (left.count + right.count - 2) + 4 }
         while width() > rect.width, let rank = (left + right).map(\.1).filter({ $0 > 0 }).max() {
+            // Before the match notice goes: the pack without its progress, the notice shorter.
+            if rank <= 1, let short = packShort, let i = left.firstIndex(where: { $0.0 == packText }) {
+                left[i].0 = short
+                packShort = nil
+                continue
+            }
+            if rank <= 1, let i = right.firstIndex(where: { shorts[$0.0] != nil }) {
+                right[i].0 = shorts.removeValue(forKey: right[i].0)!
+                continue
+            }
             if let i = left.lastIndex(where: { $0.1 == rank }) { left.remove(at: i) } else if let i = right.lastIndex(where: { $0.1 == rank }) { right.remove(at: i) }
         }
+        if width() > rect.width, let short = packShort, let i = left.firstIndex(where: { $0.0 == packText }) { left[i].0 = short }
         let rightText = right.map(\.0).joined(separator: separator) + " "
         let leftText = " " + left.map(\.0).joined(separator: separator)
         buffer.write(leftText, x: rect.x, y: rect.y, style: Style(bold: true, reverse: true), limit: rect.width - rightText.columns - 1)
         buffer.write(rightText, x: rect.maxX - rightText.columns, y: rect.y, style: .reverse)
     }
 
+    /// The tab bar: each screen's number and name, as long as fits: the names in full and
+    /// spaced, then shortened ("In progress" → "Playing"), then closer together; never the bare
+    /// numbers.
     mutating func drawTabs(_ rect: Rect) {
         let current = state.helpOpen ? nil : Pane.screens.first { $0.screenTitle == state.pane.screenTitle }
         // Help, or a screen off the bar: its name after the numbers.
-        let off = state.helpOpen ? " Help " : current == nil ? " \(state.pane.screenTitle) " : ""
-        let long = Pane.screens.enumerated().map { " \($0.offset + 1) \($0.element.screenTitle) " }
-        // Too narrow for every name: the numbers, and the name of the screen shown (never a name cut short).
-        let numbers = Pane.screens.enumerated().map { $0.element == current ? " \($0.offset + 1) \($0.element.screenTitle) " : " \($0.offset + 1) " }
-        // (Help's name keeps the room it always had: cut when it does not fit.)
-        let labels = long.joined().columns + (state.helpOpen ? 0 : off.columns) + 1 <= rect.width ? long : numbers
-        var x = rect.x + 1
-        for (pane, label) in zip(Pane.screens, labels) {
-            x = buffer.write(label, x: x, y: rect.y, style: pane == current ? Style(bold: true, reverse: true) : .plain, limit: rect.maxX - x)
+        let offTitle = state.helpOpen ? "Help" : current == nil ? state.pane.screenTitle : nil
+        let layouts: [(names: [String], pad: String)] = [
+            (Pane.screens.map(\.screenTitle), " "), (Pane.screens.map(\.shortTitle), " "), (Pane.screens.map(\.shortTitle), ""),
+        ]
+        func labels(_ layout: (names: [String], pad: String)) -> [String] {
+            layout.names.enumerated().map { "\(layout.pad)\($0.offset + 1) \($0.element)\(layout.pad)" }
         }
-        if !off.isEmpty { buffer.write(off, x: x, y: rect.y, style: Style(bold: true, reverse: true), limit: rect.maxX - x) }
+        func off(_ pad: String) -> String { offTitle.map { "\(pad)\($0)\(pad)" } ?? "" }
+        let chosen = layouts.first { labels($0).joined(separator: $0.pad.isEmpty ? " " : "").columns + off($0.pad).columns + 2 <= rect.width }
+            ?? layouts[layouts.count - 1]
+        var x = rect.x + 1
+        for (pane, label) in zip(Pane.screens, labels(chosen)) {
+            x = buffer.write(label, x: x, y: rect.y, style: pane == current ? Style(bold: true, reverse: true) : .plain, limit: rect.maxX - x)
+            if chosen.pad.isEmpty { x += 1 }
+        }
+        if offTitle != nil { buffer.write(off(chosen.pad), x: x, y: rect.y, style: Style(bold: true, reverse: true), limit: rect.maxX - x) }
     }
 
     /// The keys that matter on this screen, key in bold, as many as fit.

@@ -24,7 +24,7 @@ public enum MatchText {
             for player in match.players {
                 let progress = state.progress(of: player)[index - 1]
                 switch progress {
-                case .playing(let guesses)?: parts.append("\(player) playing (\(guesses) \(guesses == 1 ? "guess" : "guesses"))")
+                case .playing(let guesses)?: parts.append("\(player) playing (\(count(guesses, "guess", "guesses")))")
                 case .finished(let r)?: parts.append("\(player) \(result(r.status, r.guesses))" + hints(r.hints))
                 case nil: parts.append("\(player) not started")
                 }
@@ -49,6 +49,7 @@ public enum MatchText {
 
     static func hints(_ count: Int) -> String { count == 0 ? "" : ", " + Self.count(count, "hint") }
 
+    /// "1 guess", "2 guesses": every count plain mode and the commands print.
     static func count(_ n: Int, _ one: String, _ many: String? = nil) -> String { "\(n) \(n == 1 ? one : many ?? one + "s")" }
 
     /// The day's board and the all-time board, each help level apart.
@@ -70,7 +71,7 @@ public enum MatchText {
             lines.append("  help: \(group.assist.rawValue)")
             for row in group.rows {
                 let t = row.tally
-                let mean = t.wins == 0 ? "no win yet" : String(format: "%.2f guesses a win", t.meanGuesses)
+                let mean = t.meanGuessesText.map { "\($0) guesses a win" } ?? "no win yet"
                 lines.append(String(format: "  %d. %@  %@, %@ (%.0f%%), %@, best daily streak %d, %@",
                                     row.rank, row.player, count(t.games, "game"), count(t.wins, "win"), t.winRate * 100, mean,
                                     row.bestDailyStreak, count(row.matchesWon, "match", "matches") + " won"))

@@ -123,7 +123,9 @@ public final class PlainSession {
             let game = try currentGame()
             let (counted, hint) = try games.takeHint(gameID: game.id)
             current = counted
-            emit(.hint(gameID: game.id, word: hint.word, candidates: hint.candidates, expectedLeft: hint.expectedLeft, reason: hint.reason))
+            let level = counted.game.assist, counts = hint.counts(at: level)
+            emit(.hint(gameID: game.id, word: hint.word, candidates: counts?.candidates, expectedLeft: counts?.expectedLeft,
+                       reason: hint.reason(at: level)))
         case .giveUp:
             let game = try games.giveUp(gameID: try currentGame().id)
             current = game
@@ -159,14 +161,23 @@ public final class PlainSession {
     /// The player's next game of a match, started or resumed.
     private func startMatchGame(_ id: String) throws {
         let game = try games.beginMatchGame(matchID: id)
-        show(game, resumed: !game.game.guesses.isEmpty)
+        let overview = try games.matchOverview(ofGame: game.id)
+        let title = overview.flatMap { overview in overview.gameIndex(of: game.id).map { overview.gameTitle(index: $0) } }
+        show(game, resumed: !game.game.guesses.isEmpty, match: title)
     }
 
     /// The game started or resumed is the current one.
-    private func show(_ game: SavedGame, resumed: Bool) {
+    private func show(_ game: SavedGame, resumed: Bool, match: String? = nil) {
         current = game
-        emit(.started(GameJSON(game), resumed: resumed))
+        emit(.started(GameJSON(game), resumed: resumed, match: match))
         if game.game.isFinished { emitEnded(game) }
+    }
+
+    /// After a game of a match: the player's next game of it, while there is one.
+    private func nextMatchGame(after game: SavedGame) -> NextMatchGame? {
+        guard let overview = (try? games.matchOverview(ofGame: game.id)) ?? nil,
+              let next = overview.state.nextGame(for: overview.viewer) else { return nil }
+        return NextMatchGame(matchId: overview.state.match.id, game: next, title: overview.gameTitle(index: next))
     }
 
 
@@ -180,7 +191,8 @@ public final class PlainSession {
         let code = try? games.challengeCode(for: game.game)
         emit(.ended(GameJSON(game), result: game.game.status, word: game.game.secret, fact: game.fact, score: game.game.score,
                     challenge: code ?? nil, nextDailyInSeconds: game.daily != nil ? games.dailyClock().secondsToNextDay : nil,
-                    foundOn: game.foundOn, foundElsewhere: game.playedOnSeveralDevices || (game.foundOn.map { $0 != games.profile.device.name } ?? false)))
+                    foundOn: game.foundOn, foundElsewhere: game.playedOnSeveralDevices || (game.foundOn.map { $0 != games.profile.device.name } ?? false),
+                    nextMatchGame: nextMatchGame(after: game)))
     }
 
     /// The notepad as the board event gives it: "in (proven)" or "out (coach)" for a mark the

@@ -4,10 +4,11 @@ import QiktionaryCore
 enum PlainText {
     static func render(_ event: PlainEvent) -> String {
         switch event {
-        case .started(let game, let resumed):
+        case .started(let game, let resumed, let match):
             let verb = resumed ? "Resumed" : "New game"
             let number = game.dailyNumber.map { "#\($0) " } ?? ""
-            let source = game.daily.map { "the daily word \(number)of \($0), pack \(game.pack)" } ?? "pack \(game.pack)"
+            let source = (match.map { "\($0), " } ?? "")
+                + (game.daily.map { "the daily word \(number)of \($0), pack \(game.pack)" } ?? "pack \(game.pack)")
             return "\(verb): \(source), \(game.length) letters, \(game.rules.rawValue) rules\(game.hard ? ", hard mode" : ""), "
                 + "help: \(game.assist.shareLabel), "
                 + "\(game.guessesLeft) of \(game.maxGuesses) guesses left. Game \(game.id)."
@@ -18,7 +19,7 @@ enum PlainText {
             return "Hint: \(word.uppercased()). It \(reason)."
         case .rejected(let input, let reason, _):
             return "'\(input)' refused: \(reason)."
-        case .ended(let game, let result, let word, let fact, let score, let challenge, let nextDaily, let foundOn, let elsewhere):
+        case .ended(let game, let result, let word, let fact, let score, let challenge, let nextDaily, let foundOn, let elsewhere, let nextMatch):
             let place = elsewhere ? foundOn.map { ", found on \($0)" } ?? "" : ""
             let headline = switch result {
             case .won: "You won! The word was \(word.uppercased())\(place). Score \(score)."
@@ -27,7 +28,10 @@ enum PlainText {
             }
             let story = fact.isEmpty ? Practice.noFact : fact
             let pass = challenge.map { "\nChallenge a friend with code \($0)." } ?? ""
-            let next = fact.isEmpty ? "Type 'new' for another game." : "Type 'bookmark' to keep this fact, or 'new' for another game."
+            // A game of a match offers the player's next game of it.
+            let another = nextMatch.map { "'new --match \($0.matchId)' for game \($0.game) of the \($0.title.split(separator: ",")[0])" }
+                ?? "'new' for another game"
+            let next = fact.isEmpty ? "Type \(another)." : "Type 'bookmark' to keep this fact, or \(another)."
             let daily = game.daily != nil ? nextDaily.map { "\nThe next daily word comes in \(DailyClock.duration(seconds: $0)) (at midnight)." } ?? "" : ""
             return "\(headline)\n\(story)\(pass)\(daily)\n\(next)"
         case .share(_, let text):
@@ -40,7 +44,7 @@ enum PlainText {
             return "Marked \(letter.uppercased()): \(mark)."
         case .games(let games):
             if games.isEmpty { return "No games in progress." }
-            return games.map { "\($0.id)  \($0.pack)  \($0.guesses.count) guesses, \($0.guessesLeft) left, on \($0.lastChangedOn)" }
+            return games.map { "\($0.id)  \($0.pack)  \(MatchText.count($0.guesses.count, "guess", "guesses")), \($0.guessesLeft) left, on \($0.lastChangedOn)" }
                 .joined(separator: "\n")
         case .board(let game, let notepad):
             // A proven mark in brackets, the player's own bare: [A✓] B✗ C·.
@@ -74,9 +78,8 @@ enum PlainText {
 public enum ReviewText {
     public static func render(_ review: ReviewJSON) -> String {
         let game = review.game
-        var lines = ["\(game.word.uppercased()): \(game.result.rawValue), \(review.guesses.count) guesses, "
-                     + "\(game.pack), \(game.rules.rawValue)\(game.hard ? ", hard" : "")"
-                     + (game.hints > 0 ? ", \(game.hints) \(game.hints == 1 ? "hint" : "hints")" : "")]
+        var lines = ["\(game.word.uppercased()): \(game.result.rawValue), \(MatchText.count(review.guesses.count, "guess", "guesses")), "
+                     + "\(game.pack), \(game.rules.rawValue)\(game.hard ? ", hard" : "")" + MatchText.hints(game.hints)]
         for (i, step) in review.guesses.enumerated() {
             let verdict = Review.verdict(word: step.word, best: step.best, expected: step.expected, bestExpected: step.bestExpected)
             lines.append(String(i + 1).leftPadded(3) + ". \(step.word.uppercased())  \(step.candidatesBefore) → \(step.candidatesAfter) possible, "

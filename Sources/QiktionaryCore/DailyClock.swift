@@ -1,8 +1,9 @@
 import Foundation
 
 /// The moment and time zone the daily word is reckoned in: the player's local calendar date,
-/// so the word changes at their midnight. The command line passes the system's clock and
-/// `TimeZone.current` (which honours `TZ`); tests pass any moment and zone.
+/// so the word changes at their midnight. The command line passes the system's clock and the
+/// zone `TZ` names as the C library reads it (App's `Setup.systemTimeZone`: POSIX strings such
+/// as `JST-9` included); tests pass any moment and zone.
 public struct DailyClock: Sendable, Equatable {
     public var now: Date
     public var timeZone: TimeZone

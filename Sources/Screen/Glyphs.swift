@@ -56,6 +56,15 @@ extension Glyphs {
         return out
     }
 
+    /// One character for a terminal whose locale is not UTF-8, in one column: the character's
+    /// ASCII stand-in when it is one character (– -, ✓ +, é e), else `?` (a wide character's
+    /// second column becomes a space).
+    public static func asciiCharacter(_ character: Character) -> Character {
+        if character.isASCII { return character }
+        let text = asciiText(String(character))
+        return text.count == 1 ? text.first! : text == "..." ? "." : "?"
+    }
+
     private static let asciiStandIns: [Character: String] = {
         var table: [Character: String] = [:]
         let (u, a) = (Glyphs.unicode, Glyphs.ascii)

@@ -44,6 +44,15 @@ public struct ScreenBuffer: Sendable, Equatable {
         return column
     }
 
+    /// Every cell as a terminal outside UTF-8 can show it: a character beyond ASCII becomes its
+    /// one-column stand-in (`Glyphs.asciiCharacter`), so a dash in a score or an accent in a
+    /// fact never vanishes, and the layout stays as drawn.
+    public mutating func makeASCII() {
+        for i in cells.indices where !cells[i].character.isASCII {
+            cells[i].character = cells[i].isContinuation ? " " : Glyphs.asciiCharacter(cells[i].character)
+        }
+    }
+
     /// Writes `text` into a one-row rectangle, aligned and padded to its width with the style.
     public mutating func write(_ text: String, in rect: Rect, style: Style = .plain, align: Alignment = .left) {
         guard !rect.isEmpty else { return }

@@ -180,13 +180,14 @@ extension PlayerDatabase {
 
     /// One of the player's games by its id or the start of it (as short as is unambiguous):
     /// an id that starts none of the player's games, or several, is refused.
-    public func game(idOrPrefix prefix: String) throws(StorageError) -> SavedGame {
-        let prefix = prefix.lowercased()
+    public func game(idOrPrefix typed: String) throws(StorageError) -> SavedGame {
+        let typed = typed.lowercased()
         return try read { db in
-            if let exact = try GameRecord.fetchOne(db, key: prefix), exact.playerId == profile.playerID {
+            if let exact = try GameRecord.fetchOne(db, key: typed), exact.playerId == profile.playerID {
                 return try AppDatabase.savedGame(exact, db)
             }
-            guard !prefix.isEmpty, prefix.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { throw StorageError.noGame(prefix) }
+            // Core's one rule for a short id (`IDPrefix`), asked of the table.
+            guard let prefix = IDPrefix.normalized(typed) else { throw StorageError.noGame(typed) }
             let found = try GameRecord.fetchAll(db, sql: "SELECT * FROM game WHERE playerId = ? AND substr(id, 1, ?) = ? LIMIT 3",
                                                 arguments: [profile.playerID, prefix.count, prefix])
             if found.count > 1 {

@@ -23,6 +23,25 @@ public struct AppDatabase: Sendable {
 
     public static let fileName = "qiktionary.sqlite"
 
+    /// Why a folder cannot be made at `folder`, in the player's words: it, or a folder it would
+    /// be in, is a file; or the nearest folder there is cannot be written. Nil when neither.
+    static func whyNoFolder(at folder: URL) -> String? {
+        let manager = FileManager.default
+        var current = folder.standardizedFileURL
+        while true {
+            var isFolder: ObjCBool = false
+            if manager.fileExists(atPath: current.path, isDirectory: &isFolder) {
+                if !isFolder.boolValue {
+                    return current.path == folder.standardizedFileURL.path ? "it is a file, not a folder" : "\(current.path) is a file, not a folder"
+                }
+                return manager.isWritableFile(atPath: current.path) ? nil : "\(current.path) is not writable"
+            }
+            let parent = current.deletingLastPathComponent()
+            if parent.path == current.path { return nil }
+            current = parent
+        }
+    }
+
     /// Opens (creating if needed) the database in `dataDir`. WAL lets another process read
     /// while this one writes; the busy timeout lets two writers take turns instead of failing.
     /// A damaged file is `StorageError.damaged` (see `Damage` for what is checked, and when).
@@ -31,10 +50,7 @@ public struct AppDatabase: Sendable {
         do {
             try FileManager.default.createDirectory(at: dataDir, withIntermediateDirectories: true)
         } catch {
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: dataDir.path, isDirectory: &isFolder), !isFolder.boolValue {
-                throw .dataDirUnusable(dataDir.path, reason: "it is a file, not a folder")
-            }
+            if let why = whyNoFolder(at: dataDir) { throw .dataDirUnusable(dataDir.path, reason: why) }
             if StorageError.isDiskFull(error, folder: dataDir.path) { throw .diskFull(dataDir.path) }
             throw .dataDirUnusable(dataDir.path, reason: StorageError.describe(error))
         }

@@ -9,11 +9,14 @@ public final class CursesTerminal: Terminal {
     public enum Failure: Error, CustomStringConvertible {
         case notATerminal
         case cannotStart(String)
+        /// terminfo knows the type but it cannot move the cursor (`dumb`).
+        case cannotAddress(String)
 
         public var description: String {
             switch self {
             case .notATerminal: "the full-screen game needs a terminal; use 'play --plain' for scripts and pipes"
             case .cannotStart(let term): "cannot start the full-screen game on terminal type '\(term)'; try 'play --plain'"
+            case .cannotAddress(let term): "terminal type '\(term)' cannot move the cursor, which the full-screen game needs; try 'play --plain'"
             }
         }
     }
@@ -29,8 +32,13 @@ public final class CursesTerminal: Terminal {
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws(Failure) {
         setlocale(LC_ALL, "")
         guard isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else { throw .notATerminal }
+        let type = environment["TERM"] ?? ""
+        // Without a type curses would fall back on a guess; a type terminfo lacks, or one with
+        // no cursor addressing, would draw a screen of spaces.
+        let addressing = type.isEmpty ? -1 : qk_terminal_can_address(type)
+        guard addressing == 1 else { throw addressing == 0 ? .cannotAddress(type) : .cannotStart(type) }
         qk_save_terminal_settings()
-        guard let screen = qk_newterm() else { throw .cannotStart(environment["TERM"] ?? "") }
+        guard let screen = qk_newterm() else { throw .cannotStart(type) }
         self.screen = screen
         qk_register_exit_restore()
         qk_install_signal_handlers()
@@ -105,6 +113,9 @@ public final class CursesTerminal: Terminal {
         var character: wint_t = 0
         let result = get_wch(&character)
         if qk_take_signal() != 0 { return .interrupted }
+        // A closed window sends SIGHUP only to the session's leader; a game started from a
+        // shell that does not pass it on would otherwise read nothing forever.
+        if result == ERR, qk_terminal_gone() != 0 { return .interrupted }
         switch result {
         case KEY_CODE_YES:
             return functionKey(Int32(character))

@@ -16,6 +16,7 @@ enum FullScreen {
         defer { terminal.restore() }
         var state = AppState(glyphs: terminal.capabilities.glyphs)
         state.device = setup.profile.device.name
+        state.timeZone = Setup.systemTimeZone()
         let inbox = Inbox()
         let background = setup.syncEnabled ? BackgroundSync(setup: setup, inbox: inbox) : nil
         let effects = EffectInterpreter(data: setup.games, background: background, post: inbox.post)
@@ -24,8 +25,12 @@ enum FullScreen {
         background?.start()
         defer { background?.stop() }
         var lastTick = Date.distantPast
+        let changes = FileChanges(setup.databaseFiles)
         EventLoop.run(terminal: terminal, state: &state, initial: [gameID.map { .resume(gameID: $0) } ?? .begin(request), .load(.packs)], inbox: {
             var messages = inbox.take()
+            // Another process on this data dir (a second window, a command) wrote: the board and
+            // lists follow within a frame, as they do a sync's news.
+            if changes.changed() { messages.append(.dataChanged) }
             if Date().timeIntervalSince(lastTick) >= 1 {
                 lastTick = Date()
                 messages.append(.tick(setup.clock()))
@@ -52,6 +57,32 @@ enum FullScreen {
         let sequence = inTmux ? "\u{1B}Ptmux;\u{1B}\u{1B}]52;c;\(encoded)\u{07}\u{1B}\\" : "\u{1B}]52;c;\(encoded)\u{07}"
         FileHandle.standardOutput.write(Data(sequence.utf8))
         FileHandle.standardError.write(Data("(copied to the clipboard where your terminal allows)\n".utf8))
+    }
+}
+
+/// Whether files changed since last asked: their sizes and modification times, read with one
+/// `stat` each (cheap enough for every frame).
+final class FileChanges {
+    private let paths: [String]
+    private var last: [String]
+
+    init(_ files: [URL]) {
+        paths = files.map(\.path)
+        last = Self.read(paths)
+    }
+
+    func changed() -> Bool {
+        let now = Self.read(paths)
+        defer { last = now }
+        return now != last
+    }
+
+    private static func read(_ paths: [String]) -> [String] {
+        paths.map { path in
+            var info = stat()
+            guard stat(path, &info) == 0 else { return "none" }
+            return "\(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+        }
     }
 }
 

@@ -21,7 +21,10 @@ struct Friends: ParsableCommand, UsesData {
 
     func run() throws {
         let setup = try Setup.open(shared)
-        if join { try setup.games.join(now: setup.clock()) }
+        if join {
+            try setup.requireCloudFolder(for: "friends --join")
+            try setup.games.join(now: setup.clock())
+        }
         setup.syncInPassing()
         let players = try setup.games.friends()
         if json { return printJSON(["players": players]) }

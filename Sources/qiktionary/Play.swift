@@ -42,13 +42,16 @@ struct Play: ParsableCommand, UsesData {
         """, valueName: "level"))
     var assist: Assist?
 
-    @Flag(help: "Play the day's word (by your local date; TZ honoured), numbered from the first daily: the same word for everyone on that date, one game per day on all your machines.")
+    @Flag(help: "Play the day's word (by your local date; TZ honoured, POSIX strings like JST-9 as the C library reads them), numbered from the first daily: the same word for everyone on that date, one game per day on all your machines.")
     var daily = false
 
     @Option(help: ArgumentHelp("Play the game a friend's challenge code names (see 'qiktionary challenge').", valueName: "code"))
     var challenge: String?
 
-    @Option(help: ArgumentHelp("Start or resume your next game of this match (see 'qiktionary match').", valueName: "id"))
+    @Option(help: ArgumentHelp("""
+        Start or resume your next game of this match (see 'qiktionary match'; the id's start will do). In the \
+        full-screen game F3 opens your matches from anywhere, the guess line included.
+        """, valueName: "id"))
     var match: String?
 
     @Flag(help: "Line mode for scripts, screen readers and dumb terminals.")

@@ -57,6 +57,27 @@ import Testing
         #expect(figures["hintsTaken"] as? Int == 1 && figures["gamesWithHints"] as? Int == 1)
     }
 
+    /// The count of candidates is the coach's alone: at `proven` and `none` plain mode's hint
+    /// carries no count and its reason gives no number; under the coach it carries both.
+    @Test func aHintBelowTheCoachCarriesNoCount() throws {
+        for level in ["proven", "none", "coach"] {
+            let machine = Machine()
+            defer { machine.remove() }
+            let events = try machine.play(["--word", "tiger", "--assist", level], lines: ["crane", "hint"])
+            let hint = try #require(events.first { $0["event"] as? String == "hint" }, "\(level): \(events)")
+            let reason = try #require(hint["reason"] as? String)
+            if level == "coach" {
+                #expect(hint["candidates"] is Int && hint["expectedLeft"] != nil, "\(hint)")
+            } else {
+                #expect(hint["candidates"] == nil && hint["expectedLeft"] == nil, "\(level): \(hint)")
+                #expect(!reason.contains { $0.isNumber }, "\(level): \(reason)")
+            }
+            let text = try machine.run(["play", "--plain", "--word", "tiger", "--assist", level], input: "hint\n")
+            let line = text.stdout.split(separator: "\n").first { $0.hasPrefix("Hint: ") } ?? ""
+            #expect(level == "coach" || !line.contains { $0.isNumber }, "\(level): \(line)")
+        }
+    }
+
     @Test func badCoachInputGetsOneLineAndChangesNothing() throws {
         let machine = Machine()
         defer { machine.remove() }
@@ -66,6 +87,11 @@ import Testing
         #expect((played[4]["message"] as? String)?.contains("hard mode is chosen when a game starts") == true)
         let history = try machine.run(["history", "--json"])
         #expect((history.json as? [[String: Any]])?.first?["hints"] as? Int == 0, "the refused hint was not counted")
+
+        // One guess is "1 guess".
+        let won = try #require((played.first?["game"] as? [String: Any])?["id"] as? String)
+        let review = try machine.run(["history", "show", won])
+        #expect(review.stdout.hasPrefix("TIGER: won, 1 guess, "), "\(review.stdout)")
 
         let unknown = try machine.run(["history", "show", "no-such-game"])
         #expect(unknown.status == 64 && unknown.stderr == "qiktionary: no game with id 'no-such-game'\n")

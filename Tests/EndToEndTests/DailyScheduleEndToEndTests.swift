@@ -14,7 +14,10 @@ import Testing
         // 23:30 UTC on 23 November 2026: the 24th in Tokyo (#3), the 23rd in Los Angeles (#2).
         let target = ISO8601DateFormatter().date(from: "2026-11-23T23:30:00Z")!.timeIntervalSince1970
         let schedule = Self.entries(try String(contentsOf: Binary.repository.appendingPathComponent("Resources/daily/schedule.txt"), encoding: .utf8))
-        for (zone, date, number) in [("Asia/Tokyo", "2026-11-24", 3), ("America/Los_Angeles", "2026-11-23", 2)] {
+        // POSIX TZ strings as the C library (and `date`) reads them: JST-9 is nine hours ahead
+        // of UTC, UTC+09 nine hours behind it.
+        for (zone, date, number) in [("Asia/Tokyo", "2026-11-24", 3), ("America/Los_Angeles", "2026-11-23", 2),
+                                     ("JST-9", "2026-11-24", 3), ("UTC+09", "2026-11-23", 2), (":Asia/Tokyo", "2026-11-24", 3)] {
             let machine = Machine()
             defer { machine.remove() }
             let env = ["TZ": zone, "QIKTIONARY_CLOCK_OFFSET": String(target - Date().timeIntervalSince1970)]

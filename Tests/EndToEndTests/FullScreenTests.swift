@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The full-screen game driven in a real terminal: tmux runs the built binary in a detached
@@ -57,12 +58,13 @@ import Testing
 }
 
 extension FullScreenTests {
-    @Test(.enabled(if: tmux != nil, "tmux is not installed; the full-screen end-to-end test needs it (CI installs it)"))
-    func sigtermRestoresTheTerminal() throws {
+    @Test(.enabled(if: tmux != nil, "tmux is not installed; the full-screen end-to-end test needs it (CI installs it)"),
+          arguments: [SIGTERM, SIGHUP])
+    func sigtermRestoresTheTerminal(signal: Int32) throws {
         let session = try TmuxSession(width: 80, height: 24)
         defer { session.close() }
         try session.waitFor("the board") { $0.contains("> _ _ _ _ _") }
-        try session.signal(SIGTERM)
+        try session.signal(signal)
         #expect(try session.waitForExit() == 0)
         #expect(session.alternateScreenIsOff())
         #expect(session.terminalSettingsBefore() == session.terminalSettingsAfter(), "stty settings restored")
@@ -104,10 +106,20 @@ extension FullScreenTests {
 struct TmuxSession {
     let socket = "qk-e2e-\(UUID().uuidString.prefix(8))"
     let folder: URL
+    /// The one clock of the test: every wait on this session ends by it (`Patience`: the
+    /// seconds given stretched for a busy machine).
+    let deadline: Date
 
     /// Starts `qiktionary play` in a new tmux session; by default on a fresh data dir with the
-    /// word TIGER, or with the arguments given.
-    init(width: Int, height: Int, arguments: [String]? = nil, environment: [String] = []) throws {
+    /// word TIGER, or with the arguments given. `seconds`: how long the whole test may wait on
+    /// this session on an idle machine.
+    ///
+    /// `ownSession`: the game runs in a session of its own (`setsid`), as under a shell whose
+    /// closing window's SIGHUP never reaches it: it learns the terminal went only from the
+    /// terminal itself.
+    init(width: Int, height: Int, arguments: [String]? = nil, environment: [String] = [], seconds: TimeInterval = 60,
+         ownSession: Bool = false) throws {
+        deadline = Patience.deadline(seconds)
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("qk-tmux-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let data = folder.appendingPathComponent("data").path
@@ -117,7 +129,7 @@ struct TmuxSession {
         // Record the terminal settings before and after, and the exit status, in files.
         let script = """
             stty -a > '\(folder.path)/stty-before'
-            sh -c 'echo $$ > "$1"; shift; exec "$@"' sh '\(folder.path)/game.pid' '\(binary)' play \(playArguments)
+            \(ownSession ? "setsid -w " : "")sh -c 'echo $$ > "$1"; shift; exec "$@"' sh '\(folder.path)/game.pid' '\(binary)' play \(playArguments)
             echo $? > '\(folder.path)/status.tmp' && mv '\(folder.path)/status.tmp' '\(folder.path)/status'
             stty -a > '\(folder.path)/stty-after'
             echo 'game over, shell back'
@@ -174,20 +186,27 @@ struct TmuxSession {
 
     func screen() -> String { (try? run(["capture-pane", "-p", "-t", "game"])) ?? "" }
 
-    /// Polls the screen until `condition` holds; fails with the screen after 10 s.
+    /// Polls the screen until `condition` holds; past the test's deadline, fails naming what it
+    /// waited for and the last screen it saw.
     func waitFor(_ what: String, _ condition: (String) -> Bool) throws {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if condition(screen()) { return }
+        var last = ""
+        repeat {
+            last = screen()
+            if condition(last) { return }
             Thread.sleep(forTimeInterval: 0.05)
-        }
-        Issue.record("timed out waiting for \(what); the screen was:\n\(screen())")
-        throw CancellationError()
+        } while Date() < deadline
+        // Thrown, not recorded as well: the test's one issue says what was awaited and the last screen.
+        throw WaitTimedOut(awaited: what, lastSeen: last)
     }
 
     func waitForExit() throws -> Int32? {
         let file = folder.appendingPathComponent("status")
-        try waitFor("the game to exit") { _ in FileManager.default.fileExists(atPath: file.path) }
+        // The shell writes the status, then the settings after the game: both awaited, so a check
+        // of the settings never reads a file not written yet.
+        let after = folder.appendingPathComponent("stty-after")
+        try waitFor("the game to exit") { _ in
+            FileManager.default.fileExists(atPath: file.path) && ((try? Data(contentsOf: after))?.isEmpty == false)
+        }
         return (try? String(contentsOf: file, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
 

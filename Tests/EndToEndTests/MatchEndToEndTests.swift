@@ -159,4 +159,55 @@ func canonical(_ value: Any?) throws -> String {
         #expect(declined.status == 64)
         #expect(declined.stderr.contains("declined"))
     }
+
+    /// One rule for a short id, from one character up while it names one id only: the same for
+    /// `match show` as for `history show`.
+    @Test func aMatchAndAGameAreNamedByTheSameShortIDs() throws {
+        let pair = try Pair()
+        defer { pair.remove() }
+        let ana = Friend("ana", device: "laptop", in: pair), ben = Friend("ben", device: "pc", in: pair)
+        _ = try ben.run(["friends", "--join"])
+        let id = try #require((try ana.json(["match", "new", "--against", "ben", "--pack", "body"]) as? [String: Any])?["id"] as? String)
+        let shown = try ana.run(["match", "show", String(id.prefix(1)), "--no-sync"])
+        #expect(shown.status == 0, "match show \(id.prefix(1)): \(shown.stderr)")
+        #expect(shown.stdout.contains(id))
+        #expect(try ana.run(["match", "show", String(id.prefix(2)).uppercased(), "--no-sync"]).status == 0)
+        _ = try ana.run(["play", "--plain", "--word", "tiger", "--no-sync"], input: "give-up\n")
+        let game = try #require(try ana.historyIDs().first)
+        #expect(try ana.run(["history", "show", String(game.prefix(1)), "--no-sync"]).status == 0)
+        let wrong = try ana.run(["match", "show", "zz", "--no-sync"])
+        #expect(wrong.status == 64 && wrong.stderr.contains("no match with id 'zz'"), "\(wrong.stderr)")
+    }
+
+    /// Joining the players of a folder with no folder: one line saying a cloud folder is needed
+    /// and how to give it, not "You are visible to the other players".
+    @Test func joiningWithoutACloudFolderSaysOneIsNeeded() throws {
+        let machine = Machine()
+        defer { machine.remove() }
+        let joined = try machine.run(["friends", "--join"])
+        #expect(joined.status == 64)
+        #expect(joined.stdout.isEmpty, "\(joined.stdout)")
+        #expect(joined.stderr == "qiktionary: friends --join needs a cloud folder shared with the other players: give it once with --cloud-dir DIR (it is remembered)\n")
+    }
+
+    /// Plain mode says which game of which match it plays, and at its end offers the next game
+    /// of the match rather than "'new' for another game".
+    @Test func plainModeSaysTheMatchAndOffersItsNextGame() throws {
+        let pair = try Pair()
+        defer { pair.remove() }
+        let ana = Friend("ana", device: "laptop", in: pair), ben = Friend("ben", device: "pc", in: pair)
+        _ = try ben.run(["friends", "--join"])
+        let id = try #require((try ana.json(["match", "new", "--against", "ben", "--pack", "body"]) as? [String: Any])?["id"] as? String)
+        let text = try ana.run(["play", "--plain", "--match", id], input: "give-up\n")
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("New game: match vs ben, game 1 of 3, pack body"), "\(text.stdout)")
+        #expect(text.stdout.contains("'new --match \(id)' for game 2 of the match vs ben"), "\(text.stdout)")
+        #expect(!text.stdout.contains("'new' for another game"), "\(text.stdout)")
+        let events = try ana.playMatch(id, ["give-up"])
+        #expect(events.first?["match"] as? String == "match vs ben, game 2 of 3")
+        let ended = try #require(events.first { $0["event"] as? String == "ended" })
+        #expect((ended["nextMatchGame"] as? [String: Any])?["game"] as? Int == 3, "\(ended)")
+        let last = try ana.playMatch(id, ["give-up"])
+        #expect(last.first { $0["event"] as? String == "ended" }?["nextMatchGame"] == nil, "no game of the match is left")
+    }
 }

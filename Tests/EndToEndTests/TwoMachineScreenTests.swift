@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Two machines' full-screen games on one cloud folder, in tmux: the second machine's first
@@ -63,7 +64,7 @@ extension FullScreenTests {
             }
         }
         let took = Date().timeIntervalSince(sent)
-        #expect(took < 3, "both screens caught up in \(took) s")
+        #expect(took < Patience.seconds(3), "both screens caught up in \(took) s")
         print("two full-screen games finishing at once: both screens caught up in \(String(format: "%.2f", took)) s")
         // True: the guesses that count are those up to the win in the order both machines keep
         // (BRICK before TIGER if A had seen it when it played, after the win if not).

@@ -40,6 +40,21 @@ import Testing
         #expect(later.currentHint == nil)
     }
 
+    /// Below the coach a hint says why its word is good without counting the pack's words left:
+    /// neither the status line nor the board's hint line gives a number.
+    @Test func aHintBelowTheCoachCountsNothing() {
+        for level in [Assist.proven, .noHelp] {
+            let game = Fixtures.game("g1", secret: "tiger", guesses: ["crane", "moist", "jumpy", "tribe"], assist: level)
+            var state = Fixtures.state(.guess, game: game)
+            _ = update(&state, .key(.function(2)))
+            _ = update(&state, .hintReady(game, Self.hint))
+            let status = state.status?.text ?? ""
+            #expect(status.hasPrefix("Hint: TIGER · it ") && !status.contains { $0.isNumber }, "\(level): \(status)")
+            let screen = view(state, size: Size(width: 100, height: 30)).text
+            #expect(screen.contains("│ Hint: TIGER ") && !screen.contains("left on average") && !screen.contains("candidates"), "\(level):\n\(screen)")
+        }
+    }
+
     @Test func theWordsStillPossibleShowInTheGuessLineAndProveLetters() {
         var state = Fixtures.state(.guess)
         _ = update(&state, .candidatesLoaded(gameID: "g1", guesses: 4, candidates: ["tiger", "tribe"]))

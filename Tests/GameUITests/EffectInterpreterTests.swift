@@ -182,8 +182,10 @@ import Testing
 
     @Test func resumingAFinishedGameBringsItsChallengeCode() {
         let rig = Rig()
-        #expect(rig.perform(.resume(gameID: "g2")) == [.gameLoaded(Fixtures.won), .challengeCodeLoaded(gameID: "g2", code: "CODE-TIGER")])
-        #expect(rig.calls == ["game(g2)", "challengeCode(g2)"])
+        // With the words its notepad deduces from after the game, so the notepad is whole.
+        #expect(rig.perform(.resume(gameID: "g2")) == [.gameLoaded(Fixtures.won), .candidatesLoaded(gameID: "g2", guesses: 5, candidates: Self.candidates),
+                                                       .challengeCodeLoaded(gameID: "g2", code: "CODE-TIGER")])
+        #expect(rig.calls == ["game(g2)", "notepadWords(g2)", "challengeCode(g2)"])
     }
 
     @Test func aGameStillGoesOnTheBoardWhenItsWordsStillPossibleOrCodeFail() {
@@ -261,6 +263,7 @@ import Testing
         let after = rig.data.games["g1"]!
         #expect(after.game.status == .won)
         #expect(messages == [.guessPlayed(PlayedGuess(guess: after.game.guesses[4], number: 5, game: after)),
+                             .candidatesLoaded(gameID: "g1", guesses: 5, candidates: Self.candidates),
                              .challengeCodeLoaded(gameID: "g1", code: "CODE-TIGER")])
     }
 
@@ -305,8 +308,9 @@ import Testing
         let messages = rig.perform(.giveUp(gameID: "g1"))
         let after = rig.data.games["g1"]!
         #expect(after.game.status == .gaveUp)
-        #expect(messages == [.gameLoaded(after), .packsLoaded(Fixtures.packs), .challengeCodeLoaded(gameID: "g1", code: "CODE-TIGER")])
-        #expect(rig.calls == ["giveUp(g1)", "packs", "request(manual: false)", "challengeCode(g1)"])
+        #expect(messages == [.gameLoaded(after), .packsLoaded(Fixtures.packs), .candidatesLoaded(gameID: "g1", guesses: 4, candidates: Self.candidates),
+                             .challengeCodeLoaded(gameID: "g1", code: "CODE-TIGER")])
+        #expect(rig.calls == ["giveUp(g1)", "packs", "request(manual: false)", "notepadWords(g1)", "challengeCode(g1)"])
     }
 
     // MARK: The coach, off the loop

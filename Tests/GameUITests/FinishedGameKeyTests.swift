@@ -39,14 +39,35 @@ import Testing
         #expect(state.notice != nil)
         let screen = view(state, size: Size(width: 100, height: 30)).text
         #expect(screen.contains("Found on laptop while you were typing"), "\(screen)")
-        // The Enter that ends the letters typed belongs to them: the notice stays.
-        #expect(update(&state, .key(.enter)).isEmpty)
-        #expect(state.notice != nil)
-        #expect(state.status?.text == "BRICKBRSNH was not played: the game is over. Enter or Esc to go on.")
-        // A deliberate Enter closes the notice, and only then do the card's keys act.
+        // The letters typed during the notice were swallowed: Enter closes it, as it asked, and
+        // says the letters dropped when it came were not played.
         #expect(update(&state, .key(.enter)).isEmpty)
         #expect(state.notice == nil)
+        #expect(state.status?.text == "BRI was not played. You found TIGER on laptop in 5 guesses. Score 11.")
+        // Only then do the card's keys act.
         #expect(update(&state, .key(.character("b"))) == [.bookmark(gameID: "g1")])
+    }
+
+    /// Letters typed while the notice is up never make a guess line: the next Enter closes it.
+    @Test func theNoticeSwallowsLettersUntilEnterOrEsc() {
+        var state = Self.inPlay()
+        _ = update(&state, .gameLoaded(Self.wonOnLaptop))
+        for c in "brick" { #expect(update(&state, .key(.character(c))).isEmpty) }
+        #expect(state.input.isEmpty && state.noticeTyped.isEmpty)
+        #expect(state.status?.text == "This game is over: Enter or Esc to go on.")
+        _ = update(&state, .key(.enter))
+        #expect(state.notice == nil, "the Enter closed the notice")
+        #expect(state.status?.text == "You found TIGER on laptop in 5 guesses. Score 11.")
+    }
+
+    /// The win arrives before the guess that won it (the game's record first): the notice still
+    /// names the machine, from the record's last change.
+    @Test func theNoticeNamesTheMachineBeforeTheWinningGuessArrives() {
+        var state = Self.inPlay()
+        var won = Fixtures.game("g1", secret: "tiger", guesses: ["crane", "moist", "jumpy", "tribe"], status: .won, finished: 90, device: "laptop")
+        won.guessDevices = Array(repeating: "desktop", count: 4)
+        _ = update(&state, .gameLoaded(won))
+        #expect(state.notice == "Found on laptop")
     }
 
     @Test func escapeClosesTheNoticeToo() {
@@ -171,16 +192,17 @@ import Testing
         #expect(footer.contains("1 back to the game"))
     }
 
-    @Test func theNotepadKeepsThePlayersMarksOnceWon() {
-        // Marked in play: C out, E in, Z out. The winning TIGER proves E in and, with CRANE, C out.
-        let inPlay = Fixtures.game("g1", secret: "tiger", guesses: ["crane"], marks: ["c": .out, "e": .in, "z": .out, "g": .out])
-        let won = Fixtures.game("g1", secret: "tiger", guesses: ["crane", "tiger"], status: .won, marks: ["c": .out, "e": .in, "z": .out, "g": .out],
-                                finished: 90)
+    /// A letter proven in play keeps its brackets once the game is won, the player's mark on it
+    /// or not; the win's proofs are shown too, and a mark nothing proves stays the player's.
+    @Test func theNotepadKeepsItsProvenMarksOnceWon() {
+        // JUMPY scored 0: J, U, M, P, Y proven out in play; the player marked J out too, and Z, E, G.
+        let marks: [Character: LetterMark] = ["j": .out, "e": .in, "z": .out, "g": .out]
+        let inPlay = Fixtures.game("g1", secret: "tiger", guesses: ["crane", "jumpy"], marks: marks, assist: .proven)
+        let won = Fixtures.game("g1", secret: "tiger", guesses: ["crane", "jumpy", "tiger"], status: .won, marks: marks, finished: 90, assist: .proven)
         let before = view(Fixtures.state(.guess, game: inPlay), size: Size(width: 100, height: 30)).text
         let after = view(Fixtures.state(.guess, game: won), size: Size(width: 100, height: 30)).text
-        for mark in [" C✗ ", " E✓ ", " Z✗ ", " G✗ "] {
-            #expect(before.contains(mark), "in play: \(mark)")
-            #expect(after.contains(mark), "won: \(mark)\n\(after)")
-        }
+        for mark in ["[J✗]", "[U✗]", " E✓ ", " Z✗ ", " G✗ "] { #expect(before.contains(mark), "in play: \(mark)\n\(before)") }
+        // After the win: the proven marks stay, and TIGER proves its letters in and CRANE's others out.
+        for mark in ["[J✗]", "[U✗]", "[E✓]", "[G✓]", "[C✗]", " Z✗ "] { #expect(after.contains(mark), "won: \(mark)\n\(after)") }
     }
 }

@@ -17,7 +17,7 @@ import Testing
 
     @Test func matchesAt100x30() {
         expectScreen(MatchFixtures.state(), 100, 30, """
- Animals 12/36 solved                  your turn in a match vs ben · sync off · last change: laptop
+ Animals 12/36 solved             your turn in a match vs ben (F3) · sync off · last change: laptop
   1 Game  2 Packs  3 In progress  4 Reading list  5 History  6 Stats  Matches
 ┌─ Matches (4) ────────────────────────────────────────────────────────────────────────────────────┐
 │> vs ben  Animals  your turn        1–0  ben: won in 5 · 3 guesses · not started                  │
@@ -50,9 +50,22 @@ import Testing
 """, "matches")
     }
 
+    /// Outside UTF-8 the scores keep their dash as '-' (the en dash cannot be shown), like the
+    /// command line's, and nothing beyond ASCII reaches the terminal.
+    @Test func asciiScoresKeepTheirDash() {
+        var state = MatchFixtures.state()
+        state.glyphs = .ascii
+        var texts = [view(state, size: Size(width: 100, height: 30)).text]
+        state.matchSelection = 1
+        state.matchOpen = true
+        texts.append(view(state, size: Size(width: 100, height: 30)).text)
+        for text in texts { #expect(text.unicodeScalars.allSatisfy { $0.isASCII }, "\(text)") }
+        #expect(texts[0].contains("1-0") && texts[0].contains("you won 2-1"), "\(texts[0])")
+    }
+
     @Test func matchesAtTheMinimum() {
         expectScreen(MatchFixtures.state(), 40, 12, """
- your turn in a match vs ben · sync off
+ Animals       your turn: F3 · sync off
 ┌─ Matches (4) ────────────────────────┐
 │> vs ben  Animals  your turn        … │
 │  vs cat  Animals  you won 2–1      … │
@@ -72,7 +85,7 @@ import Testing
         state.matchSelection = 1
         state.matchOpen = true
         expectScreen(state, 100, 30, """
- Animals 12/36 solved                  your turn in a match vs ben · sync off · last change: laptop
+ Animals 12/36 solved             your turn in a match vs ben (F3) · sync off · last change: laptop
   1 Game  2 Packs  3 In progress  4 Reading list  5 History  6 Stats  Matches
 ┌─ vs cat · Animals · you won 2–1 ─────────────────────────────────────────────────────────────────┐
 │ classic, 5 letters, help proven   you 2–1 cat                                                    │
@@ -126,7 +139,7 @@ import Testing
         state.matchSelection = 1
         state.matchOpen = true
         expectScreen(state, 40, 12, """
- your turn in a match vs ben · sync off
+ Animals       your turn: F3 · sync off
 ┌─ vs cat · Animals · you won 2–1 ─────┐
 │ classic, 5 letters   you 2–1 cat     │
 │                                      │
@@ -141,7 +154,7 @@ import Testing
 """, "match-end")
         state.matchScroll = 8
         expectScreen(state, 40, 12, """
- your turn in a match vs ben · sync off
+ Animals       your turn: F3 · sync off
 ┌─ vs cat · Animals · you won 2–1 ─────┐
 │           ●●●●● ✓                   ↑│
 │ won in 3  won in 4                   │
@@ -158,7 +171,7 @@ import Testing
 
     @Test func leaderboardAt100x30() {
         expectScreen(MatchFixtures.state(.leaderboard), 100, 30, """
- Animals 12/36 solved                  your turn in a match vs ben · sync off · last change: laptop
+ Animals 12/36 solved             your turn in a match vs ben (F3) · sync off · last change: laptop
   1 Game  2 Packs  3 In progress  4 Reading list  5 History  6 Stats  Leaderboard
 ┌─ Leaderboards ───────────────────────────────────────────────────────────────────────────────────┐
 │ The day's word (daily word #4, 2026-11-25)                                                       │
@@ -193,7 +206,7 @@ import Testing
 
     @Test func leaderboardAtTheMinimum() {
         expectScreen(MatchFixtures.state(.leaderboard), 40, 12, """
- your turn in a match vs ben · sync off
+ Animals       your turn: F3 · sync off
 ┌─ Leaderboards ───────────────────────┐
 │ The day's word (daily word #4, 2026… │
 │ #    player  result   guesses  hard… │
@@ -216,7 +229,7 @@ import Testing
         expectScreen(Self.onBoard, 40, 12, """
  match vs ben, game 2 of 3     sync off
 ┌─ Guesses · ben: 3 guesses ───────────┐
-│  4  TRIBE  ●●●●·  4 common           │
+│  4  TRIBE  ●●●●·  4 common           ↑
 └──────────────────────────────────────┘
 ┌─ Notepad ────────────────────────────┐
 │  A·  B·  C·  D·  E·  F·  G·  H·  I·  │
@@ -229,11 +242,34 @@ import Testing
 """, "match-board")
     }
 
+    /// A game of a match nobody has opened is "not started", not "being played".
+    @Test func aGameNobodyStartedIsNotStarted() {
+        var state = MatchFixtures.state()
+        state.matchOpen = true
+        var seen = ""
+        for scroll in 0..<40 {
+            state.matchScroll = scroll
+            seen += view(state, size: Size(width: 100, height: 30)).text
+        }
+        #expect(seen.contains("Game 3") && !seen.contains("being played"), "\(seen)")
+        #expect(seen.contains("not started"))
+    }
+
+    /// F3 opens the Matches screen from the guess line too (where m types an M), on the match
+    /// waiting when the board's game is not one of it.
+    @Test func f3OpensTheMatchesFromTheGuessLine() {
+        let (state, effects) = Self.press(.function(3), on: MatchFixtures.state(.guess))
+        #expect(state.pane == .matches && effects == [.load(.matches)])
+        let typed = Self.press(.character("m"), on: MatchFixtures.state(.guess)).0
+        #expect(typed.pane == .guess && typed.input == "m")
+    }
+
     @Test func theHeaderSaysWhenAMatchWaitsOnThePlayer() {
         let header = view(MatchFixtures.state(.guess), size: Size(width: 100, height: 30)).line(0)
-        #expect(header == " Animals 12/36 solved                  your turn in a match vs ben · sync off · last change: laptop ")
+        #expect(header == " Animals 12/36 solved             your turn in a match vs ben (F3) · sync off · last change: laptop ")
         let narrow = view(MatchFixtures.state(.guess), size: Size(width: 40, height: 12)).line(0)
-        #expect(narrow.contains("your turn in a match vs ben") && narrow.contains("sync off"), "the sync state is the last to go: \(narrow)")
+        // Narrow: the pack's name stays, the notice is shortened, the sync state is the last to go.
+        #expect(narrow == " Animals       your turn: F3 · sync off ", "\(narrow)")
     }
 
     @Test func packsShowTheKeysOfTheNewScreens() {
@@ -286,9 +322,10 @@ import Testing
         #expect(Self.press(.backTab, on: MatchFixtures.state(.leaderboard)).0.pane == .packs)
         #expect(Self.press(.escape, on: MatchFixtures.state(.leaderboard)).0.pane == .guess)
         #expect(Self.press(.character("3"), on: MatchFixtures.state(.matches)).0.pane == .inProgress)
-        // Their name follows the numbers, never cut: too narrow for every name, the numbers alone.
+        // Their name follows the others, never cut: too narrow for every name in full, shorter names.
         #expect(view(MatchFixtures.state(.matches), size: Size(width: 80, height: 24)).line(1).hasSuffix("6 Stats  Matches   "))
-        #expect(view(MatchFixtures.state(.leaderboard), size: Size(width: 80, height: 24)).line(1).hasPrefix("  1  2  3  4  5  6  Leaderboard "))
+        #expect(view(MatchFixtures.state(.leaderboard), size: Size(width: 80, height: 24)).line(1)
+                    .hasPrefix("  1 Game  2 Packs  3 Playing  4 Reading  5 History  6 Stats  Leaderboard "))
     }
 
     @Test func enterPlaysTheMatchWaitingOnThePlayerOrOpensTheMatchWhole() {

@@ -26,7 +26,7 @@ import Testing
 │                                              ││ letters it shares with the   │
 │                                              ││ word, wherever they stand.   │
 │                                              ││ No repeated letters.         │
-│                                              ││                              │
+│                                              ││ …                            ↓
 └──────────────────────────────────────────────┘└──────────────────────────────┘
 ┌─ Guess 5 of 15 ──────────────────────────────────────────────────────────────┐
 │ > _ _ _ _ _                                                    11 of 15 left │
@@ -86,7 +86,7 @@ import Testing
  Animals 12/36 solved · classic, 5 letters       sync off · last change: laptop
   1 Game  2 Packs  3 In progress  4 Reading list  5 History  6 Stats
 ┌─ Guesses ────────────────────────────────────┐┌─ Notepad ────────────────────┐
-│  3  JUMPY  ·····  0 common                   ││ [A✗][B✗][C✗] D· [E✓] F· [G✓] │
+│  3  JUMPY  ·····  0 common                   ↑│ [A✗][B✗][C✗] D· [E✓] F· [G✓] │
 │  4  TRIBE  ●●●●·  4 common                   ││  H· [I✓][J✗] K·  L· [M✗][N✗] │
 │  5  TIGER  ●●●●●  5 common                   ││ [O✗][P✗] Q· [R✓][S✗][T✓][U✗] │
 └──────────────────────────────────────────────┘│  V·  W·  X· [Y✗] Z·          │
@@ -100,7 +100,7 @@ import Testing
 │ camera-trap photos.                          ││ letters it shares with the   │
 │                                              ││ word, wherever they stand.   │
 │ b bookmark · r review · s share · n next     ││ No repeated letters.         │
-│ game                                         ││                              │
+│ game                                         ││ …                            ↓
 └──────────────────────────────────────────────┘└──────────────────────────────┘
 ┌─ Game over ──────────────────────────────────────────────────────────────────┐
 │ n next game  ·  b bookmark  ·  Tab other screens                             │
@@ -174,7 +174,7 @@ import Testing
 │                                              ││ letters it shares with the   │
 │                                              ││ word, wherever they stand.   │
 │                                              ││ No repeated letters.         │
-│                                              ││                              │
+│                                              ││ …                            ↓
 └──────────────────────────────────────────────┘└──────────────────────────────┘
 ┌─ Guess 5 of 15 ──────────────────────────────────────────────────────────────┐
 │ > _ _ _ _ _                                                    11 of 15 left │
@@ -725,12 +725,12 @@ import Testing
 │  Ctrl-G             give up (asks first)                   c                  challenge code (packs)                 │
 │  Ctrl-N             start another game                     r                  review (history)                       │
 │  Ctrl-D             today's daily word                     b                  bookmark (history)                     │
-│  n, Enter           next game, once over                   m                  matches: play a friend                 │
+│  n, Enter           next game, once over                   m, F3              matches (F3 from the guess too)        │
 │  h                  next game, hard mode                   l                  leaderboards                           │
 │  b                  bookmark, once over                    d                  delete / remove (asks)                 │
 │  r                  review, once over                      y / n              answer a question                      │
 │  s                  share, once over                                                                                 │
-│  Up/Down            scroll the card, once over                                                                       │
+│  Up/Down            scroll the guesses, or the card                                                                  │
 │  c                  play a challenge code                                                                            │
 │                                                                                                                      │
 │                                                                                                                      │
@@ -766,7 +766,7 @@ import Testing
 |                                              || letters it shares with the   |
 |                                              || word, wherever they stand.   |
 |                                              || No repeated letters.         |
-|                                              ||                              |
+|                                              || ...                          v
 +----------------------------------------------++------------------------------+
 +- Guess 5 of 15 --------------------------------------------------------------+
 | > _ _ _ _ _                                                    11 of 15 left |
@@ -810,7 +810,7 @@ import Testing
         expectScreen(Fixtures.state(.guess), 40, 12, """
  Animals 12/36 solved          sync off
 ┌─ Guesses ────────────────────────────┐
-│  4  TRIBE  ●●●●·  4 common           │
+│  4  TRIBE  ●●●●·  4 common           ↑
 └──────────────────────────────────────┘
 ┌─ Notepad ────────────────────────────┐
 │  A·  B·  C✗  D·  E✓  F·  G·  H·  I·  │

@@ -45,11 +45,14 @@ import Testing
         for size in Self.sizes where size.height >= 16 {
             for pane in [Pane.guess, .inProgress, .readingList] {
                 let line = view(Fixtures.state(pane), size: size).text.split(separator: "\n")[1]
-                let words = Set(Pane.screens.flatMap { $0.screenTitle.split(separator: " ") }.map(String.init) + (1...6).map(String.init))
+                let names = Pane.screens.flatMap { [$0.screenTitle, $0.shortTitle] }
+                let words = Set(names.flatMap { $0.split(separator: " ") }.map(String.init) + (1...6).map(String.init))
                 for word in line.split(separator: " ").map(String.init) {
                     #expect(words.contains(word), "'\(word)' is a cut name at \(size.width)x\(size.height): \(line)")
                 }
-                #expect(line.contains(pane.screenTitle), "the screen shown is named: \(line)")
+                #expect(line.contains(pane.screenTitle) || line.contains(pane.shortTitle), "the screen shown is named: \(line)")
+                // Never the bare numbers: every screen keeps a name.
+                for screen in Pane.screens { #expect(line.contains(screen.shortTitle) || line.contains(screen.screenTitle), "\(screen) has a name: \(line)") }
             }
         }
         let narrow = view(Fixtures.state(.inProgress), size: Size(width: 60, height: 20)).text.split(separator: "\n")[1]

@@ -33,7 +33,7 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
         // Here: the help level.
         "Lists/a",
         // MatchScreenTests.
-        "Lists/m", "Lists/l",
+        "Lists/m, F3", "Lists/l",
     ]
 
     @Test func everyKeyOnTheHelpScreenHasATest() {
@@ -387,5 +387,52 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
         var state = Fixtures.state(.guess)
         EventLoop.run(terminal: terminal, state: &state, initial: []) { _ in [] }
         #expect(state.input == "")
+    }
+
+    /// Another process on the data dir wrote: the board and the list shown reload, as on a sync's news.
+    @Test func aChangeByAnotherProcessReloadsWhatIsShown() {
+        var state = Fixtures.state(.history)
+        let effects = update(&state, .dataChanged)
+        #expect(effects == [.load(.packs), .resume(gameID: "g1"), .load(.history), .load(.matches)])
+    }
+
+    /// At 40x12 only the newest guess fits: an arrow says older ones are above, Up/PgUp scroll to
+    /// them during play and Down back; a new guess shows the newest again.
+    @Test func theBoardsGuessesScrollDuringPlay() {
+        var state = Fixtures.state(.guess)
+        let size = Size(width: 40, height: 12)
+        var screen = view(state, size: size).text
+        #expect(screen.contains("4  TRIBE") && screen.contains("↑") && !screen.contains("3  JUMPY"), "\(screen)")
+        _ = update(&state, .key(.up))
+        screen = view(state, size: size).text
+        #expect(screen.contains("3  JUMPY") && !screen.contains("4  TRIBE") && screen.contains("↓"), "\(screen)")
+        _ = update(&state, .key(.pageUp))
+        #expect(view(state, size: size).text.contains("1  CRANE"))
+        _ = update(&state, .key(.down))
+        #expect(view(state, size: size).text.contains("2  MOIST"))
+        let played = Fixtures.game("g1", secret: "tiger", guesses: ["crane", "moist", "jumpy", "tribe", "liver"])
+        _ = update(&state, .guessPlayed(PlayedGuess(guess: played.game.guesses[4], number: 5, game: played)))
+        #expect(view(state, size: size).text.contains("5  LIVER"))
+    }
+
+    /// With a cloud folder's sync state the narrow header still names the pack.
+    @Test func theNarrowHeaderKeepsThePacksName() {
+        var state = Fixtures.state(.guess)
+        state.sync = .synced(at: Date(timeIntervalSince1970: 0))
+        state.now = Date(timeIntervalSince1970: 720)
+        let header = view(state, size: Size(width: 40, height: 12)).line(0)
+        #expect(header.contains("Animals") && header.contains("synced 12 min ago"), "\(header)")
+    }
+
+    /// At 40x12 the achievements do not all fit: an arrow says more are below, Down scrolls to them.
+    @Test func theAchievementsScrollOnStats() {
+        var state = Fixtures.state(.stats)
+        let list = (1...14).map { Achievement(id: "a\($0)", title: "Achievement \($0)", detail: "", earnedAt: $0 == 1 ? Fixtures.at(0) : nil) }
+        _ = update(&state, .achievementsLoaded(list, dailyCurrent: 0, dailyBest: 0))
+        let size = Size(width: 40, height: 12)
+        var seen = view(state, size: size).text
+        #expect(seen.contains("↓"), "\(seen)")
+        for _ in 0..<14 { _ = update(&state, .key(.down)); seen += view(state, size: size).text }
+        #expect(seen.contains("Achievement 14") && seen.contains("↑"), "\(seen)")
     }
 }

@@ -20,12 +20,26 @@ public struct Hint: Sendable, Equatable {
         self.isCandidate = isCandidate
     }
 
-    /// One line of why, to follow "it": e.g. "splits the 37 candidates into 9 groups; 4.1 left
-    /// on average", or "is the only word that fits".
+    /// One line of why, to follow "it", under the coach: e.g. "splits the 37 candidates into 9
+    /// groups; 4.1 left on average", or "is the only word that fits".
     public var reason: String {
         if candidates == 1 { return "is the only word that fits" }
         let groupsText = groups == 1 ? "1 group" : "\(groups) groups"
         return "splits the \(candidates) candidates into \(groupsText); \(Hint.oneDecimal(expectedLeft)) left on average"
+    }
+
+    /// Why, at a help level: the count of the pack's words left (and every figure made from it)
+    /// is the coach's alone, so at `none` and `proven` the reason says why without a number.
+    public func reason(at level: Assist) -> String {
+        if level == .coach { return reason }
+        if candidates == 1 { return "fits every score so far" }
+        return isCandidate ? "could be the word, and tells the others apart better than any other guess"
+            : "tells apart the words that could still be the answer better than any other guess"
+    }
+
+    /// The figures a help level may show: the candidates and the average left, under the coach only.
+    public func counts(at level: Assist) -> (candidates: Int, expectedLeft: Double)? {
+        level == .coach ? (candidates, expectedLeft) : nil
     }
 
     /// One decimal, rounded half away from zero, without Foundation's formatters.

@@ -97,6 +97,9 @@ public struct Standing: Sendable, Equatable {
         public var winRate: Double { games == 0 ? 0 : Double(wins) / Double(games) }
         /// Mean guesses of a win, 0 with no wins.
         public var meanGuesses: Double { wins == 0 ? 0 : Double(winGuesses) / Double(wins) }
+        /// The mean as every screen and command writes it: one decimal, half away from zero
+        /// (3.25 is 3.3 everywhere); nil with no wins.
+        public var meanGuessesText: String? { wins == 0 ? nil : Hint.oneDecimal(meanGuesses) }
 
         static func merge(_ a: Tally, _ b: Tally) -> Tally {
             Tally(games: max(a.games, b.games), wins: max(a.wins, b.wins), winGuesses: max(a.winGuesses, b.winGuesses))
