@@ -167,7 +167,7 @@ extension Canvas {
     /// the game is over).
     static func legend(of game: Game, glyphs: Glyphs) -> String {
         let level = game.isFinished ? Assist.coach : game.assist
-        return level == .noHelp ? "Only your own marks (help: none)" : "[A\(glyphs.check)] \(level.legend)"
+        return level == .noHelp ? "Your marks only (help: none)" : "[A\(glyphs.check)] \(level.legend)"
     }
 
     /// The help the game had, for its card's title: its level, and the hints asked for.

@@ -90,7 +90,7 @@ import Testing
 
         let none = Fixtures.game("n1", secret: "tiger", guesses: ["jumpy"], assist: .noHelp)
         let bare = view(Fixtures.state(.guess, game: none), size: Size(width: 100, height: 30)).text
-        #expect(!bare.contains("[J✗]") && bare.contains("Only your own marks"))
+        #expect(!bare.contains("[J✗]") && bare.contains("Your marks only (help: none)"))
     }
 
     @Test func hOnPacksOrOnAFinishedGameStartsAHardGame() {
