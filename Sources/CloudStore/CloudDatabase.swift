@@ -63,7 +63,8 @@ public protocol CloudDatabase: AnyObject, Sendable {
     /// generation's folder of devices) is left as it is: that is a mount point whose file
     /// system is away, not files someone deleted.
     /// Returns the zones started afresh.
-    func restartOwnLogWhereGone(_ zones: [ZoneID], wroteBefore: Bool) throws(CloudStoreError) -> [ZoneID]
+    /// `wroteBefore` is asked only when this device's head is gone (it must not call the store).
+    func restartOwnLogWhereGone(_ zones: [ZoneID], wroteBefore: () -> Bool) throws(CloudStoreError) -> [ZoneID]
     /// Fold this device's old segments of `zone` into a snapshot; older tokens then expire.
     func compact(_ zone: ZoneID, keepingRecent: Int) throws(CloudStoreError) -> CompactionReport
     /// Compacts only when this device's log of `zone` has grown to outweigh its snapshot
@@ -115,7 +116,7 @@ extension CloudDatabase {
     public func hasPublished(in zone: ZoneID) throws(CloudStoreError) -> Bool { true }
 
     /// Stores whose files nobody else can delete never start a log afresh.
-    public func restartOwnLogWhereGone(_ zones: [ZoneID], wroteBefore: Bool) throws(CloudStoreError) -> [ZoneID] { [] }
+    public func restartOwnLogWhereGone(_ zones: [ZoneID], wroteBefore: () -> Bool) throws(CloudStoreError) -> [ZoneID] { [] }
 
     /// Stores that do not stream answer every full fetch through `fetchZoneChanges`.
     public func fetchAllRecords(_ zone: ZoneID, chunk: Int, deliver: ([CloudRecord]) -> Bool) throws(CloudStoreError) -> StreamedFetch {

@@ -107,13 +107,17 @@ extension FolderCloudDatabase {
     /// past what this process has read of its own log. A reader at a position behind the base
     /// finds its token expired and reads the zone again whole; what the old log held that the
     /// caller sends again comes after the base. Files left in the zone's folder go first.
-    public func restartOwnLogWhereGone(_ zones: [ZoneID], wroteBefore: Bool) throws(CloudStoreError) -> [ZoneID] {
+    public func restartOwnLogWhereGone(_ zones: [ZoneID], wroteBefore: () -> Bool) throws(CloudStoreError) -> [ZoneID] {
         try operation { (state: inout State) throws(CloudStoreError) in
             let generation = try requireGeneration(&state)
             let path = layout.head(generation, device)
+            var wrote: Bool?
             func missing(_ head: HeadBody?, there: Bool) -> [ZoneID] {
-                zones.filter { zone in
-                    guard there else { return wroteBefore }
+                if !there {
+                    wrote = wrote ?? wroteBefore()
+                    return wrote! ? zones : []
+                }
+                return zones.filter { zone in
                     guard let log = head?.zones[zone.name] else { return false }
                     return (log.snapshotBase > 0 && !folder.fileExists(layout.snapshot(generation, device, zone, log.snapshotBase)))
                         || (log.seq > log.snapshotBase && !folder.fileExists(layout.segment(generation, device, zone, log.snapshotBase + 1)))

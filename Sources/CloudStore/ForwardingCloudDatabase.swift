@@ -31,7 +31,7 @@ extension ForwardingCloudDatabase {
         try inner.compact(zone, keepingRecent: keepingRecent)
     }
     public func compactIfWorthwhile(_ zone: ZoneID) throws(CloudStoreError) -> CompactionReport? { try inner.compactIfWorthwhile(zone) }
-    public func restartOwnLogWhereGone(_ zones: [ZoneID], wroteBefore: Bool) throws(CloudStoreError) -> [ZoneID] {
+    public func restartOwnLogWhereGone(_ zones: [ZoneID], wroteBefore: () -> Bool) throws(CloudStoreError) -> [ZoneID] {
         try inner.restartOwnLogWhereGone(zones, wroteBefore: wroteBefore)
     }
 }

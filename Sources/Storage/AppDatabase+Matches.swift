@@ -99,6 +99,19 @@ extension PlayerDatabase {
         }
     }
 
+    /// What a round of the shared zones starts from, in one read: the tokens of every player's
+    /// shared zone, the players seen, and when the play waiting longest for its match was read.
+    public func sharedRoundStart() throws(StorageError) -> (tokens: [String: String], friends: [String], oldestWaiting: Date?) {
+        try read { db in
+            let tokens = Dictionary(try Row.fetchAll(db, sql: "SELECT player, token FROM sharedToken WHERE viewer = ?", arguments: [viewer])
+                .map { ($0["player"] as String, $0["token"] as String) }, uniquingKeysWith: { a, _ in a })
+            let friends = try String.fetchAll(db, sql: "SELECT name FROM friend WHERE viewer = ? ORDER BY name", arguments: [viewer])
+            let oldest = try Int64.fetchOne(db, sql: "SELECT min(waitingSince) FROM matchPlay WHERE viewer = ? AND waitingSince > 0",
+                                            arguments: [viewer]).map(AppDatabase.time)
+            return (tokens, friends, oldest)
+        }
+    }
+
     /// When the play waiting longest for its match was read (nil: none waits).
     public func oldestWaitingPlay() throws(StorageError) -> Date? {
         try read { db in

@@ -111,13 +111,14 @@ public struct SharedZone: Sendable {
     @discardableResult
     public func read(using readers: Readers = Readers()) throws -> Reading {
         var read: [(publisher: String, record: SharedRecord, elsewhere: Bool)] = []
-        let known = try player.sharedTokens()
+        let start = try player.sharedRoundStart()
+        let known = start.tokens
         var tokens: [String: String] = [:]
         var reading = Reading()
         var told = Told(warnings: warnings)
         let device = player.profile.device.id
         let present = try FolderCloudDatabase.players(in: cloud.folder).filter(PlayerName.isValid)
-        let seen = Set(try player.friends())
+        let seen = Set(start.friends)
         // This player's own store and the players seen before first, then the new ones.
         let ordered = present.filter { $0 == viewer } + present.filter { $0 != viewer && seen.contains($0) }
             + present.filter { $0 != viewer && !seen.contains($0) }
@@ -145,7 +146,7 @@ public struct SharedZone: Sendable {
         }
         // Plays that waited too long for their match are dropped, each player's told once.
         let cutoff = player.now().addingTimeInterval(-Self.longestWait)
-        let stale = try player.oldestWaitingPlay().map { $0 < cutoff } ?? false
+        let stale = start.oldestWaiting.map { $0 < cutoff } ?? false
         for (publisher, count) in try stale ? player.dropWaitingPlays(before: cutoff).sorted(by: { $0.key < $1.key }) : [] {
             told.note("\(publisher)'s \(count) play\(count == 1 ? "" : "s") of matches that never arrived, dropped after \(Int(Self.longestWait / 86_400)) days")
         }

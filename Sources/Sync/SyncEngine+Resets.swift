@@ -49,8 +49,13 @@ extension SyncEngine {
     /// read again), and its shared records published again; one line says so. A reset is not
     /// this: a new generation is adopted before.
     func rewriteOwnFilesIfGone() throws {
-        guard let generation = try player.syncRecord().generation ?? cloud.generation?.name else { return }
-        let wrote = try player.hasSent(generation: generation)
+        // Whether this machine wrote into the cloud's generation is asked of the database only
+        // when its head is gone (a round with nothing to do asks nothing).
+        let player = self.player
+        let wrote = { () -> Bool in
+            guard let generation = (try? player.syncRecord())?.generation else { return false }
+            return (try? player.hasSent(generation: generation)) ?? false
+        }
         let zones = SyncZone.allCases.map(\.cloudZone) + [CloudSchema.sharedZone]
         // A folder with no store in it at all is left alone: a mount point whose file system is
         // away (the send then says so, `refuseAnEmptiedFolder`), not files someone deleted.
