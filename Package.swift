@@ -10,6 +10,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Ed25519 signatures of the files a machine writes (docs/trust.md).
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // Rules, feedback, the game state machine, notepad, scoring, statistics. No I/O.
@@ -52,7 +54,7 @@ let package = Package(
         // zlib compresses segments and snapshots (docs/cloud-format.md, format version 2).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         // The CloudKit-like store kept in a shared folder. Knows nothing of the game.
-        .target(name: "CloudStore", dependencies: ["CZlib", "TextSafety", "Concurrency"]),
+        .target(name: "CloudStore", dependencies: ["CZlib", "TextSafety", "Concurrency", .product(name: "Crypto", package: "swift-crypto")]),
         // The sync engine: the game's data to and from the cloud store (SYNC.md's recipe).
         .target(name: "Sync", dependencies: ["QiktionaryCore", "Storage", "CloudStore", "ProcessMemory", "Concurrency"]),
         // The application layer: the use cases every front end calls (start, guess, hint, daily and

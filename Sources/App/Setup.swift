@@ -45,6 +45,8 @@ public struct Setup: Sendable {
     /// Where this run's notes and warnings go.
     public let voice: Voice
     private let warned: WarnedOnce
+    /// This machine's key and pins (docs/trust.md), opened at the first sync of the run.
+    private let trust = Locked<TrustBook?>(nil)
 
     public static func open(_ options: Options, voice: Voice,
                             environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Setup {
@@ -151,8 +153,10 @@ public struct Setup: Sendable {
         let (warned, voice) = (warned, voice)
         let warnings: CloudWarningSink = { warning in warned.warnOnce(warning.description, voice: voice) }
         let clock = self.clock
+        let book = try trustBook(warnings: warnings)
+        try enroll(book, cloudDir: cloudDir)
         let cloud = try SyncEngine.openCloud(folder: cloudDir, player: player,
-                                             options: CloudStoreOptions(now: clock, warnings: warnings, spillDirectory: dataDir))
+                                             options: CloudStoreOptions(now: clock, warnings: warnings, spillDirectory: dataDir), trust: book)
         var engine = SyncEngine(player: player, cloud: cloud, now: clock)
         engine.warnings = warnings
         engine.lexicon = lexicon
@@ -163,6 +167,50 @@ public struct Setup: Sendable {
             return try games.exchangeShared(cloud: cloud, warnings: warnings, round: report, memory: exchange)
         }
         return engine
+    }
+
+    /// Where this machine's signing key is kept: in the data dir, never in the cloud folder.
+    public var keyFile: URL { dataDir.appendingPathComponent("device-key") }
+    /// The device sets this machine has pinned, its own player's and each friend's.
+    public var pinsFile: URL { dataDir.appendingPathComponent("trust.json") }
+
+    /// This machine's trust book: its key (made on first use) and its pins.
+    public func trustBook(warnings: CloudWarningSink? = nil) throws -> TrustBook {
+        let sink = warnings ?? { [warned, voice] warning in warned.warnOnce(warning.description, voice: voice) }
+        return try trust.withLock { kept in
+            if let kept { return kept }
+            let key: DeviceKey
+            do { key = try DeviceKey.loadOrCreate(at: keyFile) } catch { throw Failure("\(error)", code: Failure.ioError) }
+            let book = TrustBook(player: profile.playerID, device: DeviceID(validated: profile.device.id), label: profile.device.name, key: key, file: pinsFile,
+                                 warnings: sink, now: clock)
+            kept = book
+            return book
+        }
+    }
+
+    /// Makes sure this machine is one of its player's machines before it syncs (docs/trust.md):
+    /// the first machine starts the set, a device folder from before signing claims its place,
+    /// any other machine is told how to join.
+    func enroll(_ book: TrustBook, cloudDir: URL) throws {
+        let folder = DiskFolder(root: cloudDir)
+        // A folder that is not there is reported by the sync itself, with nothing written.
+        guard (try? folder.checkAvailable()) != nil else { return }
+        let upgrading = (try? player.syncRecord().generation) != nil
+        switch Result(catching: { () throws(PairingError) in try book.enroll(in: folder, upgrading: upgrading) }) {
+        case .success(.member), .success(.founded(takenIn: [])): return
+        case .success(.founded(let taken)):
+            voice.note("This machine now signs its files for \(profile.playerID) (fingerprint \(book.key.publicKey.fingerprint)); "
+                       + "took in the machines already in the folder as they were: \(taken.joined(separator: ", ")); "
+                       + "take one out with 'qiktionary devices remove NAME'")
+        case .success(.claimed):
+            voice.note("This machine now signs its files for \(profile.playerID) (fingerprint \(book.key.publicKey.fingerprint)); see 'qiktionary devices'")
+        case .failure(.notAMember(let player)):
+            throw SyncError.notPaired(PairingError.notAMember(player: player).description)
+        case .failure(.folder(let reason)):
+            throw SyncError.offline(reason)
+        case .failure(let other):
+            throw Failure(other.description)
+        }
     }
 
     /// The end of a run: the write-ahead log folded into the database file and emptied, and

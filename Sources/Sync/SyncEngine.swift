@@ -57,12 +57,17 @@ public struct SyncEngine: Sendable {
     }
 
     /// Opens the player's store in `folder` as this device, at the generation last synced with.
-    public static func openCloud(folder: URL, player: PlayerDatabase, options: CloudStoreOptions = .init()) throws(SyncError) -> FolderCloudDatabase {
+    /// With `trust`, every file this device writes is signed with its key, and every file read
+    /// is verified against the device sets the trust book holds (docs/trust.md); without one
+    /// (the store's own tests, the benchmark's yardsticks) files are neither signed nor checked.
+    public static func openCloud(folder: URL, player: PlayerDatabase, options: CloudStoreOptions = .init(),
+                                 trust: TrustBook? = nil) throws(SyncError) -> FolderCloudDatabase {
         let profile = player.profile
         do {
             let generation = try player.syncRecord().generation.map { name throws(CloudStoreError) in try CloudGeneration(name) }
-            return try FolderCloudDatabase.onDisk(root: folder, player: profile.playerID, device: DeviceID(profile.device.id),
-                                                  generation: generation, options: options)
+            let disk = DiskFolder(root: folder)
+            return try FolderCloudDatabase(folder: trust.map { TrustedFolder(disk, book: $0) } ?? disk, player: profile.playerID,
+                                           device: DeviceID(profile.device.id), generation: generation, options: options)
         } catch let error as StorageError {
             throw .storage(error)
         } catch let error as CloudStoreError {

@@ -11,6 +11,8 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     case notWritable(String)
     /// The cloud stayed busy after every retry.
     case busy(String)
+    /// This machine is not in its player's device set (docs/trust.md): the line says how to join.
+    case notPaired(String)
     case storage(StorageError)
     case unexpected(String)
 
@@ -19,6 +21,7 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case .cloudReset: 65
         case .offline, .notWritable: 69
         case .busy: 75
+        case .notPaired: 77
         case .storage, .unexpected: 1
         }
     }
@@ -30,6 +33,7 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case .offline(let reason): "offline: \(reason); your changes stay queued and sync when the folder is back"
         case .notWritable(let reason): "\(reason); give this user write access to it, or pass another with --cloud-dir (your changes stay queued)"
         case .busy(let reason): "the cloud folder is busy (\(reason)); try again shortly"
+        case .notPaired(let reason): "\(reason) (your games stay here, and sync once it has joined)"
         case .storage(let error): error.description
         case .unexpected(let message): "sync failed: \(message)"
         }
@@ -46,7 +50,7 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The state recorded for `status` and the header.
     var state: String {
         switch self {
-        case .cloudReset: "needs-attention"
+        case .cloudReset, .notPaired: "needs-attention"
         case .offline: "offline"
         case .notWritable, .busy, .storage, .unexpected: "error"
         }

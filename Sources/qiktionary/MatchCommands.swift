@@ -4,33 +4,69 @@ import Foundation
 import PlainMode
 import QiktionaryCore
 
-/// `qiktionary friends`: the players of the shared folder.
-struct Friends: ParsableCommand, UsesData {
+/// `qiktionary friends`: the players of the shared folder, each with the fingerprints of the
+/// machines pinned for them; `friends trust NAME` pins them again.
+struct Friends: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "The players visible in the shared folder.",
         discussion: """
             Players who share one cloud folder (each with their own --player) can play matches and compare \
             themselves on the leaderboard. A player shows to the others once they make or answer a match, \
-            or join with --join. Their own games stay theirs.
-            """
+            or join with --join. Their own games stay theirs. Each player's machines are pinned the first \
+            time they are seen; compare the fingerprints with the player ('qiktionary devices' on their side).
+            """,
+        subcommands: [List.self, Trust.self], defaultSubcommand: List.self
     )
 
-    @OptionGroup var shared: SharedOptions
-    @Flag(help: "Show yourself to the other players of the folder.") var join = false
-    @Flag(help: "Print a JSON object.") var json = false
+    struct List: ParsableCommand, UsesData {
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "The players of the folder and their fingerprints.")
+        @OptionGroup var shared: SharedOptions
+        @Flag(help: "Show yourself to the other players of the folder.") var join = false
+        @Flag(help: "Print a JSON object.") var json = false
 
-    func run() throws {
-        let setup = try Setup.open(shared)
-        if join {
-            try setup.requireCloudFolder(for: "friends --join")
-            try setup.games.join(now: setup.clock())
+        struct Line: Encodable {
+            var name: String
+            var fingerprint: String?
+            var fingerprints: [String]
         }
-        setup.syncInPassing()
-        let players = try setup.games.friends()
-        if json { return printJSON(["players": players]) }
-        if join { say("You are visible to the other players of the folder.") }
-        if players.isEmpty { return say("No players visible yet. Each joins with 'qiktionary friends --join'.") }
-        players.forEach(say)
+
+        func run() throws {
+            let setup = try Setup.open(shared)
+            if join {
+                try setup.requireCloudFolder(for: "friends --join")
+                try setup.games.join(now: setup.clock())
+            }
+            setup.syncInPassing()
+            let players = try setup.games.friends()
+            let prints = setup.fingerprints(of: players)
+            let lines = players.map { Line(name: $0, fingerprint: prints[$0]?.first, fingerprints: prints[$0] ?? []) }
+            if json { return printJSON(["players": lines]) }
+            if join { say("You are visible to the other players of the folder.") }
+            if players.isEmpty { return say("No players visible yet. Each joins with 'qiktionary friends --join'.") }
+            for line in lines { say(line.fingerprints.isEmpty ? line.name : "\(line.name)  \(line.fingerprints.joined(separator: ", "))") }
+        }
+    }
+
+    struct Trust: ParsableCommand, UsesData {
+        static let configuration = CommandConfiguration(
+            abstract: "Accept a player's machines as the folder shows them now, after comparing fingerprints.",
+            discussion: """
+                A player's machines are pinned the first time they are seen. When the folder shows others \
+                that none of the pinned machines signed in, they are refused until you compare fingerprints \
+                with the player and run this. Give FINGERPRINT (8 or more of its hex digits) when the folder \
+                shows more than one set for the player.
+                """
+        )
+        @OptionGroup var shared: SharedOptions
+        @Argument(help: ArgumentHelp("The player.", valueName: "name")) var name: String
+        @Argument(help: ArgumentHelp("One of the player's machines' fingerprints.", valueName: "fingerprint")) var fingerprint: String?
+
+        func run() throws {
+            let setup = try Setup.open(shared)
+            let lines = try setup.trustFriend(name, fingerprint: fingerprint)
+            say("Trusting \(name)'s machines: " + lines.map { "\($0.name) (\($0.fingerprint))" }.joined(separator: ", "))
+            setup.syncInPassing()
+        }
     }
 }
 

@@ -17,7 +17,7 @@ struct Qiktionary: ParsableCommand, UsesData {
         version: "0.1.0",
         subcommands: [Play.self, SyncCommand.self, Games.self, History.self, ReadingList.self, Packs.self, Stats.self, Status.self,
                       ChallengeCommand.self, ExportCommand.self, ImportCommand.self, Friends.self, MatchCommand.self,
-                      LeaderboardCommand.self],
+                      LeaderboardCommand.self, DevicesCommand.self],
         defaultSubcommand: Play.self
     )
 
