@@ -67,7 +67,7 @@ let package = Package(
         // Timings of sync at 1,000 to 100,000 finished games (a benchmark, not a test).
         .executableTarget(
             name: "qiktionary-bench",
-            dependencies: ["QiktionaryCore", "Storage", "Sync", "CloudStore", "QiktionaryResources", "Spawn", "App",
+            dependencies: ["QiktionaryCore", "Storage", "Sync", "CloudStore", "QiktionaryResources", "Spawn", "App", "Concurrency",
                            .product(name: "GRDB", package: "GRDB.swift")],
             path: "Sources/QiktionaryBench"
         ),

@@ -10,7 +10,8 @@ import Sync
 enum NaiveSync {
     /// Returns how many records differ from the local database (0 when nothing is new).
     static func run(_ machine: Machine, cloud: URL) throws -> Int {
-        let store = try FolderCloudDatabase.onDisk(root: cloud, player: machine.profile.playerID, device: DeviceID(machine.profile.device.id))
+        let store = try FolderCloudDatabase(folder: TrustedFolder(DiskFolder(root: cloud), book: machine.trust), player: machine.profile.playerID,
+                                            device: DeviceID(machine.profile.device.id))
         let local = try DatabaseQueue(path: machine.dataDir.appendingPathComponent(AppDatabase.fileName).path, configuration: readOnly)
         let (seen, guesses) = try local.read { db in
             var seen: [String: Data] = [:]
@@ -130,7 +131,9 @@ struct Floor {
 /// as `{"fields":{...},"name":...,"type":...}`, values as JSON strings, numbers and booleans.
 enum LiveData {
     static func jsonBytes(player: String, cloud: URL) throws -> (bytes: Int, records: Int) {
-        let store = try FolderCloudDatabase.onDisk(root: cloud, player: player, device: DeviceID("bench-yardstick"))
+        // Read as a friend reads it: the player's machines pinned on first sight, every file verified.
+        let onlooker = TrustBook(player: "bench-yardstick", device: DeviceID(validated: "bench-yardstick"), key: DeviceKey(), file: nil)
+        let store = try FolderCloudDatabase.reader(of: player, in: TrustedFolder(DiskFolder(root: cloud), book: onlooker))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         var bytes = 0, records = 0

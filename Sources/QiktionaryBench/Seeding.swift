@@ -1,4 +1,5 @@
 import CloudStore
+import Concurrency
 import Foundation
 import QiktionaryCore
 import QiktionaryResources
@@ -13,6 +14,29 @@ struct Machine {
     var player: PlayerDatabase { database.player(profile) }
     let store: FolderCloudDatabase
     let engine: SyncEngine
+    /// This machine's key and pins, as the command line keeps them in the data dir: every file
+    /// it writes is signed and every file it reads verified, so the timings include both.
+    let trust: TrustBook
+
+    /// The first machine of each player of each cloud folder: it lets the others in with a
+    /// pairing code, as `devices add` and `devices join` would.
+    private static let firstMachines = Locked<[String: TrustBook]>([:])
+
+    static func paired(dataDir: URL, cloud: URL, profile: Profile) throws -> TrustBook {
+        let book = TrustBook(player: profile.playerID, device: DeviceID(validated: profile.device.id), label: profile.device.name,
+                             key: try DeviceKey.loadOrCreate(at: dataDir.appendingPathComponent("device-key")),
+                             file: dataDir.appendingPathComponent("trust.json"))
+        let folder = DiskFolder(root: cloud), key = cloud.path + "\n" + profile.playerID
+        let standing = Result { () throws(PairingError) in try book.enroll(in: folder) }
+        if case .failure(let refusal) = standing {
+            guard refusal == .notAMember(player: profile.playerID), let first = firstMachines.withLock({ $0[key] }) else {
+                throw BenchFailure("\(profile.device.name) cannot join \(profile.playerID)'s machines: \(refusal)")
+            }
+            _ = try book.join(code: try first.invite(in: folder).code, in: folder)
+        }
+        firstMachines.withLock { if $0[key] == nil { $0[key] = book } }
+        return book
+    }
 
     init(_ name: String, root: URL, cloud: URL, player: String = Seeding.player) throws {
         try self.init(reusing: root.appendingPathComponent("data-\(name)-\(UUID().uuidString)"), cloud: cloud, device: name, player: player)
@@ -23,7 +47,8 @@ struct Machine {
         database = try AppDatabase.open(dataDir: dataDir)
         _ = try database.importPacks(from: PackFile.files(in: BundledContent.packsFolder), lexicon: { Seeding.lexicon })
         profile = try database.profile(player: player, device: name, hostName: name)
-        store = try SyncEngine.openCloud(folder: cloud, player: database.player(profile))
+        trust = try Self.paired(dataDir: dataDir, cloud: cloud, profile: profile)
+        store = try SyncEngine.openCloud(folder: cloud, player: database.player(profile), trust: trust)
         var engine = SyncEngine(player: database.player(profile), cloud: store)
         // As the command line's: the fetched games, guesses and bookmarks held to the dictionary.
         engine.lexicon = { Seeding.lexicon }

@@ -61,10 +61,10 @@ struct DevicesCommand: ParsableCommand {
         func run() throws {
             let setup = try Setup.open(shared)
             let lines = try setup.joinDevices(code: code)
-            setup.syncInPassing()
             if json { return printJSON(["devices": lines]) }
             say("Joined \(setup.profile.playerID)'s machines:")
             for line in lines { say("  \(line.name)  \(line.fingerprint)\(line.thisMachine ? "  (this machine)" : "")") }
+            say("Your games come here at the next sync ('qiktionary sync', or just play).")
         }
     }
 

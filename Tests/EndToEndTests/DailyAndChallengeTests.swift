@@ -14,6 +14,7 @@ import Testing
         let pair = try Pair()
         defer { pair.remove() }
         var a = pair.peer("laptop"), b = pair.peer("desktop")
+        try b.pair(with: a)
         a.environment = Self.clock(on: "2026-03-14")
         b.environment = Self.clock(on: "2026-03-14")
         // Each machine alone (no sync in this run), the same date: the same word, the same game id.
@@ -50,6 +51,7 @@ import Testing
         let pair = try Pair()
         defer { pair.remove() }
         let a = pair.peer("laptop"), b = pair.peer("desktop")
+        try b.pair(with: a)
         let made = try a.run(["challenge", "--word", "tiger", "--hard", "--no-sync"])
         #expect(made.status == 0, "\(made.stderr)")
         let code = made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -92,6 +94,7 @@ import Testing
         let pair = try Pair()
         defer { pair.remove() }
         let a = pair.peer("laptop"), b = pair.peer("desktop")
+        try b.pair(with: a)
         _ = try a.play(["--word", "tiger"], ["tiger"])           // first win, in one guess
         _ = try b.play(["--word", "plumb", "--hard"], ["plumb"])  // a practice win, hard
         try a.sync()

@@ -100,6 +100,7 @@ import Testing
         let pair = try Pair()
         defer { pair.remove() }
         let a = pair.peer("laptop"), b = pair.peer("desktop")
+        try b.pair(with: a)
         _ = try a.play(["--word", "tiger"], ["crane", "mark e in", "tiger", "bookmark"])
         _ = try a.play(["--word", "comet", "--hard"], ["pilot", "give-up", "bookmark"])
         _ = try b.play(["--word", "plumb"], ["crane", "plumb"])

@@ -7,6 +7,7 @@ import Testing
         let pair = try Pair()
         defer { pair.remove() }
         let a = pair.peer("laptop"), b = pair.peer("desktop")
+        try b.pair(with: a)
         // A game of one machine: the device is in the JSON, and the text does not name it.
         let alone = try a.play(["--word", "tiger"], ["tiger"])
         #expect(alone.last?["foundOn"] as? String == "laptop")

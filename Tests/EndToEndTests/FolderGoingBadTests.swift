@@ -9,6 +9,7 @@ import Testing
         let pair = try Pair()
         defer { pair.remove() }
         let a = pair.peer("laptop"), b = pair.peer("desktop")
+        try b.pair(with: a)
         _ = try a.play(["--word", "comet"], ["give-up"])
         // The file system goes away: its mount point is an empty folder again.
         let away = pair.root.appendingPathComponent("mounted-elsewhere")
@@ -39,6 +40,7 @@ import Testing
         }
         defer { SmallDisk.unmount(pair.cloud) }
         let a = pair.peer("laptop"), b = pair.peer("desktop")
+        try b.pair(with: a)
         _ = try a.play(["--word", "comet"], ["give-up"])
         let filler = pair.cloud.appendingPathComponent("filler")
         #expect(FileManager.default.createFile(atPath: filler.path, contents: nil))

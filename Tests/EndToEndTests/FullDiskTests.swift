@@ -20,6 +20,7 @@ import Testing
 
     private func playOnASmallDisk(_ disk: URL, pair: Pair) throws {
         let a = Peer("laptop", cloud: pair.cloud, root: disk), b = pair.peer("desktop")
+        try b.pair(with: a)
         let log = a.dataDir.appendingPathComponent("qiktionary.sqlite-wal")
 
         // A first run with 900 KiB free, a little more than the database takes (492 KiB and its

@@ -35,6 +35,9 @@ struct Friend {
         return result.events
     }
 
+    /// Lets this machine into the player's machines through `first` (another machine of theirs).
+    func pair(with first: Friend) throws { try peer.pair(with: first.peer, ["--player", name]) }
+
     func sync() throws {
         let result = try run(["sync"])
         #expect(result.status == 0, "sync as \(name) on \(peer.device): \(result.stderr)")
@@ -44,6 +47,11 @@ struct Friend {
     func historyIDs() throws -> [String] {
         ((try run(["history", "--json", "--no-sync"]).json as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String }
     }
+}
+
+/// The names `friends --json` lists.
+func friendNames(_ json: Any?) -> [String] {
+    (((json as? [String: Any])?["players"] as? [[String: Any]]) ?? []).compactMap { $0["name"] as? String }
 }
 
 func endedWord(_ events: [[String: Any]]) -> String? {
@@ -62,9 +70,10 @@ func canonical(_ value: Any?) throws -> String {
         defer { pair.remove() }
         let laptop = Friend("ana", device: "laptop", in: pair), desk = Friend("ana", device: "desk", in: pair)
         let ben = Friend("ben", device: "pc", in: pair)
+        try desk.pair(with: laptop)
         // Ben joins; Ana's machines see him and she challenges him.
         #expect(try ben.run(["friends", "--join"]).status == 0)
-        #expect((try laptop.json(["friends"]) as? [String: Any])?["players"] as? [String] == ["ben"])
+        #expect(friendNames(try laptop.json(["friends"])) == ["ben"])
         let made = try laptop.json(["match", "new", "--against", "ben", "--seed", "7"]) as? [String: Any]
         let id = try #require(made?["id"] as? String)
         #expect(made?["players"] as? [String] == ["ana", "ben"])
@@ -106,6 +115,7 @@ func canonical(_ value: Any?) throws -> String {
         let boards = try [laptop, desk, ben].map { try canonical(try $0.json(["leaderboard", "--no-sync"])) }
         #expect(Set(boards).count == 1, "\(boards)")
         let fresh = Friend("ana", device: "tablet", in: pair)
+        try fresh.pair(with: desk)
         try fresh.sync()
         #expect(try canonical(try fresh.json(["leaderboard", "--no-sync"])) == boards[0])
         let all = try #require(try ben.json(["leaderboard", "--no-sync"]) as? [String: Any])

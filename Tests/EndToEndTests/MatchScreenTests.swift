@@ -11,6 +11,7 @@ extension FullScreenTests {
         defer { pair.remove() }
         let laptop = Friend("ana", device: "laptop", in: pair), desk = Friend("ana", device: "desk", in: pair)
         let ben = Friend("ben", device: "pc", in: pair)
+        try desk.pair(with: laptop)
         #expect(try ben.run(["friends", "--join"]).status == 0)
         let id = try #require((try laptop.json(["match", "new", "--against", "ben", "--seed", "7"]) as? [String: Any])?["id"] as? String)
 

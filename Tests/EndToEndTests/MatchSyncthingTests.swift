@@ -32,7 +32,7 @@ import Testing
         }
 
         #expect(try ben.run(["friends", "--join"]).status == 0)
-        try wait("ben's joining", ana) { (try ana.json(["friends", "--no-sync"]) as? [String: Any])?["players"] as? [String] == ["ben"] }
+        try wait("ben's joining", ana) { friendNames(try ana.json(["friends", "--no-sync"])) == ["ben"] }
         let id = try #require((try ana.json(["match", "new", "--against", "ben", "--seed", "11"]) as? [String: Any])?["id"] as? String)
         try wait("the match", ben) { ((try ben.json(["match", "list", "--no-sync"]) as? [[String: Any]]) ?? []).contains { $0["id"] as? String == id } }
 

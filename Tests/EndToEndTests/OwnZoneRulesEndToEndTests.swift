@@ -18,6 +18,7 @@ import Testing
         let pair = try Pair()
         defer { pair.remove() }
         let laptop = pair.peer("laptop"), evil = pair.peer("evil")
+        try evil.pair(with: laptop)
         let tiger = try #require(gameID(try laptop.play(["--word", "tiger"], ["crane", "tiger"])))
         try evil.sync()
         // The other device plays a game of its own and bookmarks TIGER, without syncing; then its

@@ -121,12 +121,13 @@ import Testing
         }
         try ana.sync()
         let fresh = Friend("ben", device: "desk", in: pair)
+        try fresh.pair(with: ben)
         try fresh.sync()
         let seen = try #require(try fresh.json(["match", "show", id, "--no-sync"]) as? [String: Any])
         #expect(seen["status"] as? String == "playing", "\(seen)")
         let seenGame1 = try #require((seen["games"] as? [[String: Any]])?.first)
         #expect(((seenGame1["results"] as? [String: Any])?["ana"] as? [String: Any])?["status"] as? String == "gave-up", "\(seenGame1)")
         let friends = try #require(try fresh.json(["friends", "--no-sync"]) as? [String: Any])
-        #expect(!((friends["players"] as? [String]) ?? []).contains("cat"), "\(friends)")
+        #expect(!((friends["players"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "cat" }, "\(friends)")
     }
 }

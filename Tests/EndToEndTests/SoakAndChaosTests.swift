@@ -42,6 +42,7 @@ func reportedGuesses(_ output: String) -> [String: Set<String>] {
         let pair = try Pair()
         defer { pair.remove() }
         let machines = [pair.peer("laptop"), pair.peer("desktop")]
+        try machines[1].pair(with: machines[0])
         for machine in machines { try machine.sync() }
         let watchers = try machines.map { machine -> Process in
             let watch = Binary.process(["sync", "--watch"] + machine.options)
@@ -95,6 +96,7 @@ func reportedGuesses(_ output: String) -> [String: Set<String>] {
         let pair = try Pair()
         defer { pair.remove() }
         let machines = [pair.peer("laptop"), pair.peer("desktop")]
+        try machines[1].pair(with: machines[0])
         var rng = SeededGenerator(seed: 500)
         var reported: [String: Set<String>] = [:]
         var killed = 0, round = 0

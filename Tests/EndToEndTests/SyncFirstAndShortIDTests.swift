@@ -8,6 +8,7 @@ import Testing
         let pair = try Pair()
         defer { pair.remove() }
         let a = pair.peer("laptop"), b = pair.peer("desktop")
+        try b.pair(with: a)
         try b.sync()
         _ = try a.play(["--word", "tiger"], ["crane", "tiger", "bookmark"])
         // B has not synced since A played: --no-sync shows what B had, the plain command what A did.

@@ -142,6 +142,13 @@ final class ReplicatedScenario {
         let g = Self.guesses
         try #require(g.count == 12, "enough guess words in the dictionary")
         try a.sync()
+        // The desktop joins the laptop's machines once, the code and the join carried by the replicator.
+        try b.pair(with: a) { toFirst in
+            try folders.wrote(onA: !toFirst)
+            try waitForKeys(from: toFirst ? folders.cloudB : folders.cloudA, to: toFirst ? folders.cloudA : folders.cloudB) {
+                try folders.wrote(onA: !toFirst)
+            }
+        }
         try b.sync()
 
         // 1. Started on A (two guesses, A syncs), resumed and finished on B.

@@ -18,6 +18,7 @@ extension FullScreenTests {
         let pair = try Pair()
         defer { pair.remove() }
         let a = pair.peer("laptop"), b = pair.peer("desktop")
+        try b.pair(with: a)
         let events = try a.play(["--word", "tiger"], ["crane", "slate"])
         let id = try #require(gameID(events))
         // B is a fresh data dir: its first screen, after the first sync, is A's game.
@@ -36,6 +37,7 @@ extension FullScreenTests {
     /// One game on TIGER with SLATE played, on the screens of laptop (A) and desktop (B).
     static func oneGameOnTwoScreens(_ pair: Pair) throws -> (a: Peer, b: Peer, onA: TmuxSession, onB: TmuxSession) {
         let a = pair.peer("laptop"), b = pair.peer("desktop")
+        try b.pair(with: a)
         _ = try a.play(["--word", "tiger"], ["slate"])
         let onA = try TmuxSession(width: 100, height: 30, arguments: Self.screenArguments(a))
         let onB = try TmuxSession(width: 100, height: 30, arguments: Self.screenArguments(b))

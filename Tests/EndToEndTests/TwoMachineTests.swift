@@ -43,6 +43,50 @@ struct Peer {
     func words(_ command: String) throws -> [String] { try list(command).compactMap { $0["word"] as? String } }
 
     func status() throws -> [String: Any] { (try run(["status", "--json"]).json as? [String: Any]) ?? [:] }
+
+    /// Lets this machine into its player's machines through `first`, as a person does once
+    /// (docs/trust.md): `devices add` there, `devices join CODE` here. `extra`: `--player NAME`.
+    /// `carry` brings what one machine wrote to the other's folder when they are two folders a
+    /// replicator keeps in step (`toFirst`: towards `first`'s): after the code, after the join.
+    func pair(with first: Peer, _ extra: [String] = [], sourceLocation: SourceLocation = #_sourceLocation,
+              carry: (_ toFirst: Bool) throws -> Void = { _ in }) throws {
+        let added = try first.run(["devices", "add", "--json"] + extra)
+        #expect(added.status == 0, "devices add on \(first.device): \(added.stderr)", sourceLocation: sourceLocation)
+        let code = try #require((added.json as? [String: Any])?["code"] as? String, "devices add printed \(added.stdout)", sourceLocation: sourceLocation)
+        try carry(false)
+        let joined = try run(["devices", "join", code] + extra)
+        try carry(true)
+        #expect(joined.status == 0, "devices join on \(device): \(joined.stderr)", sourceLocation: sourceLocation)
+    }
+}
+
+/// Waits until every file of `player`'s keys folder in `from` is in `to` as well (a replicator
+/// carrying a pairing across), saying what it waited for if it never comes.
+func waitForKeys(of player: String = "player", from: URL, to: URL, timeout: TimeInterval = 60, nudge: () throws -> Void = {}) throws {
+    let manager = FileManager.default
+    let source = from.appendingPathComponent("players/\(player)/keys"), target = to.appendingPathComponent("players/\(player)/keys")
+    let deadline = Patience.deadline(timeout)
+    var missing: [String] = []
+    repeat {
+        let wanted = ((try? manager.contentsOfDirectory(atPath: source.path)) ?? []).filter { !$0.hasPrefix(".") }
+        missing = wanted.filter { !manager.fileExists(atPath: target.appendingPathComponent($0).path) }
+        if missing.isEmpty { return }
+        try nudge()
+        Thread.sleep(forTimeInterval: 0.1)
+    } while Date() < deadline
+    Issue.record("waited \(Patience.seconds(timeout)) s for \(missing) to be carried from \(source.path) to \(target.path)")
+}
+
+/// Copies `player`'s keys folder from one folder to another, as a replicator would.
+func copyKeys(of player: String = "player", from: URL, to: URL) throws {
+    let manager = FileManager.default
+    let source = from.appendingPathComponent("players/\(player)/keys"), target = to.appendingPathComponent("players/\(player)/keys")
+    try manager.createDirectory(at: target, withIntermediateDirectories: true)
+    for name in try manager.contentsOfDirectory(atPath: source.path) where !name.hasPrefix(".") {
+        let destination = target.appendingPathComponent(name)
+        try? manager.removeItem(at: destination)
+        try manager.copyItem(at: source.appendingPathComponent(name), to: destination)
+    }
 }
 
 /// A temporary root with a cloud folder and any number of machines.
@@ -68,6 +112,7 @@ func gameID(_ events: [[String: Any]]) -> String? {
         let pair = try Pair()
         defer { pair.remove() }
         let a = pair.peer("laptop"), b = pair.peer("desktop")
+        try b.pair(with: a)
         _ = try a.play(["--word", "tiger"], ["crane", "tiger"])
         let half = try a.play(["--word", "comet"], ["pilot"])
         try b.sync()
@@ -90,6 +135,7 @@ func gameID(_ events: [[String: Any]]) -> String? {
         let pair = try Pair()
         defer { pair.remove() }
         let a = pair.peer("laptop"), b = pair.peer("desktop")
+        try b.pair(with: a)
         _ = try a.play(["--word", "tiger"], ["give-up", "bookmark"])
         try b.sync()
         #expect(try b.words("reading-list") == ["tiger"])
@@ -103,6 +149,7 @@ func gameID(_ events: [[String: Any]]) -> String? {
         let pair = try Pair()
         defer { pair.remove() }
         let a = pair.peer("laptop"), b = pair.peer("desktop")
+        try b.pair(with: a)
         let events = try a.play(["--word", "tiger"], ["crane", "give-up"])
         try b.sync()
         #expect(try b.words("history") == ["tiger"])
@@ -120,6 +167,7 @@ func gameID(_ events: [[String: Any]]) -> String? {
         var a = pair.peer("laptop")
         a.environment = ["QIKTIONARY_CLOCK_OFFSET": clockOffset]
         let b = pair.peer("desktop")
+        try b.pair(with: a)
         let id = try #require(gameID(try a.play(["--word", "tiger"], ["crane"])))
         try b.sync()
         // Offline: each plays on without the cloud.
@@ -143,6 +191,7 @@ func gameID(_ events: [[String: Any]]) -> String? {
         let pair = try Pair()
         defer { pair.remove() }
         let a = pair.peer("laptop"), b = pair.peer("desktop")
+        try b.pair(with: a)
         var rng = SystemRandomNumberGenerator()
         var expected: [String: Int] = [:]
         let secrets = ["tiger", "zebra", "camel", "horse", "mouse", "snake"]
@@ -176,6 +225,7 @@ func gameID(_ events: [[String: Any]]) -> String? {
         let pair = try Pair()
         defer { pair.remove() }
         let a = pair.peer("laptop"), b = pair.peer("desktop")
+        try b.pair(with: a)
         try a.sync()
         let away = pair.root.appendingPathComponent("unmounted")
         try FileManager.default.moveItem(at: pair.cloud, to: away)
@@ -206,6 +256,7 @@ func gameID(_ events: [[String: Any]]) -> String? {
         defer { pair.remove() }
         let a = pair.peer("laptop")
         let b = pair.peer("desktop")
+        try b.pair(with: a)
         _ = try a.play(["--word", "comet"], ["give-up"])
         try FileManager.default.createDirectory(at: b.dataDir, withIntermediateDirectories: true)
         chown(b.dataDir.path, 65534, 65534)
@@ -240,6 +291,7 @@ func gameID(_ events: [[String: Any]]) -> String? {
         let pair = try Pair()
         defer { pair.remove() }
         let machines = [pair.peer("laptop"), pair.peer("desktop")]
+        try machines[1].pair(with: machines[0])
         for machine in machines { try machine.sync() }
         let seconds = ProcessInfo.processInfo.environment["QIKTIONARY_SCENARIO8_SECONDS"].flatMap(Double.init) ?? 60
         let deadline = Date().addingTimeInterval(seconds)
@@ -276,6 +328,7 @@ func gameID(_ events: [[String: Any]]) -> String? {
         let pair = try Pair()
         defer { pair.remove() }
         let a = pair.peer("laptop"), b = pair.peer("desktop")
+        try b.pair(with: a)
         try b.sync()
         let watch = Binary.process(["sync", "--watch", "--json"] + b.options)
         let output = Pipe()
@@ -309,6 +362,7 @@ func gameID(_ events: [[String: Any]]) -> String? {
         let pair = try Pair()
         defer { pair.remove() }
         let a = pair.peer("laptop"), b = pair.peer("desktop")
+        try b.pair(with: a)
         _ = try a.play(["--word", "tiger"], ["crane", "tiger", "bookmark"])
         _ = try b.play(["--word", "comet"], ["pilot", "give-up", "bookmark"])
         try a.sync()
@@ -362,6 +416,7 @@ func gameID(_ events: [[String: Any]]) -> String? {
         let pair = try Pair()
         defer { pair.remove() }
         let a = pair.peer("laptop"), b = pair.peer("desktop")
+        try b.pair(with: a)
         let id = try #require(gameID(try a.play(["--word", "tiger"], ["crane"])))
         try b.sync()
         let session = try TmuxSession(width: 100, height: 30, arguments: b.options)

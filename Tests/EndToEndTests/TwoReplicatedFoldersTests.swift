@@ -54,6 +54,7 @@ extension SeededGenerator {
         let cloudA = pair.cloud, cloudB = pair.root.appendingPathComponent("cloud-b")
         try FileManager.default.createDirectory(at: cloudB, withIntermediateDirectories: true)
         let a = pair.peer("laptop"), b = pair.peer("desktop", cloud: cloudB)
+        try b.pair(with: a) { toFirst in try copyKeys(from: toFirst ? cloudB : cloudA, to: toFirst ? cloudA : cloudB) }
         let idA = try #require((try a.status()["device"] as? [String: Any])?["id"] as? String)
         let idB = try #require((try b.status()["device"] as? [String: Any])?["id"] as? String)
         var copier = Copier(rng: SeededGenerator(seed: seed))
