@@ -196,6 +196,9 @@ public struct Setup: Sendable {
         // A folder that is not there is reported by the sync itself, with nothing written.
         guard (try? folder.checkAvailable()) != nil else { return }
         let upgrading = (try? player.syncRecord().generation) != nil
+        // A folder this machine synced with that holds nothing of the player now is a share not
+        // mounted (or emptied): nothing is written into it; the sync says it is offline.
+        if upgrading, !FileManager.default.fileExists(atPath: cloudDir.appendingPathComponent("players/\(profile.playerID)").path) { return }
         switch Result(catching: { () throws(PairingError) in try book.enroll(in: folder, upgrading: upgrading) }) {
         case .success(.member), .success(.founded(takenIn: [])): return
         case .success(.founded(let taken)):

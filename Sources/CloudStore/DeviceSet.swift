@@ -60,8 +60,11 @@ struct KeyFileBody: Codable, Equatable {
     var grant: Data?
     var at: Date
 
-    static func grantMessage(player: String, device: String, key: DevicePublicKey) -> Data {
-        Data("qiktionary grant 1\n\(player)\n\(device)\n\(key.base64)".utf8)
+    /// What a grant signs: the player and the key let in. The device folder is the key's own
+    /// word (its key file is signed by it), so a machine whose device id changes (its database
+    /// set aside and made again) keeps its place by writing its key file again.
+    static func grantMessage(player: String, key: DevicePublicKey) -> Data {
+        Data("qiktionary grant 1\n\(player)\n\(key.base64)".utf8)
     }
 }
 
@@ -169,7 +172,7 @@ enum KeyFolder {
         let legacyClaims = Dictionary(grouping: contents.keys.values.filter { $0.how == .legacy }, by: \.device)
         func admits(_ file: KeyFileBody) -> Bool {
             guard let grant = file.grant else { return false }
-            let message = KeyFileBody.grantMessage(player: player, device: file.device, key: file.key)
+            let message = KeyFileBody.grantMessage(player: player, key: file.key)
             switch file.how {
             case .founder: return false
             case .added:
@@ -213,6 +216,11 @@ enum KeyFolder {
             set.removed.insert(removal.body.key)
         }
         for id in set.removed { set.members[id] = nil }
+        // A member's device folder and name are what its own signed key file says now.
+        for (id, member) in set.members {
+            guard let file = contents.keys[id], file.key == member.key else { continue }
+            set.members[id] = .init(device: file.device, key: file.key, label: file.label)
+        }
         for (device, grant) in contents.grants {
             guard let signer = set.members[grant.opened.keyID], grant.body.by == grant.opened.keyID,
                   SignedFile.verify(grant.opened, path: grant.path, key: signer.key) else { continue }
@@ -228,7 +236,7 @@ enum KeyFolder {
     static func founders(_ player: String, contents: Contents) -> [KeyFileBody] {
         contents.keys.values.filter { file in
             file.how == .founder && file.by == file.key.id
-                && file.grant.map { file.key.verifies($0, of: KeyFileBody.grantMessage(player: player, device: file.device, key: file.key)) } == true
+                && file.grant.map { file.key.verifies($0, of: KeyFileBody.grantMessage(player: player, key: file.key)) } == true
         }.sorted { $0.key.id < $1.key.id }
     }
 

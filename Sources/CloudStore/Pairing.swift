@@ -21,7 +21,7 @@ public enum PairingError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notAMember(let player):
-            "this machine is not one of \(player)'s machines yet: run 'qiktionary devices add' on a machine already in, then 'qiktionary devices join CODE' here"
+            "not one of \(player)'s machines yet: run 'qiktionary devices add' on one that is, then 'qiktionary devices join CODE' here"
         case .badCode: "not a pairing code: it is 24 letters and digits, as 'qiktionary devices add' printed it"
         case .noInvitation(let id): "no pairing code starting \(id) is in the cloud folder (has the folder finished copying? a code lasts 10 minutes)"
         case .codeMismatch: "the code does not match the pairing in the cloud folder: check it for a mistyped character"
@@ -64,8 +64,15 @@ extension TrustBook {
     public func enroll(in folder: any CloudFolder, upgrading: Bool = false) throws(PairingError) -> Enrollment {
         let ownPath = KeyFolder.keyPath(player, key.publicKey.id)
         if enrolled {
-            if !folder.fileExists(ownPath), let file = state.withLock({ $0.kept.ownKeyFile }) {
-                try write(file, to: ownPath, in: folder)
+            let kept = state.withLock { $0.kept.ownKeyFile }
+            if let kept, var body = KeyFolder.decode(kept, as: KeyFileBody.self)?.0, body.device != device.name || body.label != label {
+                // This machine's device id or name changed (a database made again): its key file says so.
+                body.device = device.name
+                body.label = label
+                try writeOwnKeyFile(body, in: folder)
+                pin(player, members: [key.publicKey.id: .init(device: device.name, key: key.publicKey, label: label)], removed: [], refreshing: true)
+            } else if !folder.fileExists(ownPath), let kept {
+                try write(kept, to: ownPath, in: folder)
             }
             return .member
         }
@@ -87,7 +94,7 @@ extension TrustBook {
            SignedFile.verify(grant.opened, path: grant.path, key: signer.key),
            !contents.keys.values.contains(where: { $0.how == .legacy && $0.device == device.name }) {
             let body = KeyFileBody(player: player, device: device.name, key: key.publicKey, label: label, how: .legacy, by: key.publicKey.id, invite: nil,
-                                   grant: key.sign(KeyFileBody.grantMessage(player: player, device: device.name, key: key.publicKey)), at: now())
+                                   grant: key.sign(KeyFileBody.grantMessage(player: player, key: key.publicKey)), at: now())
             try writeOwnKeyFile(body, in: folder)
             var after = contents
             after.keys[key.publicKey.id] = body
@@ -102,7 +109,7 @@ extension TrustBook {
     /// Starts the player's set with this machine, taking in the device folders already there.
     private func found(in folder: any CloudFolder, takingIn: Bool) throws(PairingError) -> [String] {
         let body = KeyFileBody(player: player, device: device.name, key: key.publicKey, label: label, how: .founder, by: key.publicKey.id, invite: nil,
-                               grant: key.sign(KeyFileBody.grantMessage(player: player, device: device.name, key: key.publicKey)), at: now())
+                               grant: key.sign(KeyFileBody.grantMessage(player: player, key: key.publicKey)), at: now())
         try writeOwnKeyFile(body, in: folder)
         pin(player, members: [key.publicKey.id: .init(device: device.name, key: key.publicKey, label: label)], removed: [])
         var taken: [String: [String: String]] = [:]
@@ -235,7 +242,7 @@ extension TrustBook {
             throw .nameTaken(taken.name)
         }
         let body = KeyFileBody(player: player, device: device.name, key: key.publicKey, label: label, how: .invited, by: inviter.key.id, invite: id,
-                               grant: derived.sign(KeyFileBody.grantMessage(player: player, device: device.name, key: key.publicKey)), at: now())
+                               grant: derived.sign(KeyFileBody.grantMessage(player: player, key: key.publicKey)), at: now())
         try writeOwnKeyFile(body, in: folder)
         let me = DeviceSet.Member(device: device.name, key: key.publicKey, label: label)
         pin(player, members: set.members.merging([me.key.id: me]) { old, _ in old }, removed: set.removed, replacing: true)

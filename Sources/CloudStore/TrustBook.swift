@@ -34,7 +34,12 @@ public final class TrustBook: Sendable {
         /// The newest counter read in each head (a rolled-back copy is refused).
         var heads: [FolderPath: UInt64] = [:]
         var lastCounter: UInt64 = 0
+        /// Small files already verified, as they were read (a head read again each round).
+        var verified: [FolderPath: Data] = [:]
     }
+
+    static let verifiedCacheBytes = 16 << 10
+    static let verifiedCacheEntries = 4096
 
     let state: Locked<State>
 
@@ -92,18 +97,19 @@ public final class TrustBook: Sendable {
                 warnOnce(KeyFolder.keyPath(player, stranger.key.id).description,
                          "the machine '\(stranger.name)' (\(stranger.key.fingerprint)) is not signed in by a machine of \(player) this machine knows; it is not read; \(advice)")
             }
-            pin(player, members: set.members, removed: set.removed)
+            pin(player, members: set.members, removed: set.removed, refreshing: true)
         }
         state.withLock { $0.sets[player] = (stamp, set) }
         return set
     }
 
     /// Replaces `player`'s pin with `members` (the folder's set as it is now), or adds to it.
-    func pin(_ player: String, members: [String: DeviceSet.Member], removed: Set<String>, replacing: Bool = false) {
+    /// `refreshing`: the members given replace those kept under the same key (a device folder renamed).
+    func pin(_ player: String, members: [String: DeviceSet.Member], removed: Set<String>, replacing: Bool = false, refreshing: Bool = false) {
         let changed = state.withLock { state -> Bool in
             var pin = replacing ? Pin() : (state.kept.pins[player] ?? Pin())
             let before = state.kept.pins[player]
-            pin.members.merge(members) { old, _ in old }
+            pin.members.merge(members) { old, new in refreshing ? new : old }
             pin.removed.formUnion(removed)
             for id in pin.removed { pin.members[id] = nil }
             state.kept.pins[player] = pin

@@ -27,6 +27,8 @@ struct Machine {
                              key: try DeviceKey.loadOrCreate(at: dataDir.appendingPathComponent("device-key")),
                              file: dataDir.appendingPathComponent("trust.json"))
         let folder = DiskFolder(root: cloud), key = cloud.path + "\n" + profile.playerID
+        // A data dir seeded without a folder (`--seed`) joins when it first syncs with one.
+        guard (try? folder.checkAvailable()) != nil else { return book }
         let standing = Result { () throws(PairingError) in try book.enroll(in: folder) }
         if case .failure(let refusal) = standing {
             guard refusal == .notAMember(player: profile.playerID), let first = firstMachines.withLock({ $0[key] }) else {

@@ -145,7 +145,7 @@ import Testing
             let key = device == "evil" ? evil : DeviceKey()
             let body = KeyFileBody(player: "ann", device: device, key: key.publicKey, label: nil, how: how,
                                    by: how == .added ? laptop.book.key.publicKey.id : key.publicKey.id, invite: nil,
-                                   grant: key.sign(KeyFileBody.grantMessage(player: "ann", device: device, key: key.publicKey)), at: Date())
+                                   grant: key.sign(KeyFileBody.grantMessage(player: "ann", key: key.publicKey)), at: Date())
             let path = KeyFolder.keyPath("ann", key.publicKey.id)
             try folder.write(KeyFolder.encode(body, path: path, key: key), to: path, mode: .replace) { _, _ in }
         }

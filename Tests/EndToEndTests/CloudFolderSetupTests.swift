@@ -54,6 +54,10 @@ extension CloudFolderSetupTests {
         let sent = try String(contentsOf: sending, encoding: .utf8)
         #expect(sent.range(of: #"sending [0-9]+ of [0-9]+ records"#, options: .regularExpression) != nil, "\(sent)")
         #expect(sent.contains("\u{1B}[KSynced: "), "the line is wiped before the summary")
+        let added = try Binary.run(["devices", "add", "--json", "--data-dir", seeded.path, "--cloud-dir", cloud.path, "--player", "bench"])
+        let code = try #require((added.json as? [String: Any])?["code"] as? String, "devices add: \(added.stderr)")
+        let joined = try Binary.run(["devices", "join", code, "--data-dir", fresh.path, "--cloud-dir", cloud.path, "--player", "bench"])
+        #expect(joined.status == 0, "devices join: \(joined.stderr)")
         let typescript = root.appendingPathComponent("typescript")
         let command = [Binary.url.path, "sync", "--data-dir", fresh.path, "--cloud-dir", cloud.path, "--player", "bench"]
             .map { "'\($0)'" }.joined(separator: " ")

@@ -91,6 +91,12 @@ struct FrozenDatabaseTests {
         for player in ["player", "sam"] {
             let sent = try Binary.run(["--data-dir", laptop.path, "--cloud-dir", cloud.path, "--player", player, "sync", "--json"])
             #expect(sent.status == 0, "\(sent.stderr)")
+            // The new machine joins the player's machines once, with a code from the laptop.
+            let added = try Binary.run(["--data-dir", laptop.path, "--cloud-dir", cloud.path, "--player", player, "devices", "add", "--json"])
+            let code = try #require((added.json as? [String: Any])?["code"] as? String, "devices add: \(added.stderr)")
+            let joined = try Binary.run(["--data-dir", newMachine.path, "--cloud-dir", cloud.path, "--device", "new", "--player", player,
+                                         "devices", "join", code])
+            #expect(joined.status == 0, "devices join: \(joined.stderr)")
             let fetched = try Binary.run(["--data-dir", newMachine.path, "--cloud-dir", cloud.path, "--device", "new",
                                           "--player", player, "sync", "--json"])
             #expect(fetched.status == 0, "\(fetched.stderr)")

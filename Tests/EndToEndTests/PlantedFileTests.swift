@@ -38,7 +38,8 @@ import Testing
             let synced = try ann.run(["sync", "--player", "ann"])
             #expect(synced.status == 0, "sync: \(synced.stderr)")
             let lines = synced.stderr.split(separator: "\n").filter { $0.contains("evil") }
-            #expect(lines.count <= 2 && lines.allSatisfy { $0.contains("year 3000") }, "\(synced.stderr)")
+            // Refused before it is read: the folder is not one of her machines' (docs/trust.md).
+            #expect(lines.count <= 2 && lines.allSatisfy { $0.contains("year 3000") || $0.contains("not a machine of ann") }, "\(synced.stderr)")
         }
         let played = try ann.run(["play", "--plain", "--json", "--player", "ann", "--word", "tiger"], input: "crane\ntiger\n")
         #expect(played.status == 0, "play: \(played.stderr)")

@@ -167,7 +167,7 @@ import Testing
         let keys = pair.cloud.appendingPathComponent("players/ann/keys")
         let annKeyID = try #require(try FileManager.default.contentsOfDirectory(atPath: keys.path).first { $0.hasSuffix(".key") }).dropLast(4)
         let added = KeyFileBody(player: "ann", device: "pc9", key: benKey.publicKey, label: "pc9", how: .added, by: String(annKeyID), invite: nil,
-                                grant: benKey.sign(KeyFileBody.grantMessage(player: "ann", device: "pc9", key: benKey.publicKey)), at: Date())
+                                grant: benKey.sign(KeyFileBody.grantMessage(player: "ann", key: benKey.publicKey)), at: Date())
         let path = KeyFolder.keyPath("ann", benKey.publicKey.id)
         try KeyFolder.encode(added, path: path, key: benKey).write(to: pair.cloud.appendingPathComponent(path.description))
         let games = try Self.records(pair.cloud, player: "ben", zone: "Games")

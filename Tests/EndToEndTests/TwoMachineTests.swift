@@ -258,8 +258,12 @@ func gameID(_ events: [[String: Any]]) -> String? {
         let b = pair.peer("desktop")
         try b.pair(with: a)
         _ = try a.play(["--word", "comet"], ["give-up"])
-        try FileManager.default.createDirectory(at: b.dataDir, withIntermediateDirectories: true)
-        chown(b.dataDir.path, 65534, 65534)
+        // B was paired as root (its key and database made then): all of its data dir becomes its user's.
+        let owned = Process()
+        owned.executableURL = URL(fileURLWithPath: "/bin/chown")
+        owned.arguments = ["-R", "65534:65534", b.dataDir.path]
+        try owned.run()
+        owned.waitUntilExit()
         chmod(pair.root.path, 0o755)
         func asNobody(_ arguments: [String], input: String = "") throws -> Binary.Result {
             try Binary.run(["--reuid=65534", "--regid=65534", "--clear-groups", Binary.url.path] + arguments + b.options,
