@@ -17,10 +17,18 @@ public struct DeviceSet: Sendable, Equatable {
         public var key: DevicePublicKey
         /// The name a person gave the machine (`--device`), as its key file says.
         public var label: String?
-        public init(device: String, key: DevicePublicKey, label: String? = nil) { (self.device, self.key, self.label) = (device, key, label) }
+        /// Device folders the machine wrote under before (its device id changed: its database
+        /// was made again); what it signed there still reads.
+        public var formerDevices: [String]?
+        public init(device: String, key: DevicePublicKey, label: String? = nil, formerDevices: [String]? = nil) {
+            (self.device, self.key, self.label, self.formerDevices) = (device, key, label, formerDevices)
+        }
 
         /// What a person calls it.
         public var name: String { label ?? device }
+
+        /// Whether the device folder `name` is this machine's (now or before).
+        public func writes(_ name: String) -> Bool { device == name || formerDevices?.contains(name) == true }
     }
 
     /// The machines in, by key id.
@@ -37,7 +45,7 @@ public struct DeviceSet: Sendable, Equatable {
 
     /// The member a device folder of this name belongs to (the first by key id if two claim it).
     public func member(device: String) -> Member? {
-        members.values.filter { $0.device == device }.min { $0.key.id < $1.key.id }
+        members.values.filter { $0.writes(device) }.min { $0.key.id < $1.key.id }
     }
 
     public var sortedMembers: [Member] { members.values.sorted { ($0.device, $0.key.id) < ($1.device, $1.key.id) } }
@@ -51,6 +59,8 @@ struct KeyFileBody: Codable, Equatable {
     var key: DevicePublicKey
     /// The machine's name for people (`--device`).
     var label: String?
+    /// Device folders it wrote under before (at most 16).
+    var formerDevices: [String]?
     var how: How
     /// The key id of the machine that let this one in (founder: itself).
     var by: String
@@ -140,6 +150,7 @@ enum KeyFolder {
             if entry.name.hasSuffix(".key") {
                 guard let (body, opened) = decode(data, as: KeyFileBody.self), body.player == player, body.key.id + ".key" == entry.name,
                       (body.label?.count ?? 0) <= 64, DeviceID.accepts(body.device),
+                      (body.formerDevices ?? []).count <= 16, (body.formerDevices ?? []).allSatisfy(DeviceID.accepts),
                       SignedFile.verify(opened, path: path, key: body.key)
                 else { refused(path, "not a machine's key signed by itself"); continue }
                 contents.keys[body.key.id] = body
@@ -219,7 +230,7 @@ enum KeyFolder {
         // A member's device folder and name are what its own signed key file says now.
         for (id, member) in set.members {
             guard let file = contents.keys[id], file.key == member.key else { continue }
-            set.members[id] = .init(device: file.device, key: file.key, label: file.label)
+            set.members[id] = .init(device: file.device, key: file.key, label: file.label, formerDevices: file.formerDevices)
         }
         for (device, grant) in contents.grants {
             guard let signer = set.members[grant.opened.keyID], grant.body.by == grant.opened.keyID,

@@ -10,6 +10,7 @@ public enum PairingError: Error, Equatable, CustomStringConvertible {
     case noInvitation(String)
     case codeMismatch
     case expired(Date)
+    case used(by: String)
     case nameTaken(String)
     case unknownDevice(String)
     case removingSelf
@@ -26,6 +27,7 @@ public enum PairingError: Error, Equatable, CustomStringConvertible {
         case .noInvitation(let id): "no pairing code starting \(id) is in the cloud folder (has the folder finished copying? a code lasts 10 minutes)"
         case .codeMismatch: "the code does not match the pairing in the cloud folder: check it for a mistyped character"
         case .expired(let date): "that pairing code expired at \(ISO8601DateFormatter().string(from: date)); run 'qiktionary devices add' again"
+        case .used(let name): "that pairing code was used already (by '\(name)'); a code lets one machine in: run 'qiktionary devices add' again"
         case .nameTaken(let name): "a machine named '\(name)' is already one of this player's; pass another --device name, or remove it first with 'qiktionary devices remove \(name)'"
         case .unknownDevice(let name): "no machine named '\(name)' is in this player's devices (see 'qiktionary devices')"
         case .removingSelf: "this machine cannot take itself out; run 'qiktionary devices remove' on another of the player's machines"
@@ -67,10 +69,14 @@ extension TrustBook {
             let kept = state.withLock { $0.kept.ownKeyFile }
             if let kept, var body = KeyFolder.decode(kept, as: KeyFileBody.self)?.0, body.device != device.name || body.label != label {
                 // This machine's device id or name changed (a database made again): its key file says so.
+                if body.device != device.name {
+                    body.formerDevices = Array(((body.formerDevices ?? []).filter { $0 != device.name } + [body.device]).suffix(16))
+                }
                 body.device = device.name
                 body.label = label
                 try writeOwnKeyFile(body, in: folder)
-                pin(player, members: [key.publicKey.id: .init(device: device.name, key: key.publicKey, label: label)], removed: [], refreshing: true)
+                pin(player, members: [key.publicKey.id: .init(device: device.name, key: key.publicKey, label: label, formerDevices: body.formerDevices)],
+                    removed: [], refreshing: true)
             } else if !folder.fileExists(ownPath), let kept {
                 try write(kept, to: ownPath, in: folder)
             }
@@ -234,6 +240,9 @@ extension TrustBook {
         let derived = inviteKey(code)
         guard invite.body.key == derived.publicKey else { throw .codeMismatch }
         guard now() <= invite.body.expires else { throw .expired(invite.body.expires) }
+        if let used = contents.keys.values.first(where: { $0.how == .invited && $0.invite == id && $0.key != key.publicKey }) {
+            throw .used(by: used.label ?? used.device)
+        }
         guard let inviter = contents.keys[invite.signedBy], invite.body.by == invite.signedBy,
               SignedFile.verify(invite.opened, path: invite.path, key: inviter.key)
         else { throw .codeMismatch }

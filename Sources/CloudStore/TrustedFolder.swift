@@ -71,7 +71,7 @@ public struct TrustedFolder: CloudFolder {
             signers = { Array($0.members.values) }
         case .device(let name, let device):
             player = name
-            signers = { set in set.members.values.filter { $0.device == device } }
+            signers = { set in set.members.values.filter { $0.writes(device) } }
         }
         guard let set = book.deviceSet(of: player, in: inner) else {
             return .rejected(reason: "no machine of \(player) this machine trusts signed it")

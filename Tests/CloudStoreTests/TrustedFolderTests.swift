@@ -122,15 +122,22 @@ import Testing
         clock.withLock { $0 += TrustBook.codeLifetime + 1 }
         let late = Machine("ann", "late", on: folder, now: { clock.withLock { $0 } })
         #expect(throws: PairingError.self) { try late.book.join(code: code, in: folder) }
-        // Two machines with one code (a code copied): neither is let in.
+        // A code lets one machine in: a second is told it was used.
         clock.withLock { $0 -= TrustBook.codeLifetime + 1 }
         let (again, _) = try laptop.book.invite(in: folder)
         let one = Machine("ann", "one", on: folder), two = Machine("ann", "two", on: folder)
         _ = try one.book.join(code: again, in: folder)
-        _ = try two.book.join(code: again, in: folder)
+        #expect(throws: PairingError.used(by: "one")) { try two.book.join(code: again, in: folder) }
         laptop.book.forgetSets()
-        let set = try #require(laptop.book.deviceSet(of: "ann", in: folder))
-        #expect(Set(set.members.values.map { $0.device }) == ["laptop"])
+        #expect(Set(try #require(laptop.book.deviceSet(of: "ann", in: folder)).members.values.map { $0.device }) == ["laptop", "one"])
+        // Two keys naming one invitation (two joins at once on a replicated folder): neither is let in.
+        let body = KeyFileBody(player: "ann", device: "two", key: two.book.key.publicKey, label: "two", how: .invited,
+                               by: laptop.book.key.publicKey.id, invite: String(again.prefix(4)),
+                               grant: two.book.key.sign(KeyFileBody.grantMessage(player: "ann", key: two.book.key.publicKey)), at: Date())
+        let path = KeyFolder.keyPath("ann", two.book.key.publicKey.id)
+        try folder.write(KeyFolder.encode(body, path: path, key: two.book.key), to: path, mode: .replace) { _, _ in }
+        laptop.book.forgetSets()
+        #expect(Set(try #require(laptop.book.deviceSet(of: "ann", in: folder)).members.values.map { $0.device }) == ["laptop", "one"])
     }
 
     @Test func aKeyFileAnyoneWritesLetsNoMachineIn() throws {
