@@ -195,6 +195,13 @@ extension TrustBook {
     /// bits; the folder holds only the first 4 and a public key derived from all of them).
     public func invite(in folder: any CloudFolder) throws(PairingError) -> (code: String, expires: Date) {
         guard enrolled else { throw .notAMember(player: player) }
+        // This machine's codes that ran out unused are taken away (a used one stays: it is
+        // what lets the machine it paired in).
+        let contents = KeyFolder.read(player, in: folder) { _, _ in }
+        let used = Set(contents.keys.values.compactMap(\.invite))
+        for (id, invite) in contents.invites where invite.signedBy == key.publicKey.id && invite.body.expires < now() && !used.contains(id) {
+            folder.remove(invite.path)
+        }
         var generator = SystemRandomNumberGenerator()
         let code = String((0..<Self.codeLength).map { _ in Self.codeAlphabet[Int(generator.next(upperBound: UInt32(Self.codeAlphabet.count)))] })
         let expires = now().addingTimeInterval(Self.codeLifetime)

@@ -22,6 +22,16 @@ struct Machine {
     /// pairing code, as `devices add` and `devices join` would.
     private static let firstMachines = Locked<[String: TrustBook]>([:])
 
+    /// Lets the new data dir `dataDir` into this machine's player's machines before the real
+    /// program's first sync there is timed: `devices join` with a code this machine makes, as a
+    /// person pairs a new machine once (not part of what a first sync costs).
+    func letIn(_ dataDir: URL, device: String, cloud: URL) throws {
+        let code = try trust.invite(in: DiskFolder(root: cloud)).code
+        let outcome = try Child.run(["devices", "join", code, "--data-dir", dataDir.path, "--cloud-dir", cloud.path, "--player", profile.playerID,
+                                     "--device", device])
+        guard outcome.status == 0 else { throw BenchFailure("qiktionary devices join on \(device) exited \(outcome.status): \(outcome.output)") }
+    }
+
     static func paired(dataDir: URL, cloud: URL, profile: Profile) throws -> TrustBook {
         let book = TrustBook(player: profile.playerID, device: DeviceID(validated: profile.device.id), label: profile.device.name,
                              key: try DeviceKey.loadOrCreate(at: dataDir.appendingPathComponent("device-key")),

@@ -386,6 +386,7 @@ func measureMetrics(games: Int, options: Options, root: URL) throws -> ([Measure
         var syncs: [Child.Outcome] = []
         for index in 0..<runs {
             let dataDir = root.appendingPathComponent("program-\(index)")
+            try laptop.letIn(dataDir, device: "program-\(index)", cloud: cloud)
             let outcome = try Child.run(["sync", "--data-dir", dataDir.path, "--cloud-dir", cloud.path, "--player", Seeding.player, "--device", "program-\(index)"])
             guard outcome.status == 0 else { throw BenchFailure("qiktionary sync exited \(outcome.status): \(outcome.output)") }
             syncs.append(outcome)
@@ -428,6 +429,7 @@ func measureNewProcess(games: Int, runs: Int, root: URL) throws -> [Measurement]
     record(.firstUpload, [try time { try laptop.engine.sync() }])
     Glibc.sync()
     let receiver = root.appendingPathComponent("program-0")
+    try laptop.letIn(receiver, device: "program-0", cloud: cloud)
     let first = try Child.run(["sync", "--data-dir", receiver.path, "--cloud-dir", cloud.path, "--player", Seeding.player, "--device", "program-0"])
     guard first.status == 0 else { throw BenchFailure("qiktionary sync exited \(first.status): \(first.output)") }
     record(.firstSyncProgram, [first.milliseconds])
@@ -523,6 +525,7 @@ func measure(_ histories: [History], games: Int, runs: Int, root: URL, won: Hist
                 var syncs: [Child.Outcome] = []
                 for index in 0..<runs {
                     let dataDir = root.appendingPathComponent("program-never-compacted-\(index)")
+                    try laptop.letIn(dataDir, device: "never-compacted-\(index)", cloud: folder)
                     let outcome = try Child.run(["sync", "--data-dir", dataDir.path, "--cloud-dir", folder.path, "--player", Seeding.player,
                                                  "--device", "never-compacted-\(index)"])
                     guard outcome.status == 0 else { throw BenchFailure("qiktionary sync exited \(outcome.status): \(outcome.output)") }
