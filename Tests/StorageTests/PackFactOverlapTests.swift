@@ -19,7 +19,7 @@ import QiktionaryCore
         Turkish Chinese Japanese Semitic Europe European Europeans Africa African Asia Asian America American Americans \
         Australia Australian Antarctica Arctic Antarctic Atlantic Pacific Mediterranean Caribbean Siberia Mesopotamia \
         Canada Canadian Mexico Mexican India Indian Egypt Egyptian Greece Rome Israel Pakistan Philippines Norway \
-        Uruguay Argentina Texas Florida Hawaii California Louisiana Virginia Quebec Dorset Essex Kent Bohemia Tahiti \
+        Uruguay Argentina Texas Florida Hawaii California Louisiana Virginia Dakota Quebec Dorset Essex Kent Bohemia Tahiti \
         Everest Nile Victoria London Paris Venice Florence Boston York Francisco Angeles Alexandria Constantinople \
         Montevideo Cambridge Oxford Westminster US January February March April June July August September October \
         November December Christmas BC AD Parliament University UNESCO NASA DNA Celsius Venus Jupiter Saturn Mars \
@@ -39,6 +39,7 @@ import QiktionaryCore
         ("castles/yeoman", "ocean/depths", "Cameron", "two people: Moira Cameron, the first woman Yeoman Warder, and James Cameron, the film director"),
         ("garden/hive", "lab-notes/fission", "Frisch", "two unrelated people: Karl von Frisch, who decoded the bees' dance, and Otto Frisch, who named fission"),
         ("kitchen/crumb", "night-sky/castor", "Gemini", "two things: the Gemini 3 spacecraft and the constellation it was named after"),
+        ("books/bard", "inventions/wrench", "Johnson", "two people: Samuel Johnson, who called Ossian a fraud, and Jack Johnson, the boxer who patented a wrench"),
     ]
 
     struct Marks: Equatable {
