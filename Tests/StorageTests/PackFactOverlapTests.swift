@@ -9,9 +9,9 @@ import QiktionaryCore
 /// months, institutions and the planets.
 @Suite struct PackFactOverlapTests {
     /// Names that many facts share without telling the same thing: languages and peoples,
-    /// countries, regions, cities and seas, months and eras, institutions, the planets, the
-    /// most quoted writer in English, and words that begin a sentence but are too long for the
-    /// dictionary of four to seven letters.
+    /// countries, regions, states, cities and seas, months and eras, institutions, the planets,
+    /// the most quoted writer in English and the best-known physicist, and words that begin a
+    /// sentence but are too long for the dictionary of four to seven letters.
     static let commonGround: Set<String> = Set("""
         Greek Greeks Latin Roman Romans English British Britain Britons England Scotland Scottish Scots Wales Welsh \
         Ireland Irish Gaelic Celtic Highland Highlands Hebrides Norse Viking Vikings Frankish French France German \
@@ -23,7 +23,7 @@ import QiktionaryCore
         Everest Nile Victoria London Paris Venice Florence Boston York Francisco Angeles Alexandria Constantinople \
         Montevideo Cambridge Oxford Westminster US January February March April June July August September October \
         November December Christmas BC AD Parliament University UNESCO NASA DNA Celsius Venus Jupiter Saturn Mars \
-        Uranus Neptune Shakespeare Medieval Physicists Astronauts Astronomers Scientists
+        Uranus Neptune Shakespeare Einstein Washington Medieval Physicists Astronauts Astronomers Scientists
         """.split(separator: " ").map(String.init))
 
     /// Long words that open a sentence, not names.
