@@ -14,12 +14,12 @@ import QiktionaryCore
     /// sentence but are too long for the dictionary of four to seven letters.
     static let commonGround: Set<String> = Set("""
         Greek Greeks Latin Roman Romans English British Britain Britons England Scotland Scottish Scots Wales Welsh \
-        Ireland Irish Gaelic Celtic Highland Highlands Hebrides Norse Viking Vikings Frankish French France German \
+        Ireland Irish Gaelic Celtic Highland Highlands Mountains Hebrides Norse Viking Vikings Frankish French France German \
         Germany Dutch Italian Italy Spanish Spain Portuguese Czech Persian Arabic Hebrew Sanskrit Hindi Urdu Malay \
         Turkish Chinese Japanese Semitic Europe European Europeans Africa African Asia Asian America American Americans \
         Australia Australian Antarctica Arctic Antarctic Atlantic Pacific Mediterranean Caribbean Siberia Mesopotamia \
         Canada Canadian Mexico Mexican India Indian Egypt Egyptian Greece Rome Israel Pakistan Philippines Norway \
-        Uruguay Argentina Texas Florida Hawaii California Louisiana Virginia Dakota Quebec Dorset Essex Kent Bohemia Tahiti \
+        Uruguay Argentina Texas Florida Hawaii California Louisiana Virginia Dakota Alaska Quebec Dorset Essex Kent Bohemia Tahiti \
         Everest Nile Victoria London Paris Venice Florence Boston York Francisco Angeles Alexandria Constantinople \
         Montevideo Cambridge Oxford Westminster US January February March April June July August September October \
         November December Christmas BC AD Parliament University UNESCO NASA DNA Celsius Venus Jupiter Saturn Mars \
