@@ -9,21 +9,21 @@ import QiktionaryCore
 /// months, institutions and the planets.
 @Suite struct PackFactOverlapTests {
     /// Names that many facts share without telling the same thing: languages and peoples,
-    /// countries, regions, cities and seas, months and eras, institutions, the planets, the
-    /// most quoted writer in English, and words that begin a sentence but are too long for the
-    /// dictionary of four to seven letters.
+    /// countries, regions, states, cities and seas, months and eras, institutions, the planets,
+    /// the most quoted writer in English and the best-known physicist, and words that begin a
+    /// sentence but are too long for the dictionary of four to seven letters.
     static let commonGround: Set<String> = Set("""
         Greek Greeks Latin Roman Romans English British Britain Britons England Scotland Scottish Scots Wales Welsh \
-        Ireland Irish Gaelic Celtic Highland Highlands Hebrides Norse Viking Vikings Frankish French France German \
+        Ireland Irish Gaelic Celtic Highland Highlands Mountains Hebrides Norse Viking Vikings Frankish French France German \
         Germany Dutch Italian Italy Spanish Spain Portuguese Czech Persian Arabic Hebrew Sanskrit Hindi Urdu Malay \
         Turkish Chinese Japanese Semitic Europe European Europeans Africa African Asia Asian America American Americans \
         Australia Australian Antarctica Arctic Antarctic Atlantic Pacific Mediterranean Caribbean Siberia Mesopotamia \
         Canada Canadian Mexico Mexican India Indian Egypt Egyptian Greece Rome Israel Pakistan Philippines Norway \
-        Uruguay Argentina Texas Florida Hawaii California Louisiana Virginia Quebec Dorset Essex Kent Bohemia Tahiti \
+        Uruguay Argentina Texas Florida Hawaii California Louisiana Virginia Dakota Alaska Quebec Dorset Essex Kent Bohemia Tahiti \
         Everest Nile Victoria London Paris Venice Florence Boston York Francisco Angeles Alexandria Constantinople \
         Montevideo Cambridge Oxford Westminster US January February March April June July August September October \
         November December Christmas BC AD Parliament University UNESCO NASA DNA Celsius Venus Jupiter Saturn Mars \
-        Uranus Neptune Shakespeare Medieval Physicists Astronauts Astronomers Scientists
+        Uranus Neptune Shakespeare Einstein Washington Medieval Physicists Astronauts Astronomers Scientists
         """.split(separator: " ").map(String.init))
 
     /// Long words that open a sentence, not names.
@@ -39,6 +39,7 @@ import QiktionaryCore
         ("castles/yeoman", "ocean/depths", "Cameron", "two people: Moira Cameron, the first woman Yeoman Warder, and James Cameron, the film director"),
         ("garden/hive", "lab-notes/fission", "Frisch", "two unrelated people: Karl von Frisch, who decoded the bees' dance, and Otto Frisch, who named fission"),
         ("kitchen/crumb", "night-sky/castor", "Gemini", "two things: the Gemini 3 spacecraft and the constellation it was named after"),
+        ("books/bard", "inventions/wrench", "Johnson", "two people: Samuel Johnson, who called Ossian a fraud, and Jack Johnson, the boxer who patented a wrench"),
     ]
 
     struct Marks: Equatable {
