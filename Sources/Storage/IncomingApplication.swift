@@ -30,6 +30,9 @@ struct IncomingApplication {
     /// Whether any game's deletion waits to be sent (usually not): a game deleted here is not
     /// put back by a version fetched (or met in a conflict) before the deletion goes up.
     private let deletionsPending: Bool
+    /// Whether this machine keeps the cloud's system fields of any mark or bookmark (not on a
+    /// new machine, whose first fetch then needs no look at them).
+    private let versionsKept: Bool
     /// Whether any record of the player's waits for its game: usually none (always on a new
     /// machine), and then a deletion needs no look there. Set again when one is stashed.
     private var orphansWaiting: Bool
@@ -70,6 +73,7 @@ struct IncomingApplication {
         orphansWaiting = try Bool.fetchOne(db, sql: "SELECT 1 FROM orphanRecord WHERE playerId = ? LIMIT 1", arguments: [player]).isTrue
         deletionsPending = try Bool.fetchOne(db, sql: "SELECT 1 FROM deletionByGame WHERE playerId = ? AND word = '' LIMIT 1",
                                              arguments: [player]).isTrue
+        versionsKept = try Bool.fetchOne(db, sql: "SELECT 1 FROM remoteRecord WHERE playerId = ? LIMIT 1", arguments: [player]).isTrue
     }
 
     mutating func run(_ changes: IncomingChanges) throws {
@@ -209,6 +213,7 @@ struct IncomingApplication {
         let name = naming.mark(gameID: remote.gameID, letter: remote.letter)
         if refusedGames.contains(remote.gameID) { return refuse(.mark, name, Self.gameRefused) }
         guard try gameExists(remote.gameID) else { return try stash(name, remote.gameID, Orphan(mark: remote, fields: fields)) }
+        if try olderThanKept(name, fields) { return }
         try remember(name, .games, game: remote.gameID, fields)
         report.applied += 1
         if marksPending, try exists(Self.pendingMark, remote.gameID, remote.letter) { return try execute(Self.resendMark, remote.gameID, remote.letter) }
@@ -225,7 +230,9 @@ struct IncomingApplication {
     }
 
     private mutating func apply(_ remote: SyncBookmark, _ fields: Data) throws {
-        try remember(naming.bookmark(word: remote.word), .readingList, game: nil, fields)
+        let name = naming.bookmark(word: remote.word)
+        if try olderThanKept(name, fields) { return }
+        try remember(name, .readingList, game: nil, fields)
         report.applied += 1
         if bookmarksPending, try exists(Self.pendingBookmark, player, remote.word) { return try execute(Self.resendBookmark, player, remote.word) }
         if remote.isBookmarked {
@@ -438,6 +445,7 @@ struct IncomingApplication {
     // Fixed texts, so each is compiled once per connection and found again by its text.
     private static let gameRow = "SELECT status, secret, maxGuesses, finishedAt, rules, daily FROM game WHERE id = ? AND playerId = ?"
     private static let orderedGuesses = "SELECT word, playedAt FROM guess WHERE gameId = ? \(AppDatabase.playOrder)"
+    private static let keptFields = "SELECT systemFields FROM remoteRecord WHERE playerId = ? AND recordName = ?"
     private static let pendingMark = "SELECT 1 FROM markChange WHERE gameId = ? AND letter = ?"
     private static let pendingBookmark = "SELECT 1 FROM bookmarkChange WHERE playerId = ? AND word = ?"
     /// A local change kept over a fetched version must go up after it, to win everywhere: its
@@ -473,6 +481,21 @@ struct IncomingApplication {
         guard try query.step(db) else { return false }
         query.reset()
         return true
+    }
+
+    /// Whether a fetched mark or bookmark is older than the version of it this machine keeps: a
+    /// fetch read the cloud, and before it was applied another process of this machine sent a
+    /// newer value and cleared it (found by the simulation, seed 5268). The older one is not
+    /// applied: the cloud keeps the newer, every other machine takes it, and nothing here
+    /// would ever send it again.
+    private func olderThanKept(_ name: String, _ fields: Data) throws -> Bool {
+        guard versionsKept else { return false }
+        var query = RowInsert(try db.cachedStatement(sql: Self.keptFields))
+        query.bind(player)
+        query.bind(name)
+        guard try query.step(db) else { return false }
+        defer { query.reset() }
+        return naming.isOlder(fields, than: query.blob(0))
     }
 
     private func remember(_ name: String, _ zone: SyncZone, game: String?, _ fields: Data) throws {

@@ -31,6 +31,13 @@ public struct CloudSchema: RecordNaming {
     public func mark(gameID: String, letter: String) -> String { "\(gameID)-mark-\(letter)" }
     public func bookmark(word: String) -> String { Self.bookmarkPrefix + word }
 
+    /// The store's order of two versions (`ZoneView`'s winner: the later clock reading, then the
+    /// device's name): whether `fetched` comes before `kept`.
+    public func isOlder(_ fetched: Data, than kept: Data) -> Bool {
+        guard let fetched = SystemFields(encoded: fetched), let kept = SystemFields(encoded: kept) else { return false }
+        return (fetched.modifiedAt, fetched.modifiedBy.name) < (kept.modifiedAt, kept.modifiedBy.name)
+    }
+
     /// Whether `name` is `guess(gameID:word:)`, compared byte by byte without building it (a full
     /// fetch checks 75,000). For the ASCII ids and words it is given, the same as `==`.
     static func isGuess(_ name: String, gameID: String, word: String) -> Bool {

@@ -23,20 +23,33 @@ extension SyncEngine {
         }
         for zone in zones {
             let token = try player.zoneToken(zone).flatMap { try? ChangeToken(serialized: $0) }
-            if token == nil, let complete = streamedFullFetch(zone, report: &report) {
-                if complete { incomplete.remove(zone.rawValue) } else { incomplete.insert(zone.rawValue) }
-                continue
+            // A full fetch brings what the cloud has and no deletion: the games this machine knew
+            // the cloud had are read before it reads, and those it does not bring go here too.
+            var known = token == nil ? try gamesKnownInCloud(zone) : []
+            if token == nil {
+                var names = Set<String>()
+                let streamed = known.isEmpty ? streamedFullFetch(zone, report: &report) : streamedFullFetch(zone, report: &report, gameNames: &names)
+                if let complete = streamed {
+                    if complete { incomplete.remove(zone.rawValue) } else { incomplete.insert(zone.rawValue) }
+                    if complete && !known.isEmpty { try dropGamesGone(known, fetched: names, report: &report) }
+                    continue
+                }
             }
             var fetched: ZoneChanges
             do {
                 fetched = try withRetries { try cloud.fetchZoneChanges(zone.cloudZone, since: token) }
             } catch CloudStoreError.changeTokenExpired {
+                known = try gamesKnownInCloud(zone)
                 fetched = try withRetries { try cloud.fetchZoneChanges(zone.cloudZone, since: nil) }
             } catch CloudStoreError.zoneNotFound {
                 continue
             }
             try apply(fetched.changedRecords, deletions: fetched.deletedRecords, zone: zone, token: fetched.token.serialized, report: &report)
             if fetched.isComplete { incomplete.remove(zone.rawValue) } else { incomplete.insert(zone.rawValue) }
+            if fetched.isComplete && !known.isEmpty {
+                try dropGamesGone(known, fetched: Set(fetched.changedRecords.lazy.filter { $0.recordType == CloudSchema.game }.map(\.recordName)),
+                                  report: &report)
+            }
         }
         // Nothing new: the stored token is already right, and writing it again would cost a commit.
         let token = changes.token.serialized
@@ -49,8 +62,10 @@ extension SyncEngine {
     /// records while the database stores the ones before (docs/performance.md). One transaction,
     /// as ever. Returns whether the zone is complete, or nil when the store did not stream it or
     /// anything went wrong: nothing is then kept, and the usual fetch does it all again.
-    func streamedFullFetch(_ zone: SyncZone, report: inout SyncReport) -> Bool? {
+    /// `gameNames`, when given: told the names of the games it brings, valid or not (`dropGamesGone`).
+    func streamedFullFetch(_ zone: SyncZone, report: inout SyncReport, gameNames: UnsafeMutablePointer<Set<String>>? = nil) -> Bool? {
         let handoff = Handoff()
+        let games = gameNames == nil ? nil : Locked(Set<String>())
         let cloud = self.cloud, device = cloud.device, chunk = streamChunk, warnings = self.warnings
         var counts = (skipped: 0, own: 0)
         var stored = 0
@@ -63,7 +78,10 @@ extension SyncEngine {
                         try cloud.fetchAllRecords(zone.cloudZone, chunk: chunk, expect: { expected.set($0) }) { records in
                             // Records are checked and mapped on this side: the storing side is
                             // the slower one, and the whole fetch waits on it (docs/performance.md).
-                            handoff.put(Self.mapped(records, device: device, warnings: warnings))
+                            if let games {
+                                games.withLock { $0.formUnion(records.lazy.filter { $0.recordType == CloudSchema.game }.map(\.recordName)) }
+                            }
+                            return handoff.put(Self.mapped(records, device: device, warnings: warnings))
                         }
                     }
                     handoff.finish(result.mapError { $0 as any Error })
@@ -94,10 +112,24 @@ extension SyncEngine {
             }
             guard case .complete(_, let isComplete) = outcome else { return nil }
             Self.count(applied, skipped: counts.skipped, own: counts.own, into: &report, warnings: warnings)
+            if let games { gameNames?.pointee = games.withLock { $0 } }
             return isComplete
         } catch {
             return nil
         }
+    }
+
+    /// The games this machine knew the cloud had, read before a full fetch of the games zone.
+    private func gamesKnownInCloud(_ zone: SyncZone) throws -> Set<String> {
+        zone == .games ? try player.gamesKnownInCloud() : []
+    }
+
+    /// After a complete full fetch: the games known in the cloud before it that it did not
+    /// bring were deleted there, and go here too.
+    private func dropGamesGone(_ known: Set<String>, fetched names: Set<String>, report: inout SyncReport) throws {
+        let naming = CloudSchema()
+        let gone = known.filter { !names.contains(naming.game($0)) }
+        report.deleted += try player.dropGamesGoneFromCloud(gone)
     }
 
     /// What the store expects to hand over, set on its reading thread.

@@ -301,15 +301,38 @@ struct State: Equatable {
 
 /// A seed's run, and the shortest list of its steps that still fails.
 enum Simulation {
-    /// Runs the plan's steps; the problems found (none: it passed).
-    static func problems(_ plan: Plan) -> [String] {
+    /// Runs the plan's steps; the problems found (none: it passed). `time`, when given, is told
+    /// the seconds spent in each part of the run.
+    static func problems(_ plan: Plan, time: UnsafeMutablePointer<Timing>? = nil) -> [String] {
+        var clock = Date()
+        func lap(_ part: WritableKeyPath<Timing, TimeInterval>) {
+            let now = Date()
+            time?.pointee[keyPath: part] += now.timeIntervalSince(clock)
+            clock = now
+        }
         do {
             let world = try World(plan)
+            lap(\.setUp)
             for step in plan.steps { try world.run(step) }
+            lap(\.steps)
             try world.quiesce()
+            lap(\.quiescence)
+            defer { lap(\.checks) }
             return try world.check()
         } catch {
             return ["the run stopped: \(error)"]
+        }
+    }
+
+    /// Where a run's time goes, in seconds.
+    struct Timing {
+        var setUp: TimeInterval = 0
+        var steps: TimeInterval = 0
+        var quiescence: TimeInterval = 0
+        var checks: TimeInterval = 0
+
+        var description: String {
+            String(format: "setting up %.1f s, steps %.1f s, quiescence %.1f s, checks %.1f s", setUp, steps, quiescence, checks)
         }
     }
 

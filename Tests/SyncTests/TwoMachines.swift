@@ -134,12 +134,20 @@ final class WatchedCloud: ForwardingCloudDatabase, @unchecked Sendable {
     var beforeCommit: (() -> Void)?
     /// Runs before the round's fetch asks which zones changed: what happens meanwhile elsewhere.
     var beforeFetch: (() -> Void)?
+    /// Runs once a zone's changes are read, before the round applies them.
+    var afterZoneFetch: ((ZoneID) -> Void)?
 
     init(_ inner: FolderCloudDatabase) { self.inner = inner }
 
     func fetchDatabaseChanges(since token: ChangeToken?) throws(CloudStoreError) -> DatabaseChanges {
         beforeFetch?()
         return try inner.fetchDatabaseChanges(since: token)
+    }
+
+    func fetchZoneChanges(_ zone: ZoneID, since token: ChangeToken?) throws(CloudStoreError) -> ZoneChanges {
+        let changes = try inner.fetchZoneChanges(zone, since: token)
+        afterZoneFetch?(zone)
+        return changes
     }
 
 
