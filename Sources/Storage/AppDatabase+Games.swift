@@ -71,6 +71,19 @@ extension AppDatabase {
                                  arguments: [game.id, game.secret])
     }
 
+    /// Inserts a new game of the player's on the word chosen (`SyncGame.started`: solo, daily,
+    /// challenge and match play alike), the help level the player's own unless asked.
+    static func insertNewGame(id: String, request: GameRequest, pack: PackRecord, entry: PackWordRecord, maxGuesses: Int,
+                              profile: Profile, now: Date, _ db: Database) throws -> SavedGame {
+        let game = SyncGame.started(
+            id: id, packID: pack.id, secret: entry.word, fact: entry.fact, rules: request.rules ?? pack.rules, maxGuesses: maxGuesses,
+            hard: request.hard, assist: try request.assist ?? assist(profile.playerID, db), daily: request.daily,
+            at: now, on: profile.device.name)
+        let record = GameRecord(game: game, playerId: profile.playerID, systemFields: nil)
+        try record.insert(db)
+        return try savedGame(record, db)
+    }
+
     /// That order as SQL, its one argument the game's secret.
     static let playOrder = "ORDER BY position, word = ? DESC, word"
 
@@ -151,16 +164,8 @@ extension PlayerDatabase {
             let (pack, entry) = try AppDatabase.chooseSecret(request, playerID: profile.playerID, lexicon: lexicon, db)
             let rules = request.rules ?? pack.rules
             if !rules.allows(entry.word) { throw StorageError.rulesForbidWord(entry.word) }
-            let game = SyncGame(
-                id: id, packID: pack.id, secret: entry.word, fact: entry.fact, rules: rules,
-                maxGuesses: pack.maxGuesses ?? Game.defaultMaxGuesses, status: .inProgress,
-                startedAt: now, updatedAt: now, finishedAt: nil,
-                startedOn: profile.device.name, lastChangedOn: profile.device.name, hard: request.hard,
-                assist: try request.assist ?? AppDatabase.assist(profile.playerID, db), hints: "", daily: request.daily
-            )
-            let record = GameRecord(game: game, playerId: profile.playerID, systemFields: nil)
-            try record.insert(db)
-            return try AppDatabase.savedGame(record, db)
+            return try AppDatabase.insertNewGame(id: id, request: request, pack: pack, entry: entry,
+                                                 maxGuesses: pack.maxGuesses ?? Game.defaultMaxGuesses, profile: profile, now: now, db)
         }
     }
 
