@@ -166,19 +166,9 @@ final class FakeGameData: GameData, @unchecked Sendable {
         return bookmarks
     }
 
-    func statistics() throws -> Statistics {
-        try call("statistics")
-        return stats
-    }
-
-    func playedGames() throws -> [PlayedGame] {
-        try call("playedGames")
-        return played
-    }
-
-    func achievements() throws -> [Achievement] {
-        try call("achievements")
-        return achievementList
+    func statsSummary() throws -> StatsSummary {
+        try call("statsSummary")
+        return StatsSummary(statistics: stats, achievements: achievementList, playedGames: played)
     }
 
     // MARK: The coach
