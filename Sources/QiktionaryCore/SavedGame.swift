@@ -188,4 +188,7 @@ public enum Practice {
     public static let packID = Pack.practiceID
     /// What the card says in place of a fact.
     public static let noFact = "No fact for this word: it is in no pack, so this was a practice game."
+    /// The rules of a practice game on `word`: classic, unless the word repeats a letter, which
+    /// only mastermind rules allow.
+    public static func rules(for word: String) -> Rules { word.hasRepeatedLetters ? .mastermind : .classic }
 }

@@ -21,10 +21,13 @@ extension AppDatabase {
 
     // MARK: Lists
 
+    /// A status as the statements compare it: Core's raw value (what the game table keeps), quoted.
+    static func sql(_ status: GameStatus) -> String { "'\(status.rawValue)'" }
+
     /// The guesses a finished game `g` counts (`Game.guessesUsed`): up to its winning guess in
     /// the played order, all of them when it was not won.
     static let guessesUsedSQL = """
-        CASE WHEN g.status = 'won' AND EXISTS (SELECT 1 FROM guess w WHERE w.gameId = g.id AND w.word = g.secret)
+        CASE WHEN g.status = \(AppDatabase.sql(.won)) AND EXISTS (SELECT 1 FROM guess w WHERE w.gameId = g.id AND w.word = g.secret)
           THEN (SELECT count(*) FROM guess u JOIN guess w ON w.gameId = u.gameId AND w.word = g.secret
                 WHERE u.gameId = g.id AND (u.position < w.position OR (u.position = w.position AND u.word = w.word)))
           ELSE (SELECT count(*) FROM guess WHERE gameId = g.id) END
@@ -100,7 +103,7 @@ extension AppDatabase {
                 guard let lexicon, Pack.lengths.contains(word.count), word.isLowercaseASCIIWord, lexicon().contains(word) else {
                     throw StorageError.unknownWord(word)
                 }
-                let rules: Rules = word.hasRepeatedLetters ? .mastermind : .classic
+                let rules = Practice.rules(for: word)
                 return (PackRecord(id: Practice.packID, version: 1, title: "Practice", description: "Any word of the dictionary.",
                                    length: word.count, rules: rules, maxGuesses: nil),
                         PackWordRecord(packId: Practice.packID, word: word, fact: "", position: 0))
@@ -176,7 +179,7 @@ extension PlayerDatabase {
     public func latestGameInProgress() throws(StorageError) -> SavedGame? {
         try read { db in
             try GameRecord.fetchOne(db, sql: """
-                SELECT g.* FROM game g INDEXED BY game_player_status WHERE g.playerId = ? AND g.status = 'in-progress'
+                SELECT g.* FROM game g INDEXED BY game_player_status WHERE g.playerId = ? AND g.status = \(AppDatabase.sql(.inProgress))
                 ORDER BY EXISTS (SELECT 1 FROM guess e WHERE e.gameId = g.id) DESC, g.updatedAt DESC, g.id LIMIT 1
                 """, arguments: [profile.playerID])
                 .map { try AppDatabase.savedGame($0, db) }
@@ -277,7 +280,7 @@ extension PlayerDatabase {
     public func gamesInProgress() throws(StorageError) -> [SavedGame] {
         try read { db in
             try GameRecord.fetchAll(db, sql: """
-                SELECT g.* FROM game g WHERE g.playerId = ? AND g.status = 'in-progress'
+                SELECT g.* FROM game g WHERE g.playerId = ? AND g.status = \(AppDatabase.sql(.inProgress))
                   AND EXISTS (SELECT 1 FROM guess e WHERE e.gameId = g.id)
                 ORDER BY g.updatedAt DESC, g.id
                 """, arguments: [profile.playerID])
@@ -311,7 +314,7 @@ extension PlayerDatabase {
         try read { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT g.status, g.hard, g.hints, g.assist, \(AppDatabase.guessesUsedSQL) AS used
-                FROM game g WHERE g.playerId = ? AND g.status != 'in-progress'
+                FROM game g WHERE g.playerId = ? AND g.status != \(AppDatabase.sql(.inProgress))
                 ORDER BY g.finishedAt, g.id
                 """, arguments: [profile.playerID])
             return Statistics(games: rows.compactMap { row in
@@ -329,7 +332,7 @@ extension PlayerDatabase {
             try Row.fetchAll(db, sql: """
                 SELECT p.*, (SELECT count(*) FROM packWord w WHERE w.packId = p.id) AS words,
                   (SELECT count(*) FROM packWord w WHERE w.packId = p.id AND EXISTS (
-                     SELECT 1 FROM game g WHERE g.playerId = ? AND g.packId = p.id AND g.secret = w.word AND g.status = 'won')) AS solved
+                     SELECT 1 FROM game g WHERE g.playerId = ? AND g.packId = p.id AND g.secret = w.word AND g.status = \(AppDatabase.sql(.won)))) AS solved
                 FROM pack p ORDER BY p.length, p.title
                 """, arguments: [profile.playerID]).map { row in
                 PackProgress(
