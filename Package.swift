@@ -92,6 +92,8 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage", "QiktionaryCore", "QiktionaryResources", "Sync", "TestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "PlainModeTests", dependencies: ["PlainMode", "Storage", "QiktionaryCore"]),
+        // App's use cases against an in-memory store.
+        .testTarget(name: "AppTests", dependencies: ["App", "Storage", "QiktionaryCore", "QiktionaryResources"]),
         .testTarget(name: "ScreenTests", dependencies: ["Screen"]),
         .testTarget(name: "ProcessMemoryTests", dependencies: ["ProcessMemory"]),
         .testTarget(name: "GameUITests", dependencies: ["GameUI", "Screen", "QiktionaryCore"]),
