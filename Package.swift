@@ -38,7 +38,8 @@ let package = Package(
         // SQLite through GRDB: schema, pack import, games, guesses, bookmarks.
         .target(
             name: "Storage",
-            dependencies: ["QiktionaryCore", "TextSafety", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["QiktionaryCore", "TextSafety", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "GRDBSQLite", package: "GRDB.swift")]
         ),
         // Line mode for scripts and screen readers, and the JSON shapes every command prints.
         .target(name: "PlainMode", dependencies: ["QiktionaryCore", "App", "TextSafety"]),
@@ -56,7 +57,7 @@ let package = Package(
         // The CloudKit-like store kept in a shared folder. Knows nothing of the game.
         .target(name: "CloudStore", dependencies: ["CZlib", "TextSafety", "Concurrency", .product(name: "Crypto", package: "swift-crypto")]),
         // The sync engine: the game's data to and from the cloud store (SYNC.md's recipe).
-        .target(name: "Sync", dependencies: ["QiktionaryCore", "Storage", "CloudStore", "ProcessMemory", "Concurrency"]),
+        .target(name: "Sync", dependencies: ["QiktionaryCore", "Storage", "CloudStore", "ProcessMemory", "Concurrency", "TextSafety"]),
         // The application layer: the use cases every front end calls (start, guess, hint, daily and
         // challenge games, import and export, resets, recovery) and the wording of errors for a person.
         .target(name: "App", dependencies: ["QiktionaryCore", "Storage", "Sync", "CloudStore", "QiktionaryResources", "TextSafety", "Concurrency"]),
@@ -82,7 +83,7 @@ let package = Package(
         .executableTarget(
             name: "qiktionary",
             dependencies: [
-                "QiktionaryCore", "App", "QiktionaryResources", "PlainMode", "GameUI", "TerminalUI", "Sync",
+                "QiktionaryCore", "App", "QiktionaryResources", "PlainMode", "GameUI", "TerminalUI", "Screen", "Sync",
                 "ProcessMemory", "TextSafety", "Concurrency",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -93,6 +94,8 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage", "QiktionaryCore", "QiktionaryResources", "Sync", "TestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "PlainModeTests", dependencies: ["PlainMode", "Storage", "QiktionaryCore"]),
+        // App's use cases against an in-memory store.
+        .testTarget(name: "AppTests", dependencies: ["App", "Storage", "Sync", "QiktionaryCore", "QiktionaryResources"]),
         .testTarget(name: "ScreenTests", dependencies: ["Screen"]),
         .testTarget(name: "ProcessMemoryTests", dependencies: ["ProcessMemory"]),
         .testTarget(name: "GameUITests", dependencies: ["GameUI", "Screen", "QiktionaryCore"]),

@@ -56,7 +56,7 @@ extension PlayerGames {
                 entry = (chosen.pack, chosen.word)
             }
             let pack = try entry.pack.flatMap { id throws(StorageError) in try database.pack(id).map { (id: id, installed: $0) } }
-            let chosenRules = rules ?? pack?.installed.rules ?? (entry.word.hasRepeatedLetters ? .mastermind : .classic)
+            let chosenRules = rules ?? pack?.installed.rules ?? Practice.rules(for: entry.word)
             if !chosenRules.allows(entry.word) { throw .rulesForbidWord(entry.word) }
             if entry.pack == nil, !(Pack.lengths.contains(entry.word.count) && lexicon().contains(entry.word)) {
                 throw .unknownWord(entry.word)

@@ -23,14 +23,18 @@ extension PlayerGames {
     public func friends() throws -> [String] { try run { () throws(StorageError) in try player.friends() } }
 
     /// Makes this player visible to the others of the folder (published at the next sync).
-    public func join(now: Date = Date()) throws { try run { () throws(StorageError) in try player.keepFriend(me, joinedAt: now) } }
+    public func join(now: Date? = nil) throws {
+        let now = now ?? player.clock()
+        try run { () throws(StorageError) in try player.keepFriend(me, joinedAt: now) }
+    }
 
     // MARK: Making and answering
 
     /// A new match against `opponent`, a player visible in the folder: three words of `packID`
     /// (one drawn at random when nil), under `rules` (the pack's when nil).
     public func newMatch(against opponent: String, packID: String?, rules: Rules?, hard: Bool, assist: Assist = .standard, seed: UInt64? = nil,
-                         now: Date = Date()) throws -> MatchOverview {
+                         now: Date? = nil) throws -> MatchOverview {
+        let now = now ?? player.clock()
         if let problem = PlayerName.problem(opponent) { throw Failure(problem) }
         if opponent == me { throw Failure(MatchRefusal.againstYourself(me).description) }
         guard try friends().contains(opponent) else {
@@ -248,8 +252,8 @@ extension PlayerGames {
     /// engine keep between them (a fresh one reads and works out everything).
     public func exchangeShared(cloud: any CloudDatabase, warnings: CloudWarningSink?, round: SyncReport = SyncReport(),
                                memory: SharedExchange = SharedExchange()) throws -> Int {
-        guard let cloud = cloud as? FolderCloudDatabase else { return 0 }
-        let zone = SharedZone(player: player, cloud: cloud, warnings: warnings)
+        guard let folder = cloud.sharedFolder else { return 0 }
+        let zone = SharedZone(player: player, cloud: cloud, folder: folder, warnings: warnings)
         let reading = try zone.read(using: memory.readers)
         let moved = round.uploaded + round.downloaded + round.deleted + round.conflictsResolved + round.waiting > 0
         // What was published last (the player's own heads and a query) is read at most once a

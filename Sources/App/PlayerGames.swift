@@ -108,6 +108,10 @@ public struct PlayerGames: Sendable {
     public func statistics() throws -> Statistics { try run { () throws(StorageError) in try player.statistics() } }
     public func playedGames() throws -> [PlayedGame] { try run { () throws(StorageError) in try player.playedGames() } }
     public func achievements() throws -> [Achievement] { try run { () throws(StorageError) in try player.achievements() } }
+    /// What `stats` and the statistics screen show, worked out once for both.
+    public func statsSummary() throws -> StatsSummary {
+        StatsSummary(statistics: try statistics(), achievements: try achievements(), playedGames: try playedGames())
+    }
 
     // MARK: The coach
 

@@ -15,16 +15,19 @@ public struct Recovery {
     let voice: Voice
     /// Asks the person before the file is moved; throws when they do not agree.
     let confirm: (String) throws -> Void
+    /// The wall clock: the time in the names of what is set aside, and the salvage's "now".
+    let clock: @Sendable () -> Date
 
-    public init(options: Setup.Options, file: String?, reason: String, voice: Voice, confirm: @escaping (String) throws -> Void) {
-        (self.options, self.file, self.reason, self.voice, self.confirm) = (options, file, reason, voice, confirm)
+    public init(options: Setup.Options, file: String?, reason: String, voice: Voice, confirm: @escaping (String) throws -> Void,
+                clock: @escaping @Sendable () -> Date = Setup.clock(environment: ProcessInfo.processInfo.environment)) {
+        (self.options, self.file, self.reason, self.voice, self.confirm, self.clock) = (options, file, reason, voice, confirm, clock)
     }
 
     public func run() throws {
         let dataDir = options.resolvedDataDir()
         let database = URL(fileURLWithPath: file ?? dataDir.appendingPathComponent(AppDatabase.fileName).path)
         try confirm("The database \(database.path) is damaged (\(reason)). Set it aside (it is kept), save what can still be read and start a fresh database?")
-        let time = DataSafety.stamp()
+        let time = DataSafety.stamp(clock())
         let aside = DataSafety.unused(suffixes: ["", "-wal", "-shm"]) { n in
             URL(fileURLWithPath: "\(database.path).damaged-\(time)\(n == 1 ? "" : "-\(n)")")
         }
@@ -40,7 +43,7 @@ public struct Recovery {
         do { lexicon = try BundledContent.lexicon() } catch {
             throw Failure("the dictionary is missing or unreadable (\(BundledContent.dictionaryURL.path)); reinstall the game", code: Failure.unexpected)
         }
-        let salvage = Damage.salvage(file: aside, player: options.player, lexicon: lexicon, now: Date())
+        let salvage = Damage.salvage(file: aside, player: options.player, lexicon: lexicon, now: clock())
         let player = options.player ?? salvage.settings[.player] ?? AppDatabase.defaultPlayer
         var saved: [(URL, ExportDocument)] = []
         for document in salvage.exports {

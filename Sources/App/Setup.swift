@@ -87,7 +87,7 @@ public struct Setup: Sendable {
 
     /// The wall clock, moved by `QIKTIONARY_CLOCK_OFFSET` seconds: how the tests play a machine
     /// whose clock is wrong.
-    static func clock(environment: [String: String]) -> @Sendable () -> Date {
+    public static func clock(environment: [String: String]) -> @Sendable () -> Date {
         let offset = environment["QIKTIONARY_CLOCK_OFFSET"].flatMap(TimeInterval.init) ?? 0
         return { Date().addingTimeInterval(offset) }
     }

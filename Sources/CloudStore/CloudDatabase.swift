@@ -4,6 +4,10 @@ import Foundation
 /// interface's thread. Every call is safe from several threads and several processes.
 public protocol CloudDatabase: AnyObject, Sendable {
     var device: DeviceID { get }
+    /// The shared folder this store is one player's store in, beside the other players' (the
+    /// shared zones of matches and leaderboards are read from there); nil for a store that is
+    /// not a folder's. A wrapper (`ForwardingCloudDatabase`) has none unless it says so.
+    var sharedFolder: (any CloudFolder)? { get }
     /// The generation this store syncs with; nil until the first contact with the folder.
     var generation: CloudGeneration? { get }
 
@@ -92,6 +96,8 @@ public enum StreamedFetch: Sendable, Equatable {
 }
 
 extension CloudDatabase {
+    public var sharedFolder: (any CloudFolder)? { nil }
+
     /// Stores that make every commit on its own, and wrappers that watch each.
     public func modifyRecords(in zone: ZoneID, commits: [CommitBatch], policy: SavePolicy) throws(CloudStoreError) -> CommitsMade {
         var made = CommitsMade(results: [], failure: nil)

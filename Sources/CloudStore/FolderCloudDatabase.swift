@@ -11,6 +11,7 @@ import Foundation
 public final class FolderCloudDatabase: CloudDatabase {
     public let device: DeviceID
     public let folder: any CloudFolder
+    public var sharedFolder: (any CloudFolder)? { folder }
     let layout: CloudLayout
     let options: CloudStoreOptions
 

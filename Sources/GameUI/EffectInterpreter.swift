@@ -141,9 +141,9 @@ public struct EffectInterpreter: Sendable {
         case .load(.readingList): return [.readingListLoaded(try data.readingList())]
         case .load(.history): return [.historyLoaded(try data.history())]
         case .load(.stats):
-            let daily = Achievements.dailyStreaks(games: try data.playedGames())
-            return [.statsLoaded(try data.statistics()),
-                    .achievementsLoaded(try data.achievements(), dailyCurrent: daily.current, dailyBest: daily.best)]
+            let summary = try data.statsSummary()
+            return [.statsLoaded(summary.statistics),
+                    .achievementsLoaded(summary.achievements, dailyCurrent: summary.dailyStreak.current, dailyBest: summary.dailyStreak.best)]
         case .load(.matches):
             do { return [.matchesLoaded(try data.matches())] } catch { return [.matchesFailed(Self.text(of: error))] }
         case .load(.leaderboard):

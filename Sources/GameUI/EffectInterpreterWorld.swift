@@ -35,10 +35,8 @@ public protocol GameData: Sendable {
     func bookmarkGame(id: String) throws -> Bookmark
     func removeBookmark(word: String) throws
     func readingList() throws -> [Bookmark]
-    func statistics() throws -> Statistics
-    /// Every game played, for the achievements' daily streaks.
-    func playedGames() throws -> [PlayedGame]
-    func achievements() throws -> [Achievement]
+    /// The statistics, the achievements and the daily streaks, as `stats` prints them.
+    func statsSummary() throws -> StatsSummary
 
     // MARK: The coach
 

@@ -35,18 +35,13 @@ public final class PlainSession {
 
     /// Starts as asked (`--word`, `--pack` and `--hard` always begin a new game), else resumes
     /// the most recent game in progress, else starts a new one. Throws when the request cannot be met.
+    /// The help level asked for becomes the player's (`PlayerGames.begin(_: GameOptions)`, as `play` does).
     public func begin(pack: String?, word: String?, daily: Bool = false, challenge: String? = nil, match: String? = nil) throws {
-        // A level asked for is the player's from now on, here and, through the games it
-        // starts, on their other machines; a game already started keeps its own.
-        if let assist { try games.chooseAssist(assist) }
-        if daily { return try start(try games.dailyRequest()) }
-        if let challenge { return try start(try games.challengeRequest(code: challenge)) }
-        if let match { return try startMatchGame(match) }
-        let request = GameRequest(packID: pack, word: word, rules: rules, seed: seed, hard: hard, assist: assist)
-        let (game, resumed) = try games.begin(request)
+        let begun = try games.begin(GameOptions(pack: pack, word: word, rules: rules, seed: seed, hard: hard, assist: assist,
+                                                daily: daily, challenge: challenge, match: match))
         // The seed is the first new game's.
-        if !resumed { seed = nil }
-        show(game, resumed: resumed)
+        if !begun.resumed && !daily && challenge == nil && match == nil { seed = nil }
+        show(begun.game, resumed: begun.resumed, match: begun.matchTitle)
     }
 
     /// Handles one input line; false when the session should end.
@@ -160,10 +155,8 @@ public final class PlainSession {
 
     /// The player's next game of a match, started or resumed.
     private func startMatchGame(_ id: String) throws {
-        let game = try games.beginMatchGame(matchID: id)
-        let overview = try games.matchOverview(ofGame: game.id)
-        let title = overview.flatMap { overview in overview.gameIndex(of: game.id).map { overview.gameTitle(index: $0) } }
-        show(game, resumed: !game.game.guesses.isEmpty, match: title)
+        let begun = try games.begin(GameOptions(match: id))
+        show(begun.game, resumed: begun.resumed, match: begun.matchTitle)
     }
 
     /// The game started or resumed is the current one.

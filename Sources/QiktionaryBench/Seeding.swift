@@ -140,10 +140,12 @@ enum Seeding {
                     incoming.marks.append((mark, seedFields))
                 }
             }
-            incoming.games.append((SyncGame(id: id, packID: "animals", secret: secret.word, fact: secret.fact, rules: .classic,
-                                            maxGuesses: maxGuesses, status: status, startedAt: played, updatedAt: updated,
-                                            finishedAt: status.isFinished ? updated : nil, startedOn: device, lastChangedOn: device,
-                                            hard: false, assist: .before, hints: "", daily: nil), seedFields))
+            var game = SyncGame.started(id: id, packID: "animals", secret: secret.word, fact: secret.fact, rules: .classic,
+                                        maxGuesses: maxGuesses, hard: false, assist: .before, daily: nil, at: played, on: device)
+            game.status = status
+            game.updatedAt = updated
+            game.finishedAt = status.isFinished ? updated : nil
+            incoming.games.append((game, seedFields))
         }
         try machine.player.applyIncoming(incoming, zone: .games, token: nil, naming: CloudSchema())
         // Seeded as if from nowhere: forget that, so the first sync uploads everything.

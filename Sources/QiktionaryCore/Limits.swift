@@ -16,6 +16,12 @@ public enum Limits {
     public static let positions = 1...1_000
     /// How many hints a game may list, each at a guess count of `positions`' range or 0.
     public static let hints = 200
+    /// A time a game's value may hold, in seconds since 1970: none before 1970, none from 2100 on.
+    public static let seconds: ClosedRange<Double> = 0...4_102_444_800
+    /// A count of a guess's feedback (letters in common, in place, elsewhere): at most a word's letters.
+    public static let letterCounts = 0...wordLengths.upperBound
+    /// A device's name, as another machine's record gives it, in characters.
+    public static let deviceNameLength = 64
 
     /// Game ids: lowercase UUIDs, 8-4-4-4-12 hexadecimal digits (what `UUID(uuidString:)`
     /// reads, in lower case).

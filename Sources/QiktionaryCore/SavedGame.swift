@@ -3,24 +3,54 @@ import Foundation
 // The values storage gives back and the interface shows: plain data, in Core so the interface
 // needs no storage to show them.
 
-/// A game as stored: the rules' view of it plus when, where and what it is about.
+/// A game as stored: the value it travels as (`SyncGame`, held whole, so a field added there is
+/// here with nothing to copy), the rules' view of it (its guesses and marks), and what this
+/// machine knows of it besides.
 public struct SavedGame: Sendable, Equatable {
+    /// Every synced field of the game.
+    public var synced: SyncGame
+    /// The rules' view: the synced game with its guesses and marks.
     public var game: Game
-    public var fact: String
-    public var startedAt: Date
-    public var updatedAt: Date
-    public var finishedAt: Date?
-    /// Name of the device the game was started on.
-    public var startedOn: String
-    /// Name of the device that last changed the game.
-    public var lastChangedOn: String
     public var bookmarked: Bool
-    /// The guess counts at which the player took a hint (0: before the first guess), sorted.
-    public var hints: [Int]
-    /// The date of a daily game ("2026-11-22", the local date it was started on); nil for any other game.
-    public var daily: String?
     /// The device each guess was played on, in the order of `game.guesses`.
     public var guessDevices: [String]
+
+    public var fact: String {
+        get { synced.fact }
+        set { synced.fact = newValue }
+    }
+    public var startedAt: Date {
+        get { synced.startedAt }
+        set { synced.startedAt = newValue }
+    }
+    public var updatedAt: Date {
+        get { synced.updatedAt }
+        set { synced.updatedAt = newValue }
+    }
+    public var finishedAt: Date? {
+        get { synced.finishedAt }
+        set { synced.finishedAt = newValue }
+    }
+    /// Name of the device the game was started on.
+    public var startedOn: String {
+        get { synced.startedOn }
+        set { synced.startedOn = newValue }
+    }
+    /// Name of the device that last changed the game.
+    public var lastChangedOn: String {
+        get { synced.lastChangedOn }
+        set { synced.lastChangedOn = newValue }
+    }
+    /// The guess counts at which the player took a hint (0: before the first guess), sorted.
+    public var hints: [Int] {
+        get { HintLog.parse(synced.hints) ?? [] }
+        set { synced.hints = HintLog.text(newValue) }
+    }
+    /// The date of a daily game ("2026-11-22", the local date it was started on); nil for any other game.
+    public var daily: String? {
+        get { synced.daily }
+        set { synced.daily = newValue }
+    }
 
     /// Whether more than one machine played this game's guesses (then each guess says where).
     public var playedOnSeveralDevices: Bool { Set(guessDevices).count > 1 }
@@ -31,18 +61,12 @@ public struct SavedGame: Sendable, Equatable {
         return guessDevices[win]
     }
 
-    public init(game: Game, fact: String, startedAt: Date, updatedAt: Date, finishedAt: Date?, startedOn: String, lastChangedOn: String,
-                bookmarked: Bool, hints: [Int], daily: String?, guessDevices: [String]) {
-        self.game = game
-        self.fact = fact
-        self.startedAt = startedAt
-        self.updatedAt = updatedAt
-        self.finishedAt = finishedAt
-        self.startedOn = startedOn
-        self.lastChangedOn = lastChangedOn
+    /// The game as it is shown, from the value it travels as and its guesses and marks.
+    public init(_ synced: SyncGame, guesses: [Guess], marks: [Character: LetterMark], bookmarked: Bool, guessDevices: [String]) {
+        self.synced = synced
+        self.game = Game(id: synced.id, packID: synced.packID, secret: synced.secret, rules: synced.rules, maxGuesses: synced.maxGuesses,
+                         hard: synced.hard, assist: synced.assist, guesses: guesses, status: synced.status, marks: marks)
         self.bookmarked = bookmarked
-        self.hints = hints
-        self.daily = daily
         self.guessDevices = guessDevices
     }
 
@@ -164,4 +188,7 @@ public enum Practice {
     public static let packID = Pack.practiceID
     /// What the card says in place of a fact.
     public static let noFact = "No fact for this word: it is in no pack, so this was a practice game."
+    /// The rules of a practice game on `word`: classic, unless the word repeats a letter, which
+    /// only mastermind rules allow.
+    public static func rules(for word: String) -> Rules { word.hasRepeatedLetters ? .mastermind : .classic }
 }

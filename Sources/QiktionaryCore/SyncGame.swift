@@ -49,6 +49,19 @@ public struct SyncGame: Sendable, Equatable, Codable {
     }
 }
 
+extension SyncGame {
+    /// A game just started: the one place a new game's fields take their first values, for every
+    /// way a game starts (solo, daily, challenge and match play). In progress, changed when it
+    /// started and where, no hint taken yet. A field added to the game with a first value every
+    /// new game shares takes it here.
+    public static func started(id: String, packID: String, secret: String, fact: String, rules: Rules, maxGuesses: Int,
+                               hard: Bool, assist: Assist, daily: String?, at now: Date, on device: String) -> SyncGame {
+        SyncGame(id: id, packID: packID, secret: secret, fact: fact, rules: rules, maxGuesses: maxGuesses, status: .inProgress,
+                 startedAt: now, updatedAt: now, finishedAt: nil, startedOn: device, lastChangedOn: device,
+                 hard: hard, assist: assist, hints: "", daily: daily)
+    }
+}
+
 /// The game's conflict rules, as pure functions: two copies of one game (two machines' edits,
 /// or a game and an import of it) become one the same way everywhere. Storage applies them;
 /// docs/sync.md tells them in words.
@@ -81,23 +94,5 @@ public enum GameMerge {
         if let winning = Game.winningIndex(of: guesses.map(\.word), secret: secret) { return (.won, guesses[winning].playedAt) }
         if guesses.count >= maxGuesses, status < .lost, let last = guesses.last { return (.lost, last.playedAt) }
         return (status, finishedAt)
-    }
-}
-
-extension SavedGame {
-    /// The game as it is shown, from the value it travels as and its guesses and marks.
-    public init(_ synced: SyncGame, guesses: [Guess], marks: [Character: LetterMark], bookmarked: Bool, guessDevices: [String]) {
-        let game = Game(id: synced.id, packID: synced.packID, secret: synced.secret, rules: synced.rules, maxGuesses: synced.maxGuesses,
-                        hard: synced.hard, assist: synced.assist, guesses: guesses, status: synced.status, marks: marks)
-        self.init(game: game, fact: synced.fact, startedAt: synced.startedAt, updatedAt: synced.updatedAt, finishedAt: synced.finishedAt,
-                  startedOn: synced.startedOn, lastChangedOn: synced.lastChangedOn, bookmarked: bookmarked,
-                  hints: HintLog.parse(synced.hints) ?? [], daily: synced.daily, guessDevices: guessDevices)
-    }
-
-    /// The value the game travels as: what the JSON views and a share of it read.
-    public var synced: SyncGame {
-        SyncGame(id: game.id, packID: game.packID, secret: game.secret, fact: fact, rules: game.rules, maxGuesses: game.maxGuesses,
-                 status: game.status, startedAt: startedAt, updatedAt: updatedAt, finishedAt: finishedAt, startedOn: startedOn,
-                 lastChangedOn: lastChangedOn, hard: game.hard, assist: game.assist, hints: HintLog.text(hints), daily: daily)
     }
 }

@@ -104,7 +104,7 @@ public enum ExportDate {
         }
         guard let date else { return nil }
         let total = (date.timeIntervalSince1970 * 1000).rounded()
-        guard (0...4_102_444_800_000).contains(total) else { return nil }
+        guard Limits.seconds.contains(total / 1000) else { return nil }
         return Date(timeIntervalSince1970: (total + 0.01) / 1_000)
     }
 

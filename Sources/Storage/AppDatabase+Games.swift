@@ -21,10 +21,13 @@ extension AppDatabase {
 
     // MARK: Lists
 
+    /// A status as the statements compare it: Core's raw value (what the game table keeps), quoted.
+    static func sql(_ status: GameStatus) -> String { "'\(status.rawValue)'" }
+
     /// The guesses a finished game `g` counts (`Game.guessesUsed`): up to its winning guess in
     /// the played order, all of them when it was not won.
     static let guessesUsedSQL = """
-        CASE WHEN g.status = 'won' AND EXISTS (SELECT 1 FROM guess w WHERE w.gameId = g.id AND w.word = g.secret)
+        CASE WHEN g.status = \(AppDatabase.sql(.won)) AND EXISTS (SELECT 1 FROM guess w WHERE w.gameId = g.id AND w.word = g.secret)
           THEN (SELECT count(*) FROM guess u JOIN guess w ON w.gameId = u.gameId AND w.word = g.secret
                 WHERE u.gameId = g.id AND (u.position < w.position OR (u.position = w.position AND u.word = w.word)))
           ELSE (SELECT count(*) FROM guess WHERE gameId = g.id) END
@@ -71,6 +74,19 @@ extension AppDatabase {
                                  arguments: [game.id, game.secret])
     }
 
+    /// Inserts a new game of the player's on the word chosen (`SyncGame.started`: solo, daily,
+    /// challenge and match play alike), the help level the player's own unless asked.
+    static func insertNewGame(id: String, request: GameRequest, pack: PackRecord, entry: PackWordRecord, maxGuesses: Int,
+                              profile: Profile, now: Date, _ db: Database) throws -> SavedGame {
+        let game = SyncGame.started(
+            id: id, packID: pack.id, secret: entry.word, fact: entry.fact, rules: request.rules ?? pack.rules, maxGuesses: maxGuesses,
+            hard: request.hard, assist: try request.assist ?? assist(profile.playerID, db), daily: request.daily,
+            at: now, on: profile.device.name)
+        let record = GameRecord(game: game, playerId: profile.playerID, systemFields: nil)
+        try record.insert(db)
+        return try savedGame(record, db)
+    }
+
     /// That order as SQL, its one argument the game's secret.
     static let playOrder = "ORDER BY position, word = ? DESC, word"
 
@@ -87,7 +103,7 @@ extension AppDatabase {
                 guard let lexicon, Pack.lengths.contains(word.count), word.isLowercaseASCIIWord, lexicon().contains(word) else {
                     throw StorageError.unknownWord(word)
                 }
-                let rules: Rules = word.hasRepeatedLetters ? .mastermind : .classic
+                let rules = Practice.rules(for: word)
                 return (PackRecord(id: Practice.packID, version: 1, title: "Practice", description: "Any word of the dictionary.",
                                    length: word.count, rules: rules, maxGuesses: nil),
                         PackWordRecord(packId: Practice.packID, word: word, fact: "", position: 0))
@@ -151,16 +167,8 @@ extension PlayerDatabase {
             let (pack, entry) = try AppDatabase.chooseSecret(request, playerID: profile.playerID, lexicon: lexicon, db)
             let rules = request.rules ?? pack.rules
             if !rules.allows(entry.word) { throw StorageError.rulesForbidWord(entry.word) }
-            let game = SyncGame(
-                id: id, packID: pack.id, secret: entry.word, fact: entry.fact, rules: rules,
-                maxGuesses: pack.maxGuesses ?? Game.defaultMaxGuesses, status: .inProgress,
-                startedAt: now, updatedAt: now, finishedAt: nil,
-                startedOn: profile.device.name, lastChangedOn: profile.device.name, hard: request.hard,
-                assist: try request.assist ?? AppDatabase.assist(profile.playerID, db), hints: "", daily: request.daily
-            )
-            let record = GameRecord(game: game, playerId: profile.playerID, systemFields: nil)
-            try record.insert(db)
-            return try AppDatabase.savedGame(record, db)
+            return try AppDatabase.insertNewGame(id: id, request: request, pack: pack, entry: entry,
+                                                 maxGuesses: pack.maxGuesses ?? Game.defaultMaxGuesses, profile: profile, now: now, db)
         }
     }
 
@@ -171,7 +179,7 @@ extension PlayerDatabase {
     public func latestGameInProgress() throws(StorageError) -> SavedGame? {
         try read { db in
             try GameRecord.fetchOne(db, sql: """
-                SELECT g.* FROM game g INDEXED BY game_player_status WHERE g.playerId = ? AND g.status = 'in-progress'
+                SELECT g.* FROM game g INDEXED BY game_player_status WHERE g.playerId = ? AND g.status = \(AppDatabase.sql(.inProgress))
                 ORDER BY EXISTS (SELECT 1 FROM guess e WHERE e.gameId = g.id) DESC, g.updatedAt DESC, g.id LIMIT 1
                 """, arguments: [profile.playerID])
                 .map { try AppDatabase.savedGame($0, db) }
@@ -272,7 +280,7 @@ extension PlayerDatabase {
     public func gamesInProgress() throws(StorageError) -> [SavedGame] {
         try read { db in
             try GameRecord.fetchAll(db, sql: """
-                SELECT g.* FROM game g WHERE g.playerId = ? AND g.status = 'in-progress'
+                SELECT g.* FROM game g WHERE g.playerId = ? AND g.status = \(AppDatabase.sql(.inProgress))
                   AND EXISTS (SELECT 1 FROM guess e WHERE e.gameId = g.id)
                 ORDER BY g.updatedAt DESC, g.id
                 """, arguments: [profile.playerID])
@@ -306,7 +314,7 @@ extension PlayerDatabase {
         try read { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT g.status, g.hard, g.hints, g.assist, \(AppDatabase.guessesUsedSQL) AS used
-                FROM game g WHERE g.playerId = ? AND g.status != 'in-progress'
+                FROM game g WHERE g.playerId = ? AND g.status != \(AppDatabase.sql(.inProgress))
                 ORDER BY g.finishedAt, g.id
                 """, arguments: [profile.playerID])
             return Statistics(games: rows.compactMap { row in
@@ -324,7 +332,7 @@ extension PlayerDatabase {
             try Row.fetchAll(db, sql: """
                 SELECT p.*, (SELECT count(*) FROM packWord w WHERE w.packId = p.id) AS words,
                   (SELECT count(*) FROM packWord w WHERE w.packId = p.id AND EXISTS (
-                     SELECT 1 FROM game g WHERE g.playerId = ? AND g.packId = p.id AND g.secret = w.word AND g.status = 'won')) AS solved
+                     SELECT 1 FROM game g WHERE g.playerId = ? AND g.packId = p.id AND g.secret = w.word AND g.status = \(AppDatabase.sql(.won)))) AS solved
                 FROM pack p ORDER BY p.length, p.title
                 """, arguments: [profile.playerID]).map { row in
                 PackProgress(

@@ -357,16 +357,10 @@ extension PlayerDatabase {
                 return try AppDatabase.savedGame(existing, db)
             }
             let (pack, entry) = try AppDatabase.chooseSecret(request, playerID: profile.playerID, lexicon: lexicon, db)
-            let rules = request.rules ?? pack.rules
-            let game = SyncGame(
-                id: id, packID: pack.id, secret: entry.word, fact: entry.fact, rules: rules, maxGuesses: maxGuesses,
-                status: .inProgress, startedAt: now, updatedAt: now, finishedAt: nil,
-                startedOn: profile.device.name, lastChangedOn: profile.device.name, hard: request.hard,
-                assist: try request.assist ?? AppDatabase.assist(profile.playerID, db), hints: "", daily: nil
-            )
-            let record = GameRecord(game: game, playerId: profile.playerID, systemFields: nil)
-            try record.insert(db)
-            return try AppDatabase.savedGame(record, db)
+            var request = request
+            request.daily = nil
+            return try AppDatabase.insertNewGame(id: id, request: request, pack: pack, entry: entry, maxGuesses: maxGuesses,
+                                                 profile: profile, now: now, db)
         }
     }
 }

@@ -435,7 +435,7 @@ extension PlayerDatabase {
                 try db.execute(sql: """
                     INSERT INTO device (id, name, isLocal, lastSeenAt) VALUES (?, ?, 0, ?)
                     ON CONFLICT (id) DO UPDATE SET name = excluded.name, lastSeenAt = excluded.lastSeenAt
-                    """, arguments: [id, name, AppDatabase.millis(Date())])
+                    """, arguments: [id, name, AppDatabase.millis(clock())])
             }
             return application.report
         }

@@ -27,6 +27,32 @@ extension ExportDocument {
         public var lastChangedOn: String
         public var guesses: [Guess]
         public var marks: [Mark]
+
+        /// Every field named, none defaulted: the entry written from a game names each of its
+        /// fields, so one added to the game and forgotten here does not compile (a synthesized
+        /// initializer would give a new optional field a silent `nil`).
+        public init(id: String, pack: String, word: String, fact: String, rules: String, maxGuesses: Int, status: String, hard: Bool,
+                    assist: String?, hintsAt: [Int], daily: String?, startedAt: String, updatedAt: String, finishedAt: String?,
+                    startedOn: String, lastChangedOn: String, guesses: [Guess], marks: [Mark]) {
+            self.id = id
+            self.pack = pack
+            self.word = word
+            self.fact = fact
+            self.rules = rules
+            self.maxGuesses = maxGuesses
+            self.status = status
+            self.hard = hard
+            self.assist = assist
+            self.hintsAt = hintsAt
+            self.daily = daily
+            self.startedAt = startedAt
+            self.updatedAt = updatedAt
+            self.finishedAt = finishedAt
+            self.startedOn = startedOn
+            self.lastChangedOn = lastChangedOn
+            self.guesses = guesses
+            self.marks = marks
+        }
     }
 }
 

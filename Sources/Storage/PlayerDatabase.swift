@@ -14,7 +14,8 @@ public struct PlayerDatabase: Sendable {
         self.profile = profile
     }
 
-    var clock: @Sendable () -> Date { database.clock }
+    /// The wall clock every write is stamped with (`AppDatabase`'s, injected there).
+    public var clock: @Sendable () -> Date { database.clock }
     /// The time by the database's clock (a test's own clock in tests).
     public func now() -> Date { database.clock() }
 

@@ -1,6 +1,7 @@
 import Foundation
 import TextSafety
 import GRDB
+import QiktionaryCore
 
 /// Who is playing, on which machine: every game and bookmark belongs to one player, and every
 /// change is labelled with the device that made it.
@@ -99,9 +100,9 @@ extension AppDatabase {
         // Printable ASCII, the usual case, without the Unicode tables (a full fetch checks one per record).
         let utf8 = name.utf8
         if utf8.allSatisfy({ (0x20...0x7e).contains($0) }) {
-            return (1...64).contains(utf8.count) && utf8.contains { $0 != 0x20 }
+            return (1...Limits.deviceNameLength).contains(utf8.count) && utf8.contains { $0 != 0x20 }
         }
-        return (1...64).contains(name.count) && TerminalText.isSafe(name)
+        return (1...Limits.deviceNameLength).contains(name.count) && TerminalText.isSafe(name)
             && !name.trimmingCharacters(in: .whitespaces).isEmpty
     }
 

@@ -91,6 +91,86 @@ struct GameRecord: FetchableRecord, PersistableRecord {
     }
 }
 
+// MARK: The game table as the code reads and writes it
+// Not frozen, unlike Migrations.swift: it follows the latest migration. A synced field of the
+// game (`SyncGame`) is a column here, beside the record, and a migration adds it.
+
+/// A column of the game table: its name, and what a row keeps in it.
+struct GameColumn: Sendable {
+    let name: String
+    let value: @Sendable (GameRecord) -> DatabaseValue
+
+    init(_ name: String, _ value: @escaping @Sendable (GameRecord) -> DatabaseValue) {
+        self.name = name
+        self.value = value
+    }
+}
+
+extension GameRecord {
+    /// The game table's columns, in the order every statement that lists them lists and binds
+    /// them (a row's insert and update, the queue's read, a damaged file's read); `read` takes
+    /// them back. A field of `SyncGame` goes here and in `read`, and a migration adds its column.
+    static let columns: [GameColumn] = [
+        GameColumn("id") { $0.id.databaseValue },
+        GameColumn("playerId") { $0.playerId.databaseValue },
+        GameColumn("packId") { $0.packID.databaseValue },
+        GameColumn("secret") { $0.secret.databaseValue },
+        GameColumn("fact") { $0.fact.databaseValue },
+        GameColumn("rules") { $0.rules.rawValue.databaseValue },
+        GameColumn("maxGuesses") { $0.maxGuesses.databaseValue },
+        GameColumn("status") { $0.status.rawValue.databaseValue },
+        GameColumn("startedAt") { AppDatabase.millis($0.startedAt).databaseValue },
+        GameColumn("updatedAt") { AppDatabase.millis($0.updatedAt).databaseValue },
+        GameColumn("finishedAt") { $0.finishedAt.map(AppDatabase.millis).databaseValue },
+        GameColumn("startedOn") { $0.startedOn.databaseValue },
+        GameColumn("lastChangedOn") { $0.lastChangedOn.databaseValue },
+        GameColumn("systemFields") { $0.systemFields.databaseValue },
+        GameColumn("hard") { $0.hard.databaseValue },
+        GameColumn("hints") { $0.hints.databaseValue },
+        GameColumn("daily") { $0.daily.databaseValue },
+        GameColumn("assist") { $0.assist.rawValue.databaseValue },
+    ]
+
+    /// The columns' names, as a statement lists them, each after `prefix` ("g.").
+    static func columnList(_ prefix: String = "") -> String { columns.map { prefix + $0.name }.joined(separator: ", ") }
+
+    /// A row read column by column, by name, through `value`; nil where a column holds what
+    /// no version writes. Times are read as every version kept them (integer milliseconds
+    /// since v8, GRDB's text before); the columns later migrations added (`hard` and `hints`
+    /// in v5, `daily` in v6, `assist` in v12) read as the games before them were, for a
+    /// damaged file older than they are; a game of a file before v13 is uploaded (with no system
+    /// fields) when it kept a `remoteRecordName`.
+    static func read(_ value: (String) -> DatabaseValue) -> GameRecord? {
+        func text(_ name: String) -> String? { String.fromDatabaseValue(value(name)) }
+        func time(_ name: String) -> Date? { AppDatabase.keptTime(value(name)) }
+        guard let id = text("id"), let player = text("playerId"), let pack = text("packId"), let secret = text("secret"),
+              let fact = text("fact"), let rules = text("rules").flatMap(Rules.init), let maxGuesses = Int.fromDatabaseValue(value("maxGuesses")),
+              let status = text("status").flatMap(GameStatus.init), let startedAt = time("startedAt"), let updatedAt = time("updatedAt"),
+              let startedOn = text("startedOn"), let lastChangedOn = text("lastChangedOn"),
+              let assist = text("assist").map(Assist.init(rawValue:)) ?? Assist.before else { return nil }
+        let game = SyncGame(id: id, packID: pack, secret: secret, fact: fact, rules: rules, maxGuesses: maxGuesses, status: status,
+                            startedAt: startedAt, updatedAt: updatedAt, finishedAt: time("finishedAt"), startedOn: startedOn,
+                            lastChangedOn: lastChangedOn, hard: Bool.fromDatabaseValue(value("hard")) ?? false, assist: assist,
+                            hints: text("hints") ?? "", daily: text("daily"))
+        // The cloud's system fields since v13; before, a kept name said the cloud had it.
+        let fields = Data.fromDatabaseValue(value("systemFields")) ?? (text("remoteRecordName") != nil ? Data() : nil)
+        return GameRecord(game: game, playerId: player, systemFields: fields)
+    }
+}
+
+/// The game row's columns that change after it starts, and so are sent on their own, each
+/// named as its column (`AppDatabase.changedFields` compares the columns so named). The raw
+/// values are what `gameChange.changedFields` holds (frozen: rows written by every release
+/// carry them).
+public enum GameField: String, Sendable, CaseIterable, Comparable {
+    case status, finishedAt, updatedAt, lastChangedOn, hints
+    /// Fixed at the start, but two machines may start one daily game differently (at two help
+    /// levels, one in hard mode): what the merge keeps goes back up.
+    case assist, hard, daily
+
+    public static func < (a: GameField, b: GameField) -> Bool { a.rawValue < b.rawValue }
+}
+
 /// A guess's row, keyed by its game and word (what makes it unique, and what the cloud names it by).
 struct GuessRecord: Codable, FetchableRecord, PersistableRecord, StoredTimes {
     static let databaseTableName = "guess"

@@ -188,7 +188,7 @@ public struct CloudSchema: RecordNaming {
                 continue
             }
             if system.modifiedBy == device { own += 1 }
-            if case .string(let name)? = record[Self.device], !name.isEmpty, name.count <= 64 {
+            if case .string(let name)? = record[Self.device], !name.isEmpty, name.count <= Limits.deviceNameLength {
                 changes.devices[system.modifiedBy.name] = name
             }
             switch record.recordType {
@@ -261,9 +261,9 @@ public struct CloudSchema: RecordNaming {
               isGuess(r.recordName, gameID: gameID, word: word),
               let position = int(r, K.position), Limits.positions.contains(position), let playedAt = date(r, K.playedAt) else { return nil }
         let feedback: Feedback
-        if let common = int(r, K.common), (0...7).contains(common) {
+        if let common = int(r, K.common), Limits.letterCounts.contains(common) {
             feedback = .common(common)
-        } else if let p = int(r, K.inPlace), let w = int(r, K.inWord), p >= 0, w >= 0, p + w <= 7 {
+        } else if let p = int(r, K.inPlace), let w = int(r, K.inWord), p >= 0, w >= 0, Limits.letterCounts.contains(p + w) {
             feedback = .mastermind(inPlace: p, inWord: w)
         } else {
             return nil
@@ -322,7 +322,7 @@ public struct CloudSchema: RecordNaming {
     /// not stamped here: a full fetch maps 100,000 and most are only ever stored, by arithmetic
     /// (`IncomingApplication` stamps the few it compares or stores through records).
     static func date(_ r: CloudRecord, _ key: String) -> Date? {
-        guard case .date(let d)? = r[key], (0...4_102_444_800).contains(d.timeIntervalSince1970) else { return nil }
+        guard case .date(let d)? = r[key], Limits.seconds.contains(d.timeIntervalSince1970) else { return nil }
         return d
     }
 

@@ -11,13 +11,21 @@ import Storage
 /// told through `warnings` in one line and changes nothing.
 public struct SharedZone: Sendable {
     let player: PlayerDatabase
-    let cloud: FolderCloudDatabase
+    let cloud: any CloudDatabase
+    /// The folder of every player's store (`CloudDatabase.sharedFolder`).
+    let folder: any CloudFolder
     public var warnings: CloudWarningSink?
 
-    public init(player: PlayerDatabase, cloud: FolderCloudDatabase, warnings: CloudWarningSink? = nil) {
+    public init(player: PlayerDatabase, cloud: any CloudDatabase, folder: any CloudFolder, warnings: CloudWarningSink? = nil) {
         self.player = player
         self.cloud = cloud
+        self.folder = folder
         self.warnings = warnings
+    }
+
+    /// A folder's store and the folder it is in.
+    public init(player: PlayerDatabase, cloud: FolderCloudDatabase, warnings: CloudWarningSink? = nil) {
+        self.init(player: player, cloud: cloud, folder: cloud.folder, warnings: warnings)
     }
 
     private var viewer: String { player.profile.playerID }
@@ -117,7 +125,7 @@ public struct SharedZone: Sendable {
         var reading = Reading()
         var told = Told(warnings: warnings)
         let device = player.profile.device.id
-        let present = try FolderCloudDatabase.players(in: cloud.folder).filter(PlayerName.isValid)
+        let present = try FolderCloudDatabase.players(in: folder).filter(PlayerName.isValid)
         let seen = Set(start.friends)
         // This player's own store and the players seen before first, then the new ones.
         let ordered = present.filter { $0 == viewer } + present.filter { $0 != viewer && seen.contains($0) }
@@ -197,7 +205,7 @@ public struct SharedZone: Sendable {
     /// What `name`'s shared zone has new since `token`; nil when it has none, or when its
     /// store is unchanged since a complete read.
     private func fetch(_ name: String, since token: ChangeToken?, readers: Readers) throws -> ZoneChanges? {
-        var (reader, stamp, unchanged) = try readers.look(name, in: cloud.folder, warnings: warnings)
+        var (reader, stamp, unchanged) = try readers.look(name, in: folder, warnings: warnings)
         if unchanged, token != nil { return nil }
         let changes: ZoneChanges?
         do {
@@ -205,7 +213,7 @@ public struct SharedZone: Sendable {
         } catch .cloudReset {
             // The player reset their store: a new reader settles on its new generation.
             readers.forget(name)
-            (reader, stamp, _) = try readers.look(name, in: cloud.folder, warnings: warnings)
+            (reader, stamp, _) = try readers.look(name, in: folder, warnings: warnings)
             changes = try Self.fetch(CloudSchema.sharedZone, from: reader, since: token)
         }
         readers.read(name, by: reader, stamp: changes?.isComplete == false ? nil : stamp)

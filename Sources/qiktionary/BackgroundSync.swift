@@ -38,20 +38,17 @@ final class BackgroundSync: Sendable {
             return .syncUpdate(SyncNews(state: .importing(done: done, total: total)))
         case .sending(let done, let total):
             return .syncUpdate(SyncNews(state: .sending(done: done, total: total)))
-        case .synced(let report, let at, let manual):
+        case .synced(let report, let at, _):
             let arrived = report.downloaded + report.deleted > 0
-            let note: String? = manual ? Wording.sentence(report) : arrived ? "Changes from another machine arrived." : nil
-            return .syncUpdate(SyncNews(state: .synced(at: at), note: note, changedHere: arrived || report.shared > 0))
-        case .adopted(let report, let at):
-            return .syncUpdate(SyncNews(state: .synced(at: at),
-                                        note: "Joined the new cloud: \(report.uploaded) sent, \(report.downloaded) received.",
-                                        changedHere: true))
+            return .syncUpdate(SyncNews(state: .synced(at: at), note: Wording.note(for: event), changedHere: arrived || report.shared > 0))
+        case .adopted(_, let at):
+            return .syncUpdate(SyncNews(state: .synced(at: at), note: Wording.note(for: event), changedHere: true))
         case .cloudReset:
             return .cloudWasReset
-        case .offline(let reason, let manual):
-            return .syncUpdate(SyncNews(state: .offline, note: manual ? "Offline: \(reason). Your moves are kept and sent later." : nil, isError: manual))
-        case .failed(let message, _):
-            return .syncUpdate(SyncNews(state: .failed, note: message, isError: true))
+        case .offline(_, let manual):
+            return .syncUpdate(SyncNews(state: .offline, note: Wording.note(for: event), isError: manual))
+        case .failed:
+            return .syncUpdate(SyncNews(state: .failed, note: Wording.note(for: event), isError: true))
         }
     }
 }

@@ -142,10 +142,10 @@ struct Stats: ParsableCommand, UsesData {
 
     func run() throws {
         let setup = try Setup.open(shared)
-        let stats = try setup.games.statistics()
-        let achievements = try setup.games.achievements()
-        let daily = Achievements.dailyStreaks(games: try setup.games.playedGames())
-        if json { return printJSON(StatsJSON(stats, achievements: achievements, dailyStreak: daily)) }
-        StatsText.lines(stats, achievements: achievements, dailyStreak: daily, today: setup.dailyClock).forEach(say)
+        // What the other machine played counts: a quiet sync first, as every list does.
+        setup.syncInPassing()
+        let summary = try setup.games.statsSummary()
+        if json { return printJSON(StatsJSON(summary.statistics, achievements: summary.achievements, dailyStreak: summary.dailyStreak)) }
+        StatsText.lines(summary.statistics, achievements: summary.achievements, dailyStreak: summary.dailyStreak, today: setup.dailyClock).forEach(say)
     }
 }

@@ -76,10 +76,10 @@ struct Play: ParsableCommand, UsesData {
 
     func run() throws {
         let setup = try Setup.open(shared)
-        // A level asked for is the player's from now on (their other machines follow through
-        // the games it starts).
-        if let assist { try setup.games.chooseAssist(assist) }
         guard plain else {
+            // A level asked for is the player's from now on (their other machines follow through
+            // the games it starts); plain mode's `begin` does the same.
+            if let assist { try setup.games.chooseAssist(assist) }
             if let match {
                 // Started here, so a match that cannot be played is one line on the terminal.
                 setup.syncInPassing()
@@ -88,8 +88,8 @@ struct Play: ParsableCommand, UsesData {
             }
             // The code is checked before the screen opens, so a bad one is one line on the terminal.
             let games = setup.games
-            let request = try challenge.map { try games.challengeRequest(code: $0) }
-                ?? (daily ? try games.dailyRequest() : GameRequest(packID: pack, word: word, rules: rules, seed: seed, hard: hard))
+            let request = try games.request(for: GameOptions(pack: pack, word: word, rules: rules, seed: seed, hard: hard,
+                                                             daily: daily, challenge: challenge))
             // So is the pack or word asked for: a bad one is one line and status 64, as when piped.
             if request.packID != nil || request.word != nil { try games.check(request) }
             return try FullScreen.run(setup: setup, request: request)

@@ -8,9 +8,17 @@ import Testing
     /// it depends on, as `swift package dump-package` prints them: read once a test run.
     static let manifest = Result { try readManifest() }
 
-    static func declared() throws -> [String: [String]] { try manifest.get() }
+    static func declared() throws -> [String: [String]] { try manifest.get().dependencies }
 
-    static func readManifest() throws -> [String: [String]] {
+    /// Each target's folder of sources, from the repository's top: its `path`, or `Sources/<name>`.
+    static func folders() throws -> [String: String] { try manifest.get().folders }
+
+    struct Manifest: Sendable {
+        var dependencies: [String: [String]]
+        var folders: [String: String]
+    }
+
+    static func readManifest() throws -> Manifest {
         // A scratch folder of its own, so the build folder's lock (held by a running build) is
         // never waited for.
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("qk-dump-package")
@@ -21,9 +29,10 @@ import Testing
               let targets = package["targets"] as? [[String: Any]] else {
             throw ManifestUnreadable(stderr: result.stderr)
         }
-        var declared: [String: [String]] = [:]
+        var declared: [String: [String]] = [:], folders: [String: String] = [:]
         for target in targets where target["type"] as? String != "test" {
             guard let name = target["name"] as? String else { continue }
+            folders[name] = target["path"] as? String ?? "Sources/\(name)"
             // {"byName": ["Target", null]}, {"target": ["Target", null]}, {"product": ["Product", "package", …]}:
             // the first string is the dependency's name.
             let dependencies = target["dependencies"] as? [[String: Any]] ?? []
@@ -31,7 +40,7 @@ import Testing
                 dependency.values.first.flatMap { ($0 as? [Any])?.first as? String }
             }
         }
-        return declared
+        return Manifest(dependencies: declared, folders: folders)
     }
 
     struct ManifestUnreadable: Error { var stderr: String }
@@ -94,6 +103,30 @@ import Testing
             files.append(("Sources/" + path, try String(contentsOf: top.appendingPathComponent(path), encoding: .utf8)))
         }
         return files.sorted { $0.0 < $1.0 }
+    }
+
+    /// Every module a source file imports is one its target declares in Package.swift (a target
+    /// or a product), or the system's: a module reached only through another target's
+    /// dependencies builds today and breaks when that target drops it.
+    @Test func everyImportIsDeclared() throws {
+        let declared = try Self.declared(), folders = try Self.folders()
+        let system: Set = ["Foundation", "FoundationEssentials", "Glibc", "Musl", "Darwin", "Dispatch", "Synchronization"]
+        let importLine = try Regex(#"^\s*(?:@\w+(?:\([^)]*\))?\s+)*import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?(\w+)"#)
+        var checked = 0
+        for (path, text) in try Self.sources() {
+            // The target whose folder holds the file (the longest folder that is a prefix of it).
+            guard let (target, _) = folders.filter({ path.hasPrefix($0.value + "/") }).max(by: { $0.value.count < $1.value.count }) else {
+                Issue.record("\(path) is in no target's folder")
+                continue
+            }
+            let allowed = Set(declared[target] ?? []).union(system)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                guard let match = try importLine.firstMatch(in: String(line)), let module = match.output[1].substring else { continue }
+                checked += 1
+                #expect(allowed.contains(String(module)), "\(path):\(number + 1) imports \(module), which \(target) does not declare")
+            }
+        }
+        #expect(checked > 200, "\(checked) imports read")
     }
 
     /// GRDB is storage's business: only Storage and the sync benchmark (which times the raw

@@ -404,7 +404,7 @@ import Testing
         #expect(rig.perform(.load(.stats)) == [
             .statsLoaded(Fixtures.stats), .achievementsLoaded(rig.data.achievementList, dailyCurrent: 3, dailyBest: 3),
         ])
-        #expect(rig.calls == ["playedGames", "statistics", "achievements"])
+        #expect(rig.calls == ["statsSummary"])
     }
 
     // MARK: Sync and quitting

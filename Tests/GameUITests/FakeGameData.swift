@@ -92,9 +92,8 @@ final class FakeGameData: GameData, @unchecked Sendable {
         let number = lock.withLock { started += 1; return started }
         let game = Game(id: "new\(number)", packID: request.packID ?? "animals", secret: request.word ?? "tiger",
                         rules: request.rules ?? .classic, hard: request.hard, assist: request.assist ?? assist)
-        let new = SavedGame(game: game, fact: "", startedAt: Fixtures.at(100), updatedAt: Fixtures.at(100), finishedAt: nil,
-                            startedOn: "laptop", lastChangedOn: "laptop", bookmarked: false, hints: [], daily: request.daily,
-                            guessDevices: [])
+        let new = Fixtures.saved(game, fact: "", startedAt: Fixtures.at(100), updatedAt: Fixtures.at(100), finishedAt: nil,
+                                 startedOn: "laptop", lastChangedOn: "laptop", bookmarked: false, daily: request.daily)
         save(new)
         return new
     }
@@ -167,19 +166,9 @@ final class FakeGameData: GameData, @unchecked Sendable {
         return bookmarks
     }
 
-    func statistics() throws -> Statistics {
-        try call("statistics")
-        return stats
-    }
-
-    func playedGames() throws -> [PlayedGame] {
-        try call("playedGames")
-        return played
-    }
-
-    func achievements() throws -> [Achievement] {
-        try call("achievements")
-        return achievementList
+    func statsSummary() throws -> StatsSummary {
+        try call("statsSummary")
+        return StatsSummary(statistics: stats, achievements: achievementList, playedGames: played)
     }
 
     // MARK: The coach

@@ -17,8 +17,21 @@ enum Fixtures {
                      assist: Assist = .coach) -> SavedGame {
         let played = guesses.map { Guess(word: $0, feedback: rules.feedback(for: $0, against: secret)) }
         let game = Game(id: id, packID: pack, secret: secret, rules: rules, assist: assist, guesses: played, status: status, marks: marks)
-        return SavedGame(game: game, fact: fact, startedAt: at(0), updatedAt: at(finished ?? 30), finishedAt: finished.map(at),
-                         startedOn: "desktop", lastChangedOn: device, bookmarked: bookmarked, hints: [], daily: nil, guessDevices: [])
+        return saved(game, fact: fact, updatedAt: at(finished ?? 30), finishedAt: finished.map(at), startedOn: "desktop",
+                     lastChangedOn: device, bookmarked: bookmarked)
+    }
+
+    /// A stored game from the rules' view of it, started at `at(0)` unless told.
+    static func saved(_ game: Game, fact: String, startedAt: Date = at(0), updatedAt: Date, finishedAt: Date?, startedOn: String,
+                      lastChangedOn: String, bookmarked: Bool, daily: String? = nil) -> SavedGame {
+        var synced = SyncGame.started(id: game.id, packID: game.packID, secret: game.secret, fact: fact, rules: game.rules,
+                                      maxGuesses: game.maxGuesses, hard: game.hard, assist: game.assist, daily: daily,
+                                      at: startedAt, on: startedOn)
+        synced.status = game.status
+        synced.updatedAt = updatedAt
+        synced.finishedAt = finishedAt
+        synced.lastChangedOn = lastChangedOn
+        return SavedGame(synced, guesses: game.guesses, marks: game.marks, bookmarked: bookmarked, guessDevices: [])
     }
 
     /// Tiger in play: jumpy scored 0 (its letters proven out), tribe scored 4; the player marked C out and E in.

@@ -56,8 +56,12 @@ private func isBelow(_ a: Standing, _ b: Standing) -> Bool {
 
     @Test func aStoredGameIsReadAsTheStatisticsReadIt() {
         let won = matchGame("tiger", ["crane", "tiger", "slate"], assist: .coach)
-        let saved = SavedGame(game: won, fact: "", startedAt: Date(), updatedAt: Date(), finishedAt: Date(), startedOn: "a", lastChangedOn: "a",
-                              bookmarked: false, hints: [0, 1], daily: "2026-11-25", guessDevices: [])
+        var synced = SyncGame.started(id: won.id, packID: won.packID, secret: won.secret, fact: "", rules: won.rules, maxGuesses: won.maxGuesses,
+                                      hard: won.hard, assist: won.assist, daily: "2026-11-25", at: Date(), on: "a")
+        synced.status = won.status
+        synced.finishedAt = Date()
+        synced.hints = "0,1"
+        let saved = SavedGame(synced, guesses: won.guesses, marks: won.marks, bookmarked: false, guessDevices: [])
         #expect(HistoryGame(saved) == game(.won, 2, assist: .coach, hints: 2, daily: "2026-11-25"))
         var playing = saved
         playing.game = matchGame("tiger", ["crane"])
