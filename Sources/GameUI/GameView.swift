@@ -92,12 +92,15 @@ extension Canvas {
             for (pip, style) in pips(guess.feedback, length: game.length) {
                 x = buffer.write(String(pip), x: x, y: y, style: style, limit: inner.maxX - x)
             }
-            x = buffer.write("  " + guess.feedback.summary, x: x, y: y, style: Style(bold: newest), limit: inner.maxX - x)
+            let summary = "  " + guess.feedback.summary
+            let whole = summary.columns <= inner.maxX - x
+            x = writeCut(summary, x: x, y: y, style: Style(bold: newest), limit: inner.maxX - x)
+            guard whole else { continue }
             var note: [String] = []
             if let anagram = guess.fullScoreNote(secret: game.secret) { note.append(anagram) }
             if devices.indices.contains(index) { note.append("on \(devices[index])") }
             if let win, index > win { note.append("after the win") }
-            if !note.isEmpty { buffer.write("  (" + note.joined(separator: ", ") + ")", x: x, y: y, style: .dim, limit: inner.maxX - x) }
+            if !note.isEmpty { writeCut("  (" + note.joined(separator: ", ") + ")", x: x, y: y, style: .dim, limit: inner.maxX - x) }
         }
     }
 

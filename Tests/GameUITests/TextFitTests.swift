@@ -98,4 +98,30 @@ import Testing
             #expect(inside.last == " " || inside.hasSuffix("…") || inside.hasSuffix("↓") || inside.hasSuffix("↑"), "cut: \(line)")
         }
     }
+
+    /// A guess's score cut by a narrow board ends in an ellipsis ("2 in place, 0 in wo" told
+    /// nothing was missing), and so does the header cut by a long pack name.
+    @Test func aGuessesScoreCutByANarrowBoardEndsInAnEllipsis() {
+        let mastermind = Fixtures.game("m1", secret: "flute", pack: "music", rules: .mastermind, guesses: ["notes", "chord", "flint"])
+        for size in Self.sizes {
+            let screen = view(Fixtures.state(.guess, game: mastermind), size: size).text
+            let rows = screen.split(separator: "\n").filter { $0.contains("FLINT") || $0.contains("NOTES") || $0.contains("CHORD") }
+            #expect(!rows.isEmpty, "no guess shown at \(size.width)x\(size.height):\n\(screen)")
+            // A mastermind score ends "in word": a row without it must show it was cut.
+            for row in rows {
+                #expect(row.contains("in word") || row.contains("…"), "a score cut without a sign at \(size.width)x\(size.height): \(row)")
+            }
+        }
+    }
+
+    @Test func aHeaderCutShortEndsInAnEllipsis() {
+        var state = Fixtures.state(.guess)
+        state.packs = state.packs.map { pack in
+            var pack = pack
+            if pack.id == "animals" { pack.title = "Animals of the northern forests and the high mountain meadows" }
+            return pack
+        }
+        let header = view(state, size: Size(width: 40, height: 12)).line(0)
+        #expect(header.contains("Animals of") && header.contains("…"), "\(header)")
+    }
 }
