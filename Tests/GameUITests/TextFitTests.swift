@@ -124,4 +124,27 @@ import Testing
         let header = view(state, size: Size(width: 40, height: 12)).line(0)
         #expect(header.contains("Animals of") && header.contains("…"), "\(header)")
     }
+
+    /// The notepad's legend is on the board at 60x20 as at 80x24 and 100x30 (one line under the
+    /// letters where the notepad sits under the guesses), and after a game it says the marks
+    /// come from the word.
+    @Test func theNotepadsLegendShowsAt60x20AndUp() {
+        for size in Self.sizes where size.width >= 60 {
+            let playing = view(Fixtures.state(.guess), size: size).text
+            let level = GameUI.Canvas.legend(of: Fixtures.inPlay.game, glyphs: .unicode)
+            #expect(playing.contains("unknown") && playing.contains(level), "no legend at \(size.width)x\(size.height):\n\(playing)")
+        }
+        let over = view(Fixtures.state(.guess, game: Fixtures.won), size: Size(width: 80, height: 24)).text
+        #expect(over.contains("the word, now told") && !over.contains("coach's words left"), "\(over)")
+    }
+
+    /// The figures' labels on Stats never run into each other: a label too long for its column
+    /// takes its short form ("Max stre…Avg gues…" at 60x20).
+    @Test func theStatsLabelsAreWholeAtEverySize() {
+        for size in Self.sizes {
+            let screen = view(Fixtures.state(.stats), size: size).text
+            let labels = screen.split(separator: "\n").first { $0.contains("Played") } ?? ""
+            #expect(!labels.contains("…") && labels.contains("Won"), "at \(size.width)x\(size.height): \(labels)")
+        }
+    }
 }
