@@ -54,7 +54,7 @@ extension PlayerGames {
                             using: &system)
         }
         try run { () throws(StorageError) in try player.keepMatch(match, madeHere: true) }
-        return try overview(match, declined: [])
+        return try overview(match, calledOff: CalledOff())
     }
 
     private func make<R: RandomNumberGenerator>(against opponent: String, packs: [Pack], packID: String?, rules: Rules?, hard: Bool, assist: Assist,
@@ -74,7 +74,21 @@ extension PlayerGames {
     public func declineMatch(id: String) throws -> MatchOverview {
         let shown = try matchOverview(id: id)
         if shown.state.status == .declined { return shown }
+        if shown.state.status == .cancelled {
+            throw Failure("match '\(shown.state.match.id)' was cancelled by \(shown.state.match.createdBy); there is nothing to decline")
+        }
         if let problem = shown.state.declineProblem(player: me) { throw Failure(problem.description) }
+        try run { () throws(StorageError) in try player.keepDecline(matchID: shown.state.match.id, by: me, madeHere: true) }
+        return try matchOverview(id: shown.state.match.id)
+    }
+
+    /// Cancels a match this player made, until the other player answers it (declines it or
+    /// plays any of it). The cancel is published at the next sync; the other player's machines
+    /// show the match cancelled.
+    public func cancelMatch(id: String) throws -> MatchOverview {
+        let shown = try matchOverview(id: id)
+        if shown.state.status == .cancelled { return shown }
+        if let problem = shown.state.cancelProblem(player: me) { throw Failure(problem.description) }
         try run { () throws(StorageError) in try player.keepDecline(matchID: shown.state.match.id, by: me, madeHere: true) }
         return try matchOverview(id: shown.state.match.id)
     }
@@ -86,13 +100,13 @@ extension PlayerGames {
 
     /// The state of each of this player's matches, newest first (no word decoded), with the plays it was made of.
     private func matchStates() throws -> [(state: MatchState, plays: [MatchPlay])] {
-        let declined = try declinedMatches()
+        let calledOff = try calledOff()
         let matches = try myMatches()
         let ids = matches.flatMap { match in Match.games.map { match.gameID(player: me, index: $0) } }
         let here = try run { () throws(StorageError) in try player.gamesHere(ids) }
         return try matches.map { match in
             let plays = try plays(of: match, here: here)
-            return (MatchState(match: match, plays: plays, declined: declined.contains(match.id)), plays)
+            return (calledOff.state(match, plays: plays), plays)
         }
     }
 
@@ -105,7 +119,7 @@ extension PlayerGames {
             if found.count > 1 { throw Failure("'\(id)' starts the ids of \(found.count) matches; give more of the id") }
             throw Failure("no match with id '\(id)'; `match list` shows yours")
         }
-        return try overview(match, declined: try declinedMatches())
+        return try overview(match, calledOff: try calledOff())
     }
 
     /// The match a game of this player belongs to, if any.
@@ -113,7 +127,7 @@ extension PlayerGames {
         guard let match = try myMatches().first(where: { m in Match.games.contains { m.gameID(player: me, index: $0) == gameID } }) else {
             return nil
         }
-        return try overview(match, declined: try declinedMatches())
+        return try overview(match, calledOff: try calledOff())
     }
 
     /// Starts or resumes this player's next unfinished game of the match: an ordinary game of
@@ -122,6 +136,7 @@ extension PlayerGames {
         let shown = try matchOverview(id: matchID)
         let state = shown.state, match = state.match
         if state.status == .declined { throw Failure("match '\(match.id)' was declined") }
+        if state.status == .cancelled { throw Failure("match '\(match.id)' was cancelled by \(match.createdBy)") }
         guard let index = state.nextGame(for: me) else {
             throw Failure("you have played every game of match '\(match.id)'; `match show \(match.id)` shows where it stands")
         }
@@ -138,12 +153,26 @@ extension PlayerGames {
         try run { () throws(StorageError) in try player.database.packWords(of: pack).map(\.word) }
     }
 
-    /// The matches declined by the player asked to play them (a decline by anyone else does not count).
-    private func declinedMatches() throws -> Set<String> {
+    /// The matches declined by the player asked to play them, and those cancelled by their maker
+    /// (a decline record of anyone else does not count; whether a cancel stands is `MatchState`'s).
+    private func calledOff() throws -> CalledOff {
         let declines = try run { () throws(StorageError) in try player.declines() }
-        return Set(try myMatches().filter { match in
-            declines[match.id]?.contains { (try? MatchState.checkDecline(by: $0, of: match)) != nil } == true
-        }.map(\.id))
+        var calledOff = CalledOff()
+        for match in try myMatches() {
+            guard let by = declines[match.id] else { continue }
+            if by.contains(where: { $0 != match.createdBy && match.players.contains($0) }) { calledOff.declined.insert(match.id) }
+            if by.contains(match.createdBy) { calledOff.cancelled.insert(match.id) }
+        }
+        return calledOff
+    }
+
+    private struct CalledOff {
+        var declined: Set<String> = []
+        var cancelled: Set<String> = []
+
+        func state(_ match: Match, plays: [MatchPlay]) -> MatchState {
+            MatchState(match: match, plays: plays, declined: declined.contains(match.id), cancelled: cancelled.contains(match.id))
+        }
     }
 
     private func myMatches() throws -> [Match] {
@@ -152,8 +181,8 @@ extension PlayerGames {
 
     /// The match as this player sees it: what was read of both players, and this player's own
     /// games here (a game never played is not counted); the words of games both have finished.
-    private func overview(_ match: Match, declined: Set<String>) throws -> MatchOverview {
-        try overview(MatchState(match: match, plays: try plays(of: match), declined: declined.contains(match.id)))
+    private func overview(_ match: Match, calledOff: CalledOff) throws -> MatchOverview {
+        try overview(calledOff.state(match, plays: try plays(of: match)))
     }
 
     private func overview(_ state: MatchState) throws -> MatchOverview {
@@ -209,7 +238,7 @@ extension PlayerGames {
     // MARK: The shared zone
 
     /// What this player publishes: the joined marker, the matches they made, their plays of
-    /// every match game, their declines and this device's leaderboard line. The line is worked
+    /// every match game, their declines and cancels and this device's leaderboard line. The line is worked
     /// out again only when the history it comes from may have changed since it was published
     /// (`last`: what was published, with the history's fingerprint then); the notes to keep.
     func publication(last: () throws -> [String: String], memory: SharedExchange = SharedExchange(), gamesMoved: Bool = true) throws
@@ -226,7 +255,8 @@ extension PlayerGames {
             let match = state.match
             if match.createdBy == me && made.contains(match.id) { records.append(.match(match)) }
             for play in plays where play.player == me { records.append(.play(play.fields)) }
-            if declinedHere.contains(match.id) && match.createdBy != me { records.append(.decline(matchID: match.id)) }
+            // A decline made here, or the maker's cancel: one record, told apart by its publisher.
+            if declinedHere.contains(match.id) { records.append(.decline(matchID: match.id)) }
         }
         let visible = try run({ () throws(StorageError) in try player.joinedAt() }) != nil || !states.isEmpty
         guard visible else { return (records, [:]) }

@@ -33,8 +33,7 @@ public struct EffectInterpreter: Sendable {
         if Self.changesData(effect) { background?.request(manual: false) }
         // A game put on the board comes with the words its notepad deduces from at its help
         // level (a pack's few words, or one length of the dictionary: well within a frame); a
-        // finished game with the pack's words still possible (the word alone once found), so
-        // its notepad after the game is whole.
+        // finished game with its word alone, so its notepad after the game is whole.
         for message in messages {
             let game: SavedGame? = switch message {
             case .gameLoaded(let game), .switchedTo(let game): game

@@ -27,10 +27,13 @@ extension Canvas {
             // Narrow: the notepad under the guesses, unless the game is over and the fact card
             // needs the room.
             let perRow = max(1, (board.width - 4) / 4)
-            let height = (Notepad.alphabet.count + perRow - 1) / perRow + 2
+            var height = (Notepad.alphabet.count + perRow - 1) / perRow + 2
+            // The legend in one line under the letters, where the guesses keep room for five.
+            let legend = board.height - height - 1 >= 7
+            if legend { height += 1 }
             if board.height - height >= 3 {
                 let (panel, rest) = board.sliceBottom(height)
-                drawNotepad(saved.game, box(panel, "Notepad"), perRow: perRow)
+                drawNotepad(saved.game, box(panel, "Notepad"), perRow: perRow, oneLineLegend: legend)
                 left = rest
             }
         }
@@ -92,12 +95,15 @@ extension Canvas {
             for (pip, style) in pips(guess.feedback, length: game.length) {
                 x = buffer.write(String(pip), x: x, y: y, style: style, limit: inner.maxX - x)
             }
-            x = buffer.write("  " + guess.feedback.summary, x: x, y: y, style: Style(bold: newest), limit: inner.maxX - x)
+            let summary = "  " + guess.feedback.summary
+            let whole = summary.columns <= inner.maxX - x
+            x = writeCut(summary, x: x, y: y, style: Style(bold: newest), limit: inner.maxX - x)
+            guard whole else { continue }
             var note: [String] = []
             if let anagram = guess.fullScoreNote(secret: game.secret) { note.append(anagram) }
             if devices.indices.contains(index) { note.append("on \(devices[index])") }
             if let win, index > win { note.append("after the win") }
-            if !note.isEmpty { buffer.write("  (" + note.joined(separator: ", ") + ")", x: x, y: y, style: .dim, limit: inner.maxX - x) }
+            if !note.isEmpty { writeCut("  (" + note.joined(separator: ", ") + ")", x: x, y: y, style: .dim, limit: inner.maxX - x) }
         }
     }
 
@@ -133,7 +139,9 @@ extension Canvas {
 
     /// The alphabet with each letter's mark; a proven mark in brackets, so it reads apart from
     /// the player's own marks without colour. The cursor shows in reverse when the pane has focus.
-    mutating func drawNotepad(_ game: Game, _ inner: Rect, perRow: Int = AppState.notepadColumns) {
+    /// `oneLineLegend`: the legend in one line right under the letters (the narrow layout),
+    /// else in three after a blank line.
+    mutating func drawNotepad(_ game: Game, _ inner: Rect, perRow: Int = AppState.notepadColumns, oneLineLegend: Bool = false) {
         guard !inner.isEmpty else { return }
         let focused = state.pane == .notepad && !state.helpOpen
         // Proof first, then the player's mark, during the game and after it: a mark proven in
@@ -153,21 +161,24 @@ extension Canvas {
             buffer.write(text, x: inner.x + 1 + (i % perRow) * 4, y: y, style: style, limit: inner.maxX - inner.x - 1 - (i % perRow) * 4)
         }
         let rows = (Notepad.alphabet.count + perRow - 1) / perRow
-        let legend = [
-            "\(glyphs.check) in  \(glyphs.cross) out  \(glyphs.unknown) unknown",
-            Self.legend(of: game, glyphs: glyphs),
-            focused ? "Space, -, + to mark" : "Tab here to mark letters",
-        ]
+        let key = "\(glyphs.check) in  \(glyphs.cross) out  \(glyphs.unknown) unknown"
+        if oneLineLegend {
+            let whole = key + "   " + Self.legend(of: game, glyphs: glyphs)
+            let line = whole.columns <= inner.width - 2 ? whole : Self.legend(of: game, glyphs: glyphs)
+            if inner.y + rows < inner.maxY { writeCut(line, x: inner.x + 1, y: inner.y + rows, style: .dim, limit: inner.width - 2) }
+            return
+        }
+        let legend = [key, Self.legend(of: game, glyphs: glyphs), focused ? "Space, -, + to mark" : "Tab here to mark letters"]
         for (i, line) in legend.enumerated() where inner.y + rows + 1 + i < inner.maxY {
-            buffer.write(line, x: inner.x + 1, y: inner.y + rows + 1 + i, style: .dim, limit: inner.width - 1)
+            writeCut(line, x: inner.x + 1, y: inner.y + rows + 1 + i, style: .dim, limit: inner.width - 1)
         }
     }
 
-    /// What the notepad's bracketed marks come from, at the game's help level (all of it once
-    /// the game is over).
+    /// What the notepad's bracketed marks come from, at the game's help level; once the game is
+    /// over, from its word, told.
     static func legend(of game: Game, glyphs: Glyphs) -> String {
-        let level = game.isFinished ? Assist.coach : game.assist
-        return level == .noHelp ? "Your marks only (help: none)" : "[A\(glyphs.check)] \(level.legend)"
+        if game.isFinished { return "[A\(glyphs.check)] the word, now told" }
+        return game.assist == .noHelp ? "Your marks only (help: none)" : "[A\(glyphs.check)] \(game.assist.legend)"
     }
 
     /// The help the game had, for its card's title: its level, and the hints asked for.

@@ -58,7 +58,7 @@ extension Canvas {
             let overview = matches[i]
             let opponent = overview.state.match.opponent(of: overview.viewer) ?? "?"
             let games = overview.state.progress(of: opponent).map(progressText).joined(separator: glyphs.separator)
-            let declined = overview.state.status == .declined
+            let declined = overview.state.status.calledOff
             return [Text.pad(opponents[i], to: opponentWidth), Text.pad(packs[i], to: packWidth), Text.pad(summaries[i], to: summaryWidth),
                     // A finished match's summary already says the score ("you lost 0–3").
                     declined ? "" : overview.state.status == .finished ? Text.pad("", to: score(overview).columns) : score(overview),
@@ -91,7 +91,7 @@ extension Canvas {
         }
         if let next = state.nextGame(for: overview.viewer) {
             parts.append("Enter plays game \(next).")
-        } else if state.status != .declined {
+        } else if !state.status.calledOff {
             parts.append("Enter shows both grids.")
         }
         return parts.joined(separator: " ")
@@ -156,6 +156,7 @@ extension Canvas {
         case .tie?: "a tie"
         case .player(let name)?: name == overview.viewer ? "you won" : "\(name) won"
         case nil where state.status == .declined: "declined"
+        case nil where state.status == .cancelled: "cancelled"
         case nil where state.nextGame(for: overview.viewer) == index: "your turn"
         // Neither player has opened the game yet.
         case nil where players.allSatisfy({ state.progress(of: $0)[index - 1] == nil }): "not started"

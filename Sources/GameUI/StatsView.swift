@@ -31,7 +31,10 @@ extension Canvas {
         var y = inner.y
         for (i, figure) in figures.enumerated() where 1 + (i + 1) * cell <= inner.width {
             buffer.write(Text.pad(figure.1, to: cell), x: inner.x + 1 + i * cell, y: y, style: .bold)
-            buffer.write(Text.pad(figure.0, to: cell), x: inner.x + 1 + i * cell, y: y + 1, style: .dim)
+            // A label that would touch the next one takes its short form ("Max streak" → "Best").
+            let short = ["Max streak": "Best", "Avg guesses": "Avg"]
+            let label = figure.0.columns < cell ? figure.0 : short[figure.0] ?? figure.0
+            buffer.write(Text.pad(label, to: cell - 1), x: inner.x + 1 + i * cell, y: y + 1, style: .dim)
         }
         y += 3
         // Hard games and hints, apart, only once there are any.

@@ -70,6 +70,13 @@ struct Canvas {
         buffer.drawBox(rect, title: title, glyphs: glyphs)
     }
 
+    /// Writes `text` in at most `limit` columns, ending in an ellipsis when it is cut (nothing is
+    /// cut without a sign). Returns the column after the last one written.
+    @discardableResult
+    mutating func writeCut(_ text: String, x: Int, y: Int, style: Style = .plain, limit: Int) -> Int {
+        buffer.write(Text.truncate(text, to: max(0, limit), ellipsis: glyphs.ellipsis), x: x, y: y, style: style, limit: limit)
+    }
+
     /// The top line: the game, its pack and rules on the left; sync and the device that last
     /// changed the game on the right. When it does not fit, the least useful parts go first.
     mutating func drawHeader(_ rect: Rect) {
@@ -84,12 +91,19 @@ struct Canvas {
             let game = saved.game
             let daily: String? = saved.daily.map { date in DailyWord.number(date: date).map { "daily word #\($0) \(date)" } ?? "daily word \(date)" }
             let progress: String? = state.currentPack.map { "\($0.title) \($0.solved)/\($0.words) solved" }
-            let match: String? = state.boardMatch.map { matchHeader($0.overview, index: $0.index) }
-            let pack = match ?? daily ?? progress ?? (saved.isPractice ? "practice" : game.packID)
+            let match = state.boardMatch
+            let pack = daily ?? (match != nil ? state.currentPack?.title : progress) ?? (saved.isPractice ? "practice" : game.packID)
             // The pack's name is never dropped: its progress goes first, then the rest.
             packShort = match == nil && daily == nil ? state.currentPack?.title : nil
             packText = pack
-            left += [(pack, 0), ("\(game.rules.rawValue), \(game.length) letters\(game.hard ? ", hard" : "")", 2)]
+            left.append((pack, 0))
+            // A match's game after its pack: "match vs ben, game 1 of 3", else "vs ben 1/3".
+            if let match, let opponent = match.overview.state.match.opponent(of: match.overview.viewer) {
+                let title = matchHeader(match.overview, index: match.index)
+                left.append((title, 1))
+                shorts[title] = "vs \(opponent) \(match.index)/\(Match.games.count)"
+            }
+            left.append(("\(game.rules.rawValue), \(game.length) letters\(game.hard ? ", hard" : "")", 2))
             right.append(("last change: \(saved.lastChangedOn)", 2))
         }
         // A match waiting on the player: said before anything but the sync.
@@ -111,12 +125,16 @@ struct Canvas {
                 right[i].0 = shorts.removeValue(forKey: right[i].0)!
                 continue
             }
+            if rank <= 1, let i = left.firstIndex(where: { shorts[$0.0] != nil }) {
+                left[i].0 = shorts.removeValue(forKey: left[i].0)!
+                continue
+            }
             if let i = left.lastIndex(where: { $0.1 == rank }) { left.remove(at: i) } else if let i = right.lastIndex(where: { $0.1 == rank }) { right.remove(at: i) }
         }
         if width() > rect.width, let short = packShort, let i = left.firstIndex(where: { $0.0 == packText }) { left[i].0 = short }
         let rightText = right.map(\.0).joined(separator: separator) + " "
         let leftText = " " + left.map(\.0).joined(separator: separator)
-        buffer.write(leftText, x: rect.x, y: rect.y, style: Style(bold: true, reverse: true), limit: rect.width - rightText.columns - 1)
+        writeCut(leftText, x: rect.x, y: rect.y, style: Style(bold: true, reverse: true), limit: rect.width - rightText.columns - 1)
         buffer.write(rightText, x: rect.maxX - rightText.columns, y: rect.y, style: .reverse)
     }
 

@@ -58,9 +58,10 @@ extension Game {
     /// The words the notepad's certain marks come from at the game's help level: nothing under
     /// `none`, the dictionary's words the rules allow that fit every score so far under `proven`,
     /// the pack's words still possible under `coach` (`packCandidates`, the coach's). A finished
-    /// game shows everything, the pack's words included: it is after the game.
+    /// game shows everything: its word is told, so every letter is known, in or out (what the
+    /// guesses proved included, whatever the pack here holds).
     public func notepadWords<E: Error>(lexicon: () -> Lexicon, packCandidates: () throws(E) -> [String]) throws(E) -> [String]? {
-        if isFinished { return try packCandidates() }
+        if isFinished { return [secret] }
         switch assist {
         case .noHelp: return nil
         case .proven: return Notepad.provenWords(rules: rules, length: length, guesses: guesses, lexicon: lexicon())

@@ -250,21 +250,27 @@ extension PlayerDatabase {
     }
 
     private static func talliesText(_ tallies: [Assist: Standing.Tally]) -> String {
-        tallies.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value.games) \($0.value.wins) \($0.value.winGuesses)" }
+        tallies.sorted { $0.key < $1.key }.map {
+            "\($0.key.rawValue) \($0.value.games) \($0.value.wins) \($0.value.winGuesses) \($0.value.bestDailyStreak)"
+        }
             .joined(separator: ",")
     }
 
     private static func standing(_ row: Row) -> Standing? {
         var tallies: [Assist: Standing.Tally] = [:]
         let text: String = row["tallies"], daysText: String = row["days"]
+        let streak: Int = row["bestDailyStreak"]
         for part in text.split(separator: ",") {
             let items = part.split(separator: " ")
-            guard items.count == 4, let assist = Assist(rawValue: String(items[0])),
+            guard (4...5).contains(items.count), let assist = Assist(rawValue: String(items[0])),
                   let games = Int(items[1]), let wins = Int(items[2]), let guesses = Int(items[3]) else { return nil }
-            tallies[assist] = Standing.Tally(games: games, wins: wins, winGuesses: guesses)
+            // A line kept before each level had its streak: the whole one, as far as this level's wins allow.
+            let levelStreak = items.count == 5 ? Int(items[4]) : min(streak, wins)
+            guard let levelStreak else { return nil }
+            tallies[assist] = Standing.Tally(games: games, wins: wins, winGuesses: guesses, bestDailyStreak: levelStreak)
         }
         guard let days = try? Standing.days(lines: daysText.split(separator: "\n").map(String.init)) else { return nil }
-        return Standing(tallies: tallies, bestDailyStreak: row["bestDailyStreak"], matchesWon: row["matchesWon"], days: days)
+        return Standing(tallies: tallies, bestDailyStreak: streak, matchesWon: row["matchesWon"], days: days)
     }
 
     // MARK: Reading and publishing

@@ -370,6 +370,7 @@ extension CloudSchema {
         static func games(_ level: Assist) -> String { "games-\(level.rawValue)" }
         static func wins(_ level: Assist) -> String { "wins-\(level.rawValue)" }
         static func winGuesses(_ level: Assist) -> String { "winGuesses-\(level.rawValue)" }
+        static func dailyStreak(_ level: Assist) -> String { "dailyStreak-\(level.rawValue)" }
     }
 
     /// The longest text a shared record's field may hold, and the most texts in a list.
@@ -411,6 +412,7 @@ extension CloudSchema {
                 fields[K.games(level)] = .int(Int64(tally.games))
                 fields[K.wins(level)] = .int(Int64(tally.wins))
                 fields[K.winGuesses(level)] = .int(Int64(tally.winGuesses))
+                fields[K.dailyStreak(level)] = .int(Int64(tally.bestDailyStreak))
             }
         }
         fields[Self.device] = .string(device)
@@ -477,7 +479,10 @@ extension CloudSchema {
                 let values = [K.games(level), K.wins(level), K.winGuesses(level)].map { int(r, $0) }
                 if values.allSatisfy({ $0 == nil }) { continue }
                 guard let games = values[0], let wins = values[1], let guesses = values[2] else { return bad("it is not a leaderboard line") }
-                tallies[level] = Standing.Tally(games: games, wins: wins, winGuesses: guesses)
+                // A line published before each level had its streak: the whole streak, as far as
+                // this level's wins allow (the most it can be).
+                let levelStreak = int(r, K.dailyStreak(level)) ?? min(streak, wins)
+                tallies[level] = Standing.Tally(games: games, wins: wins, winGuesses: guesses, bestDailyStreak: levelStreak)
             }
             let days: [String: DailyResult]
             do { days = try Standing.days(lines: lines) } catch { return bad(error.description) }

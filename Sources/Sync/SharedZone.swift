@@ -297,7 +297,13 @@ public struct SharedZone: Sendable {
         case .decline(let id):
             if kept.contains(id), let match = try player.match(id: id) {
                 try MatchState.checkDecline(by: publisher, of: match)
-                if try hasPlayed(publisher, match) { throw MatchRefusal.declineAfterPlaying(publisher) }
+                if publisher == match.createdBy {
+                    // The maker's cancel: refused once the asked player has played any of it.
+                    let asked = match.opponent(of: publisher) ?? ""
+                    if try hasPlayed(asked, match) { throw MatchRefusal.cancelAfterAnswer(asked: asked, declined: false) }
+                } else if try hasPlayed(publisher, match) {
+                    throw MatchRefusal.declineAfterPlaying(publisher)
+                }
                 try player.keepDecline(matchID: id, by: publisher)
             } else {
                 // One whose match has not arrived waits, bounded as a play is, checked when the match is shown.

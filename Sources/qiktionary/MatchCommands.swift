@@ -75,7 +75,7 @@ struct MatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "match",
         abstract: "Matches against a friend: a round of three games on the same words.",
-        subcommands: [New.self, List.self, Show.self, Decline.self], defaultSubcommand: List.self
+        subcommands: [New.self, List.self, Show.self, Decline.self, Cancel.self], defaultSubcommand: List.self
     )
 
     struct New: ParsableCommand, UsesData {
@@ -132,11 +132,7 @@ struct MatchCommand: ParsableCommand {
         @Flag(help: "Print a JSON object.") var json = false
 
         func run() throws {
-            let setup = try Setup.open(shared)
-            setup.syncInPassing()
-            let shown = try setup.games.matchOverview(id: id)
-            if json { return printJSON(MatchJSON(shown.state, words: words(shown))) }
-            MatchText.show(shown).forEach(say)
+            try onMatch(shared, json: json, publishing: false, { try $0.matchOverview(id: id) }, say: MatchText.show)
         }
     }
 
@@ -146,13 +142,40 @@ struct MatchCommand: ParsableCommand {
         @Argument(help: ArgumentHelp("The match's id (or its start).", valueName: "id")) var id: String
 
         func run() throws {
-            let setup = try Setup.open(shared)
-            setup.syncInPassing()
-            let shown = try setup.games.declineMatch(id: id)
-            setup.syncInPassing()
-            say("Declined match \(shown.state.match.id).")
+            try onMatch(shared, json: false, publishing: true, { try $0.declineMatch(id: id) }) { ["Declined match \($0.state.match.id)."] }
         }
     }
+}
+
+extension MatchCommand {
+    struct Cancel: ParsableCommand, UsesData {
+        static let configuration = CommandConfiguration(
+            abstract: "Cancel a match you made, until the other player answers it.",
+            discussion: """
+                The other player's machines show the match cancelled once both have synced. Once they have \
+                declined it or played any of it, it can no longer be cancelled.
+                """
+        )
+        @OptionGroup var shared: SharedOptions
+        @Argument(help: ArgumentHelp("The match's id (or its start).", valueName: "id")) var id: String
+        @Flag(help: "Print the match as a JSON object.") var json = false
+
+        func run() throws {
+            try onMatch(shared, json: json, publishing: true, { try $0.cancelMatch(id: id) }) { ["Cancelled match \($0.state.match.id)."] }
+        }
+    }
+}
+
+/// A command on one match: syncs, acts (`publishing`: and syncs what it did at once), then prints
+/// the match as JSON or as `say`'s lines.
+private func onMatch(_ shared: SharedOptions, json: Bool, publishing: Bool, _ act: (PlayerGames) throws -> MatchOverview,
+                     say lines: (MatchOverview) -> [String]) throws {
+    let setup = try Setup.open(shared)
+    setup.syncInPassing()
+    let shown = try act(setup.games)
+    if publishing { setup.syncInPassing() }
+    if json { return printJSON(MatchJSON(shown.state, words: words(shown))) }
+    lines(shown).forEach(say)
 }
 
 /// The words a match shows: each game's once both players finished it ("" stands for one not shown).

@@ -170,6 +170,45 @@ func canonical(_ value: Any?) throws -> String {
         #expect(declined.stderr.contains("declined"))
     }
 
+    /// The maker calls off a match nobody has answered: it shows cancelled on every machine of
+    /// both players and nobody plays it; a match the other player has started cannot be, in one
+    /// line and exit 64; only the maker may.
+    @Test func theMakerCancelsAMatchUntilTheOtherPlayerAnswers() throws {
+        let pair = try Pair()
+        defer { pair.remove() }
+        let ana = Friend("ana", device: "laptop", in: pair), anaDesk = Friend("ana", device: "desk", in: pair)
+        let ben = Friend("ben", device: "pc", in: pair)
+        _ = try ben.run(["friends", "--join"])
+        let id = try #require((try ana.json(["match", "new", "--against", "ben", "--pack", "body"]) as? [String: Any])?["id"] as? String)
+        #expect((try ben.json(["match", "list"]) as? [[String: Any]])?.first?["status"] as? String == "playing")
+        // Ben, who was asked, cannot cancel it.
+        let notHis = try ben.run(["match", "cancel", String(id.prefix(1))])
+        #expect(notHis.status == 64 && notHis.stderr == "qiktionary: only 'ana', who made the match, can cancel it, not 'ben'\n", "\(notHis.stderr)")
+        // Ana cancels it by a short id; the JSON is the match's, cancelled.
+        let cancelled = try ana.json(["match", "cancel", String(id.prefix(2))]) as? [String: Any]
+        #expect(cancelled?["id"] as? String == id && cancelled?["status"] as? String == "cancelled", "\(String(describing: cancelled))")
+        let again = try ana.run(["match", "cancel", id])
+        #expect(again.status == 0 && again.stdout == "Cancelled match \(id).\n", "\(again.stdout) \(again.stderr)")
+        // Ben's machine and Ana's other one show it cancelled once they sync.
+        let benSees = try ben.run(["match", "list"])
+        #expect(benSees.status == 0 && benSees.stdout.contains("ana cancelled"), "\(benSees.stdout)")
+        #expect((try ben.json(["match", "show", id, "--no-sync"]) as? [String: Any])?["status"] as? String == "cancelled")
+        #expect((try anaDesk.json(["match", "show", id]) as? [String: Any])?["status"] as? String == "cancelled")
+        let play = try ben.run(["play", "--plain", "--match", id, "--no-sync"], input: "")
+        #expect(play.status == 64 && play.stderr == "qiktionary: match '\(id)' was cancelled by ana\n", "\(play.stderr)")
+        let decline = try ben.run(["match", "decline", id, "--no-sync"])
+        #expect(decline.status == 64 && decline.stderr.contains("was cancelled by ana; there is nothing to decline"), "\(decline.stderr)")
+
+        // A match Ben has started playing can no longer be cancelled.
+        let second = try #require((try ana.json(["match", "new", "--against", "ben", "--pack", "body"]) as? [String: Any])?["id"] as? String)
+        let started = try ben.run(["play", "--plain", "--json", "--match", second], input: "guess lemon\n")
+        #expect(started.status == 0, "\(started.stderr)")
+        let late = try ana.run(["match", "cancel", second])
+        #expect(late.status == 64 && late.stderr == "qiktionary: 'ben' has started playing the match, so it can no longer be cancelled\n",
+                "\(late.stderr)")
+        #expect((try ana.json(["match", "show", second, "--no-sync"]) as? [String: Any])?["status"] as? String == "playing")
+    }
+
     /// One rule for a short id, from one character up while it names one id only: the same for
     /// `match show` as for `history show`.
     @Test func aMatchAndAGameAreNamedByTheSameShortIDs() throws {

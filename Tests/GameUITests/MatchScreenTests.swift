@@ -224,10 +224,11 @@ import Testing
     @Test func aMatchGamesBoardNamesTheMatchAndTheOpponentsProgress() {
         // The rest of the board is the game's as ever (ScreenViewTests).
         let wide = view(Self.onBoard, size: Size(width: 100, height: 30))
-        #expect(wide.line(0) == " qiktionary · match vs ben, game 2 of 3 · classic, 5 letters         sync off · last change: laptop ")
+        // The pack's name stays; the match's game after it, shortened before anything of the pack goes.
+        #expect(wide.line(0) == " Animals · match vs ben, game 2 of 3 · classic, 5 letters            sync off · last change: laptop ")
         #expect(wide.line(2).hasPrefix("┌─ Guesses · ben: 3 guesses ─────"))
         expectScreen(Self.onBoard, 40, 12, """
- match vs ben, game 2 of 3     sync off
+ Animals · vs ben 2/3          sync off
 ┌─ Guesses · ben: 3 guesses ───────────┐
 │  4  TRIBE  ●●●●·  4 common           ↑
 └──────────────────────────────────────┘

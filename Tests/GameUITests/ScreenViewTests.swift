@@ -92,7 +92,7 @@ import Testing
 └──────────────────────────────────────────────┘│  V·  W·  X· [Y✗] Z·          │
 ┌─ TIGER · coach ──────────────────────────────┐│                              │
 │ You found TIGER in 5 guesses. Score 11.      ││ ✓ in  ✗ out  · unknown       │
-│                                              ││ [A✓] the coach's words left  │
+│                                              ││ [A✓] the word, now told      │
 │ A tiger's stripes are not only in its fur:   ││ Tab here to mark letters     │
 │ the skin underneath is striped too. No two   │└──────────────────────────────┘
 │ tigers share the same pattern, so            │┌─ Rules ──────────────────────┐
@@ -121,7 +121,7 @@ import Testing
 │  4  TRIBE  ●●●●·  4 common                                                           ││  V·  W·  X· [Y✗] Z·          │
 │  5  TIGER  ●●●●●  5 common                                                           ││                              │
 │                                                                                      ││ ✓ in  ✗ out  · unknown       │
-│                                                                                      ││ [A✓] the coach's words left  │
+│                                                                                      ││ [A✓] the word, now told      │
 │                                                                                      ││ Tab here to mark letters     │
 │                                                                                      │└──────────────────────────────┘
 │                                                                                      │┌─ Rules ──────────────────────┐

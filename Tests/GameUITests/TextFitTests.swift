@@ -98,4 +98,53 @@ import Testing
             #expect(inside.last == " " || inside.hasSuffix("…") || inside.hasSuffix("↓") || inside.hasSuffix("↑"), "cut: \(line)")
         }
     }
+
+    /// A guess's score cut by a narrow board ends in an ellipsis ("2 in place, 0 in wo" told
+    /// nothing was missing), and so does the header cut by a long pack name.
+    @Test func aGuessesScoreCutByANarrowBoardEndsInAnEllipsis() {
+        let mastermind = Fixtures.game("m1", secret: "flute", pack: "music", rules: .mastermind, guesses: ["notes", "chord", "flint"])
+        for size in Self.sizes {
+            let screen = view(Fixtures.state(.guess, game: mastermind), size: size).text
+            let rows = screen.split(separator: "\n").filter { $0.contains("FLINT") || $0.contains("NOTES") || $0.contains("CHORD") }
+            #expect(!rows.isEmpty, "no guess shown at \(size.width)x\(size.height):\n\(screen)")
+            // A mastermind score ends "in word": a row without it must show it was cut.
+            for row in rows {
+                #expect(row.contains("in word") || row.contains("…"), "a score cut without a sign at \(size.width)x\(size.height): \(row)")
+            }
+        }
+    }
+
+    @Test func aHeaderCutShortEndsInAnEllipsis() {
+        var state = Fixtures.state(.guess)
+        state.packs = state.packs.map { pack in
+            var pack = pack
+            if pack.id == "animals" { pack.title = "Animals of the northern forests and the high mountain meadows" }
+            return pack
+        }
+        let header = view(state, size: Size(width: 40, height: 12)).line(0)
+        #expect(header.contains("Animals of") && header.contains("…"), "\(header)")
+    }
+
+    /// The notepad's legend is on the board at 60x20 as at 80x24 and 100x30 (one line under the
+    /// letters where the notepad sits under the guesses), and after a game it says the marks
+    /// come from the word.
+    @Test func theNotepadsLegendShowsAt60x20AndUp() {
+        for size in Self.sizes where size.width >= 60 {
+            let playing = view(Fixtures.state(.guess), size: size).text
+            let level = GameUI.Canvas.legend(of: Fixtures.inPlay.game, glyphs: .unicode)
+            #expect(playing.contains("unknown") && playing.contains(level), "no legend at \(size.width)x\(size.height):\n\(playing)")
+        }
+        let over = view(Fixtures.state(.guess, game: Fixtures.won), size: Size(width: 80, height: 24)).text
+        #expect(over.contains("the word, now told") && !over.contains("coach's words left"), "\(over)")
+    }
+
+    /// The figures' labels on Stats never run into each other: a label too long for its column
+    /// takes its short form ("Max stre…Avg gues…" at 60x20).
+    @Test func theStatsLabelsAreWholeAtEverySize() {
+        for size in Self.sizes {
+            let screen = view(Fixtures.state(.stats), size: size).text
+            let labels = screen.split(separator: "\n").first { $0.contains("Played") } ?? ""
+            #expect(!labels.contains("…") && labels.contains("Won"), "at \(size.width)x\(size.height): \(labels)")
+        }
+    }
 }

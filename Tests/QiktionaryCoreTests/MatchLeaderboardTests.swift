@@ -41,11 +41,14 @@ private func isBelow(_ a: Standing, _ b: Standing) -> Bool {
             game(.won, 7, daily: date(5)),
             game(.won, 40, assist: .coach),
         ], matchesWon: 2)
-        #expect(line.tallies == [.proven: .init(games: 6, wins: 3, winGuesses: 13), .noHelp: .init(games: 2, wins: 2, winGuesses: 8),
-                                 .coach: .init(games: 2, wins: 2, winGuesses: 36)])
+        // Each level's streak counts the days won at that level: days 0 and 1 without help; day 4
+        // won with the coach breaks the proven run of days 3 and 5.
+        #expect(line.tallies == [.proven: .init(games: 6, wins: 3, winGuesses: 13, bestDailyStreak: 1),
+                                 .noHelp: .init(games: 2, wins: 2, winGuesses: 8, bestDailyStreak: 2),
+                                 .coach: .init(games: 2, wins: 2, winGuesses: 36, bestDailyStreak: 1)])
         #expect(line.total == .init(games: 10, wins: 7, winGuesses: 57))
         #expect(line.tallies[.proven]?.winRate == 0.5 && line.tallies[.coach]?.meanGuesses == 18)
-        // Days 3, 4 and 5 won in a row; day 2 lost.
+        // Days 3, 4 and 5 won in a row at any level; day 2 lost.
         #expect(line.bestDailyStreak == 3 && line.matchesWon == 2)
         #expect(line.days.count == 7)
         #expect(line.days[date(1)] == DailyResult(status: .won, guesses: 5, hard: true, hints: 1, assist: .noHelp))
@@ -112,7 +115,7 @@ private func isBelow(_ a: Standing, _ b: Standing) -> Bool {
         let days = (0..<100).map { game(.won, 3, daily: date($0)) }
         let line = Standing(history: days, matchesWon: 0)
         #expect(line.days.count == Standing.dayWindow && line.days[date(99)] != nil && line.days[date(9)] == nil && line.days[date(10)] != nil)
-        #expect(line.bestDailyStreak == 100)
+        #expect(line.bestDailyStreak == 100 && line.tallies[.proven]?.bestDailyStreak == 100)
         let older = Standing(history: days.prefix(50), matchesWon: 0)
         #expect(Standing.merge(older, line).days == line.days)
         // One date's two versions merge to the one further on.
@@ -177,6 +180,13 @@ private func isBelow(_ a: Standing, _ b: Standing) -> Bool {
             (.badStanding("counts -1 matches won"), { $0.matchesWon = -1 }),
             (.badStanding("has a daily streak of 3 with 2 wins"), { $0.tallies[.proven] = .init(games: 2, wins: 2, winGuesses: 4); $0.bestDailyStreak = 3 }),
             (.badStanding("has a daily streak of -1 with 0 wins"), { $0.bestDailyStreak = -1 }),
+            (.badStanding("has a daily streak of 3 with 2 wins (coach)"), {
+                $0.tallies[.coach] = .init(games: 3, wins: 2, winGuesses: 4, bestDailyStreak: 3); $0.tallies[.proven] = .init(games: 1, wins: 1, winGuesses: 1)
+                $0.bestDailyStreak = 3
+            }),
+            (.badStanding("has a daily streak of 2 (coach), longer than its whole one of 1"), {
+                $0.tallies[.coach] = .init(games: 5, wins: 5, winGuesses: 10, bestDailyStreak: 2); $0.bestDailyStreak = 1
+            }),
             (.badDay("2026-13-01"), { $0.days = ["2026-13-01": won] }),
             (.winInNoGuesses, { $0.days = ["2026-11-25": DailyResult(status: .won, guesses: 0, hard: false, hints: 0, assist: .proven)] }),
             (.badStanding("holds 91 days, more than 90"), { line in
@@ -220,7 +230,8 @@ private func isBelow(_ a: Standing, _ b: Standing) -> Bool {
 
     @Test func allTimeIsRankedByHelpLevelThenWinsWinRateAndGuesses() {
         let standings = [
-            "ada": line(tallies: [.proven: .init(games: 10, wins: 8, winGuesses: 40), .coach: .init(games: 3, wins: 3, winGuesses: 9)],
+            "ada": line(tallies: [.proven: .init(games: 10, wins: 8, winGuesses: 40, bestDailyStreak: 1),
+                                  .coach: .init(games: 3, wins: 3, winGuesses: 9, bestDailyStreak: 3)],
                         streak: 4, matches: 2),
             "ben": line(tallies: [.proven: .init(games: 9, wins: 8, winGuesses: 40)], streak: 1),
             "cy": line(tallies: [.proven: .init(games: 9, wins: 8, winGuesses: 32)]),
@@ -233,8 +244,10 @@ private func isBelow(_ a: Standing, _ b: Standing) -> Bool {
         let proven = groups[0].rows
         #expect(proven.map(\.player) == ["eve", "cy", "dee", "ben", "ada"])
         #expect(proven.map(\.rank) == [1, 2, 2, 4, 5])
-        #expect(proven[4].tally == .init(games: 10, wins: 8, winGuesses: 40) && proven[4].bestDailyStreak == 4 && proven[4].matchesWon == 2)
-        #expect(groups[1].rows == [Leaderboard.AllTimeRow(rank: 1, player: "ada", tally: .init(games: 3, wins: 3, winGuesses: 9),
-                                                          bestDailyStreak: 4, matchesWon: 2)])
+        // Each group shows the streak of its own level, never the whole one.
+        #expect(proven[4].tally == .init(games: 10, wins: 8, winGuesses: 40, bestDailyStreak: 1) && proven[4].bestDailyStreak == 1
+            && proven[4].matchesWon == 2)
+        #expect(groups[1].rows == [Leaderboard.AllTimeRow(rank: 1, player: "ada", tally: .init(games: 3, wins: 3, winGuesses: 9, bestDailyStreak: 3),
+                                                          bestDailyStreak: 3, matchesWon: 2)])
     }
 }

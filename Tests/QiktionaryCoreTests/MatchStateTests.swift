@@ -123,8 +123,8 @@ struct MatchPlays {
 
     init() throws { p = MatchPlays(match: try MatchFixture.match()) }
 
-    func summaries(_ plays: [MatchPlay], declined: Bool = false) -> [String] {
-        let state = MatchState(match: p.match, plays: plays, declined: declined)
+    func summaries(_ plays: [MatchPlay], declined: Bool = false, cancelled: Bool = false) -> [String] {
+        let state = MatchState(match: p.match, plays: plays, declined: declined, cancelled: cancelled)
         return ["alice", "ben", "carol"].map(state.summary)
     }
 
@@ -151,10 +151,42 @@ struct MatchPlays {
         #expect(fresh.declineProblem(player: "carol") == .notInMatch("carol"))
         #expect(MatchState(match: p.match, plays: [p.playing("ben", 1, 0)]).declineProblem(player: "ben") == .declineAfterPlaying("ben"))
         try MatchState.checkDecline(by: "ben", of: p.match)
-        #expect(throws: MatchRefusal.creatorDeclines("alice")) { try MatchState.checkDecline(by: "alice", of: p.match) }
+        // The maker's record is a cancel, read as one (`aCancelCountsOnlyUntilTheAskedPlayerAnswers`).
+        try MatchState.checkDecline(by: "alice", of: p.match)
         #expect(throws: MatchRefusal.notInMatch("carol")) { try MatchState.checkDecline(by: "carol", of: p.match) }
         for refusal in [MatchRefusal.creatorDeclines("alice"), .declineAfterPlaying("ben"), .notInMatch("carol")] {
             #expect(MatchFixture.isOneSafeLine(refusal))
         }
+    }
+
+    @Test func aCancelCountsOnlyUntilTheAskedPlayerAnswers() {
+        // Nobody has played: the maker's cancel ends it, for both players, and nothing is next.
+        #expect(summaries([], cancelled: true) == ["you cancelled", "alice cancelled", "alice cancelled"])
+        let cancelled = MatchState(match: p.match, plays: [], cancelled: true)
+        #expect(cancelled.status == .cancelled && cancelled.status.calledOff && cancelled.winner == nil)
+        #expect(cancelled.nextGame(for: "alice") == nil && cancelled.nextGame(for: "ben") == nil)
+        // The maker's own plays do not answer the match; the asked player's first guess does.
+        #expect(MatchState(match: p.match, plays: [p.won("alice", 1, 2)], cancelled: true).status == .cancelled)
+        let answered = MatchState(match: p.match, plays: [p.playing("ben", 1, 1)], cancelled: true)
+        #expect(answered.status == .playing && answered.nextGame(for: "ben") == 1)
+        // A decline is the asked player's answer: the match is declined, whichever came first.
+        #expect(MatchState(match: p.match, plays: [], declined: true, cancelled: true).status == .declined)
+    }
+
+    @Test func onlyTheMakerCancelsAndOnlyBeforeAnAnswer() {
+        let fresh = MatchState(match: p.match, plays: [p.won("alice", 1, 2)])
+        #expect(fresh.cancelProblem(player: "alice") == nil)
+        #expect(fresh.cancelProblem(player: "ben") == .notTheMakerCancels(player: "ben", maker: "alice"))
+        #expect(fresh.cancelProblem(player: "carol") == .notInMatch("carol"))
+        let played = MatchState(match: p.match, plays: [p.playing("ben", 1, 0)])
+        #expect(played.cancelProblem(player: "alice") == .cancelAfterAnswer(asked: "ben", declined: false))
+        let declined = MatchState(match: p.match, plays: [], declined: true)
+        #expect(declined.cancelProblem(player: "alice") == .cancelAfterAnswer(asked: "ben", declined: true))
+        for refusal in [MatchRefusal.notTheMakerCancels(player: "ben", maker: "alice"), .cancelAfterAnswer(asked: "ben", declined: false),
+                        .cancelAfterAnswer(asked: "ben", declined: true)] {
+            #expect(MatchFixture.isOneSafeLine(refusal))
+        }
+        #expect(MatchRefusal.cancelAfterAnswer(asked: "ben", declined: false).description
+            == "'ben' has started playing the match, so it can no longer be cancelled")
     }
 }

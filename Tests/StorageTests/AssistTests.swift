@@ -61,6 +61,31 @@ import Testing
         #expect(coached.notepadWords(lexicon: { Self.lexicon }, packCandidates: { ["tiger", "tiler"] }) == ["tiger", "tiler"])
     }
 
+    /// After a game every letter is known, in or out, and what the guesses proved during it
+    /// stays: a win, a loss and a give-up alike, whatever the pack here holds (the pack's list
+    /// is not asked for: the word is told).
+    @Test func afterAGameTheNotepadKeepsItsProvenMarksAndKnowsEveryLetter() throws {
+        for (rules, secret, guesses) in [(Rules.mastermind, "sinus", ["jumpy", "quack"]), (.classic, "tiger", ["quack", "jumpy"]),
+                                         (.mastermind, "flute", ["quiet", "jumpy"])] {
+            for ending in ["won", "gave up"] {
+                var game = Game(id: "g", packID: "animals", secret: secret, rules: rules, assist: .proven)
+                for word in guesses { _ = try game.submit(word, lexicon: Self.lexicon) }
+                // What the guesses proved while the game was on, over the dictionary.
+                let during = game.notepad(candidates: Notepad.provenWords(rules: rules, length: game.length, guesses: game.guesses,
+                                                                          lexicon: Self.lexicon))
+                if ending == "won" { _ = try game.submit(secret, lexicon: Self.lexicon) } else { try game.giveUp() }
+                #expect(game.isFinished)
+                let words = game.notepadWords(lexicon: { Self.lexicon }, packCandidates: { Issue.record("the pack's list was asked for"); return [] })
+                let after = game.notepad(candidates: words)
+                for entry in after.entries {
+                    #expect(entry.deduced == (secret.contains(entry.letter) ? .in : .out), "\(secret) \(ending): \(entry.letter)")
+                    if let proven = during[entry.letter]?.deduced { #expect(entry.deduced == proven, "\(secret): \(entry.letter) proven \(proven)") }
+                }
+                #expect(during.entries.contains { $0.deduced == .out }, "\(secret): nothing was proven out to keep")
+            }
+        }
+    }
+
     @Test func aGamesLevelIsStoredAndThePlayersLevelFollowsTheirLatestGame() throws {
         let db = try AppDatabase.inMemory()
         _ = try db.importPacks(from: PackFile.files(in: BundledContent.packsFolder), lexicon: { Self.lexicon })

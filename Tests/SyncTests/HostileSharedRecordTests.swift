@@ -113,18 +113,41 @@ import Testing
         ], ana: ana, match: match)
     }
 
-    @Test func aChangedMatch_aMakersDecline_andAnImpossibleLineAreRefused() throws {
+    @Test func aChangedMatch_andAnImpossibleLineAreRefused() throws {
         let (ana, _, match) = try setUp()
         var changed = match
         changed.hard.toggle()
         try expectRefused([
             ("a match changed after it was made", CloudSchema.record(.match(changed), device: "mallory"), "ben"),
-            ("a decline by the maker", CloudSchema.record(.decline(matchID: match.id), device: "mallory"), "ben"),
             ("more wins than games", CloudSchema.record(.standing(device: "mallory",
                 Standing(tallies: [.proven: .init(games: 1, wins: 5, winGuesses: 5)])), device: "mallory"), "ben"),
             ("a win in no guesses on the board", CloudSchema.record(.standing(device: "mallory",
                 Standing(tallies: [.noHelp: .init(games: 3, wins: 2, winGuesses: 0)])), device: "mallory"), "ben"),
         ], ana: ana, match: match)
+    }
+
+    /// The maker's decline record is a cancel (`match cancel`): kept while the asked player has
+    /// played nothing, refused with one line once they have.
+    @Test func aMakersDeclineIsACancel_refusedOnceTheAskedPlayerHasPlayed() throws {
+        let (ana, _, match) = try setUp()
+        try plant(CloudSchema.record(.decline(matchID: match.id), device: "mallory"), as: "ben")
+        #expect(try SharedZone(player: ana.player, cloud: ana.cloud).read().refused == 0)
+        #expect(try ana.player.declines()[match.id] == ["ben"])
+
+        // A second match, which Ana has started here before the cancel arrives.
+        let pack = try #require(try ana.player.storedPacks().first { $0.id == match.pack })
+        var generator = SeededGenerator(seed: 2)
+        let second = try Match.make(by: "ben", against: "ana", pack: pack, createdAt: clock.now, lexicon: Content.lexicon, using: &generator)
+        try plant(CloudSchema.record(.match(second), device: "mallory"), as: "ben")
+        #expect(try SharedZone(player: ana.player, cloud: ana.cloud).read().refused == 0)
+        let word = try second.words(lexicon: Content.lexicon)[0]
+        let game = try ana.player.startMatchGame(id: second.gameID(player: "ana", index: 1),
+                                                 request: GameRequest(packID: second.pack, word: word, rules: second.rules, hard: second.hard, assist: second.assist),
+                                                 maxGuesses: second.maxGuesses, lexicon: { Content.lexicon })
+        let other = try #require(Content.lexicon.words(ofLength: second.length).first { $0 != word && second.rules.allows($0) })
+        _ = try ana.player.submitGuess(other, gameID: game.id, lexicon: Content.lexicon)
+        try expectRefused([("a cancel after the asked player played", CloudSchema.record(.decline(matchID: second.id), device: "mallory"), "ben")],
+                          ana: ana, match: second)
     }
 
     @Test func aDeclineBeforeItsMatchWaits() throws {

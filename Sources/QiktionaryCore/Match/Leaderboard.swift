@@ -19,6 +19,7 @@ public enum Leaderboard {
         public var player: String
         /// The player's games at the group's help level.
         public var tally: Standing.Tally
+        /// The longest run of daily words won at the group's help level.
         public var bestDailyStreak: Int
         public var matchesWon: Int
     }
@@ -43,7 +44,7 @@ public enum Leaderboard {
         return groups(entries, level: \.assist) { entries in
             ranked(entries, name: \.player, key: { e in [-Double(e.tally.wins), -e.tally.winRate, e.tally.meanGuesses] }).map {
                 AllTimeRow(rank: $0.rank, player: $0.item.player, tally: $0.item.tally,
-                           bestDailyStreak: $0.item.standing.bestDailyStreak, matchesWon: $0.item.standing.matchesWon)
+                           bestDailyStreak: $0.item.tally.bestDailyStreak, matchesWon: $0.item.standing.matchesWon)
             }
         }
     }

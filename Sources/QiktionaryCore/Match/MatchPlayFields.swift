@@ -112,10 +112,21 @@ extension MatchState {
         return nil
     }
 
-    /// A decline found in `publisher`'s records for this match: refused unless the publisher is
-    /// the player who was asked.
+    /// Why `player` may not cancel the match: only its maker may, and only until the other
+    /// player answers it (declines it or plays any of it), which is the command's check; a
+    /// cancel read from the folder after an answer does not count (`status`).
+    public func cancelProblem(player: String) -> MatchRefusal? {
+        guard match.players.contains(player) else { return .notInMatch(player) }
+        if player != match.createdBy { return .notTheMakerCancels(player: player, maker: match.createdBy) }
+        if declined { return .cancelAfterAnswer(asked: asked, declined: true) }
+        if answered { return .cancelAfterAnswer(asked: asked, declined: false) }
+        return nil
+    }
+
+    /// A decline found in `publisher`'s records for this match: the asked player's decline, or
+    /// the maker's cancel (the one record both travel as, told apart by its publisher). Refused
+    /// from anyone else.
     public static func checkDecline(by publisher: String, of match: Match) throws(MatchRefusal) {
         guard match.players.contains(publisher) else { throw .notInMatch(publisher) }
-        if publisher == match.createdBy { throw .creatorDeclines(publisher) }
     }
 }

@@ -65,6 +65,11 @@ public enum MatchRefusal: Error, Sendable, Equatable, CustomStringConvertible {
     case creatorDeclines(String)
     case declineAfterPlaying(String)
 
+    // Cancelling.
+    case notTheMakerCancels(player: String, maker: String)
+    /// The asked player answered first: declined it (`declined`) or played some of it.
+    case cancelAfterAnswer(asked: String, declined: Bool)
+
     // Bounds on what is kept of the folder.
     /// A match of a pack here whose guess limit or word length is not the pack's.
     case notThePacks(String, pack: String)
@@ -118,6 +123,11 @@ public enum MatchRefusal: Error, Sendable, Equatable, CustomStringConvertible {
         case .badStanding(let reason): return "the leaderboard line \(reason)"
         case .creatorDeclines(let name): return "\(q(name)) made the match and cannot decline it"
         case .declineAfterPlaying(let name): return "\(q(name)) has played the match already and cannot decline it"
+        case .notTheMakerCancels(let player, let maker):
+            return "only \(q(maker)), who made the match, can cancel it, not \(q(player))"
+        case .cancelAfterAnswer(let asked, let declined):
+            return declined ? "\(q(asked)) has declined the match already; there is nothing to cancel"
+                : "\(q(asked)) has started playing the match, so it can no longer be cancelled"
         case .notThePacks(let what, let pack): return "its \(what) is not that of pack \(q(pack))"
         case .tooManyWaiting(let limit): return "\(limit) records of this player already wait for matches not here"
         }

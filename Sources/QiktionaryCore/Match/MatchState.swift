@@ -10,6 +10,13 @@ public struct MatchState: Sendable, Equatable {
         case finished
         /// The asked player declined it. A decline ends the match whatever was played.
         case declined
+        /// The maker called it off before the asked player answered it (`match cancel`): a
+        /// cancel counts only while the asked player has published nothing of the match and
+        /// has not declined it.
+        case cancelled
+
+        /// Declined or cancelled: nothing more is played.
+        public var calledOff: Bool { self == .declined || self == .cancelled }
     }
 
     public enum Winner: Sendable, Equatable {
@@ -27,6 +34,9 @@ public struct MatchState: Sendable, Equatable {
 
     public let match: Match
     public let declined: Bool
+    /// The maker published a cancel (`match cancel`). It counts only while the asked player has
+    /// played nothing of the match and has not declined it (`status`).
+    public let cancelRead: Bool
     /// Plays not counted, because the player had not finished the game before (each player
     /// plays the games in order: `MatchRefusal.notFinishedBefore`). They count once the earlier
     /// game's result arrives; a machine shows them as warnings meanwhile.
@@ -36,10 +46,12 @@ public struct MatchState: Sendable, Equatable {
 
     /// `plays` are the plays read for this match (already checked, `MatchPlay(checking:in:publishedBy:)`),
     /// several versions of one merged (`MatchPlay.merge`); plays of another match or player are
-    /// left out. `declined`: the asked player published a decline.
-    public init(match: Match, plays: [MatchPlay], declined: Bool = false) {
+    /// left out. `declined`: the asked player published a decline; `cancelled`: the maker
+    /// published a cancel.
+    public init(match: Match, plays: [MatchPlay], declined: Bool = false, cancelled: Bool = false) {
         self.match = match
         self.declined = declined
+        self.cancelRead = cancelled
         var merged: [String: [MatchPlay?]] = [:]
         for player in match.players { merged[player] = Array(repeating: nil, count: Match.games.count) }
         for play in plays where play.match == match.id && Match.games.contains(play.index) {
@@ -91,7 +103,7 @@ public struct MatchState: Sendable, Equatable {
     /// The player's first game not finished yet: the one `play --match` starts or resumes; nil
     /// once all three are finished, for a declined match, or for someone not playing it.
     public func nextGame(for player: String) -> Int? {
-        guard !declined, let slots = plays[player] else { return nil }
+        guard !status.calledOff, let slots = plays[player] else { return nil }
         return slots.firstIndex { $0?.isFinished != true }.map { $0 + 1 }
     }
 
@@ -106,8 +118,16 @@ public struct MatchState: Sendable, Equatable {
         return score
     }
 
+    /// The player asked to play the match (not its maker).
+    public var asked: String { match.players.first { $0 != match.createdBy } ?? "" }
+
+    /// Whether the asked player has answered the match: declined it, or published anything of a
+    /// game of it. The maker may cancel only before.
+    public var answered: Bool { declined || (plays[asked] ?? []).contains { $0 != nil } }
+
     public var status: Status {
         if declined { return .declined }
+        if cancelRead && !answered { return .cancelled }
         return Match.games.allSatisfy(bothFinished) ? .finished : .playing
     }
 
@@ -120,13 +140,14 @@ public struct MatchState: Sendable, Equatable {
     }
 
     /// What the match is waiting for, as `viewer` reads it in a list: "your turn", "waiting for
-    /// ben", "you won 2–1", "you lost 1–2", "tie 1–1", "you declined", "ben declined"; for
-    /// someone not playing it, "playing" or "alice won 2–1".
+    /// ben", "you won 2–1", "you lost 1–2", "tie 1–1", "you declined", "ben declined", "you
+    /// cancelled", "ann cancelled"; for someone not playing it, "playing" or "alice won 2–1".
     public func summary(for viewer: String) -> String {
-        let asked = match.players.first { $0 != match.createdBy } ?? ""
         switch status {
         case .declined:
             return viewer == asked ? "you declined" : "\(asked) declined"
+        case .cancelled:
+            return viewer == match.createdBy ? "you cancelled" : "\(match.createdBy) cancelled"
         case .playing:
             guard let opponent = match.opponent(of: viewer) else { return "playing" }
             return nextGame(for: viewer) != nil ? "your turn" : "waiting for \(opponent)"

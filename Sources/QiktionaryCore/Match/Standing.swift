@@ -86,11 +86,15 @@ public struct Standing: Sendable, Equatable {
         public var wins = 0
         /// The guesses of all wins together (each counted up to 30, the highest limit).
         public var winGuesses = 0
+        /// The longest run of days whose daily word was won at this level: a day won with the
+        /// coach is not a day of the proven line's streak (it breaks it).
+        public var bestDailyStreak = 0
 
-        public init(games: Int = 0, wins: Int = 0, winGuesses: Int = 0) {
+        public init(games: Int = 0, wins: Int = 0, winGuesses: Int = 0, bestDailyStreak: Int = 0) {
             self.games = games
             self.wins = wins
             self.winGuesses = winGuesses
+            self.bestDailyStreak = bestDailyStreak
         }
 
         /// Wins as a fraction (0 to 1) of games, 0 with no games.
@@ -102,7 +106,8 @@ public struct Standing: Sendable, Equatable {
         public var meanGuessesText: String? { wins == 0 ? nil : Hint.oneDecimal(meanGuesses) }
 
         static func merge(_ a: Tally, _ b: Tally) -> Tally {
-            Tally(games: max(a.games, b.games), wins: max(a.wins, b.wins), winGuesses: max(a.winGuesses, b.winGuesses))
+            Tally(games: max(a.games, b.games), wins: max(a.wins, b.wins), winGuesses: max(a.winGuesses, b.winGuesses),
+                  bestDailyStreak: max(a.bestDailyStreak, b.bestDailyStreak))
         }
     }
 
@@ -112,6 +117,8 @@ public struct Standing: Sendable, Equatable {
 
     /// By the help level the games were played at; a level with no game is left out.
     public var tallies: [Assist: Tally]
+    /// The longest run of daily words won at any level (what a line published before the
+    /// levels had streaks of their own says; each level's is its tally's).
     public var bestDailyStreak: Int
     public var matchesWon: Int
     /// Daily results by date, the latest `dayWindow` dates.
@@ -130,6 +137,7 @@ public struct Standing: Sendable, Equatable {
         var tallies: [Assist: Tally] = [:]
         var days: [String: DailyResult] = [:]
         var daysWon = Set<Int>()
+        var daysWonAt: [Assist: Set<Int>] = [:]
         for entry in history where entry.game.status.isFinished {
             let game = entry.game
             let won = game.status == .won
@@ -140,12 +148,16 @@ public struct Standing: Sendable, Equatable {
                 tallies[game.assist, default: Tally()].winGuesses += guesses
             }
             guard let date = entry.daily, let day = DailyWord.day(of: date) else { continue }
-            if won { daysWon.insert(day) }
+            if won {
+                daysWon.insert(day)
+                daysWonAt[game.assist, default: []].insert(day)
+            }
             let hints = min(game.hints, guesses + (game.status == .gaveUp ? 1 : 0))
             let result = DailyResult(status: game.status, guesses: won ? max(guesses, 1) : guesses, hard: game.hard, hints: hints,
                                      assist: game.assist)
             days[date] = days[date].map { DailyResult.merge($0, result) } ?? result
         }
+        for (level, days) in daysWonAt { tallies[level, default: Tally()].bestDailyStreak = Standing.longestRun(days) }
         self.init(tallies: tallies, bestDailyStreak: Standing.longestRun(daysWon), matchesWon: matchesWon, days: days)
     }
 
@@ -195,6 +207,12 @@ public struct Standing: Sendable, Equatable {
             guard tally.wins <= tally.games else { throw .badStanding("has \(tally.wins) wins in \(tally.games) games (\(level))") }
             guard (tally.wins...(tally.wins * Pack.guessLimits.upperBound)).contains(tally.winGuesses) else {
                 throw .badStanding("has \(tally.winGuesses) guesses for \(tally.wins) wins (\(level))")
+            }
+            guard (0...tally.wins).contains(tally.bestDailyStreak) else {
+                throw .badStanding("has a daily streak of \(tally.bestDailyStreak) with \(tally.wins) wins (\(level))")
+            }
+            guard tally.bestDailyStreak <= bestDailyStreak else {
+                throw .badStanding("has a daily streak of \(tally.bestDailyStreak) (\(level)), longer than its whole one of \(bestDailyStreak)")
             }
         }
         guard (0...limit).contains(matchesWon) else { throw .badStanding("counts \(matchesWon) matches won") }
