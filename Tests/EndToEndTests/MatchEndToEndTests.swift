@@ -178,6 +178,7 @@ func canonical(_ value: Any?) throws -> String {
         defer { pair.remove() }
         let ana = Friend("ana", device: "laptop", in: pair), anaDesk = Friend("ana", device: "desk", in: pair)
         let ben = Friend("ben", device: "pc", in: pair)
+        try anaDesk.pair(with: ana)
         _ = try ben.run(["friends", "--join"])
         let id = try #require((try ana.json(["match", "new", "--against", "ben", "--pack", "body"]) as? [String: Any])?["id"] as? String)
         #expect((try ben.json(["match", "list"]) as? [[String: Any]])?.first?["status"] as? String == "playing")

@@ -88,6 +88,9 @@ extension FullScreenTests {
         defer { pair.remove() }
         let anaLaptop = Friend("ana", device: "laptop", in: pair), anaDesk = Friend("ana", device: "desk", in: pair)
         let benPC = Friend("ben", device: "pc", in: pair), benTablet = Friend("ben", device: "tablet", in: pair)
+        // Each player's second machine joins their first once (docs/trust.md).
+        try anaDesk.pair(with: anaLaptop)
+        try benTablet.pair(with: benPC)
         // Ben joins first; Ana finds him and makes the match, to be played with no help at all.
         #expect(try benPC.run(["friends", "--join"]).status == 0)
         let made = try anaLaptop.json(["match", "new", "--against", "ben", "--pack", "body", "--assist", "none"]) as? [String: Any]
