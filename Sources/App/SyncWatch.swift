@@ -58,7 +58,7 @@ public struct SyncWatch {
             case .offline(let reason, _):
                 progress(.ended)
                 voice.warn(SyncError.offline(reason).description)
-            case .failed(let message, _):
+            case .failed(let message, _), .notPaired(let message):
                 progress(.ended)
                 voice.warn(message)
             case .watching, .syncing, .adopted:

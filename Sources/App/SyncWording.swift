@@ -12,7 +12,7 @@ extension Wording {
             "Joined the new cloud: \(report.uploaded) sent, \(report.downloaded) received."
         case .offline(let reason, let manual):
             manual ? "Offline: \(reason). Your moves are kept and sent later." : nil
-        case .failed(let message, _):
+        case .failed(let message, _), .notPaired(let message):
             message
         case .watching, .syncing, .importing, .sending, .cloudReset:
             nil

@@ -59,6 +59,28 @@ public enum Confirmation: Sendable, Equatable {
     }
 }
 
+/// The pairing screen: a code from `devices add` being typed on a machine that is not yet one
+/// of its player's machines (docs/trust.md).
+public struct PairingEntry: Sendable, Equatable {
+    /// A code's length, without its dashes.
+    public static let length = 24
+    /// The letters and digits typed, in capitals, without dashes.
+    public var code = ""
+    /// Why the code sent last was refused, until the next key.
+    public var problem: String?
+    /// The code was sent: its answer is awaited.
+    public var joining = false
+
+    public init(code: String = "") { self.code = code }
+
+    /// The code as `devices add` prints it: groups of four joined by dashes.
+    public var grouped: String {
+        let characters = Array(code)
+        return stride(from: 0, to: characters.count, by: 4)
+            .map { String(characters[$0..<min($0 + 4, characters.count)]) }.joined(separator: "-")
+    }
+}
+
 /// A one-line message under the board: what just happened, or what went wrong.
 public struct StatusMessage: Sendable, Equatable {
     public var text: String
@@ -126,6 +148,8 @@ public struct AppState: Sendable, Equatable {
     public var glyphs: Glyphs
     /// This machine's name, so an end reached on another machine can be told apart.
     public var device = ""
+    /// The player's name, for the pairing screen.
+    public var player = ""
     public var sync: SyncState = .off
     /// The wall clock as last told (by `.tick`), so the header can say how long ago sync ran.
     public var now: Date?
@@ -214,6 +238,14 @@ public struct AppState: Sendable, Equatable {
     public var reviewScroll = 0
     /// A challenge code being typed (status line), nil when not.
     public var codeEntry: String?
+    /// The pairing screen, while it is open.
+    public var pairing: PairingEntry?
+    /// The pairing screen opened by itself once already (the first time sync found this machine
+    /// not paired); afterwards F5 opens it.
+    public var pairingOffered = false
+    /// This machine just joined: after the sync that follows, the latest game in progress
+    /// (from the other machine) takes the place of an unplayed one on the board.
+    public var justPaired = false
     /// Challenge codes of finished games, for the fact card.
     public var challengeCodes: [String: String] = [:]
     /// The summaries asked for (s), each printed once the screen closes.
@@ -234,6 +266,7 @@ public struct AppState: Sendable, Equatable {
         case .sending(let done, let total): return "sending \(done) of \(total)" + glyphs.ellipsis
         case .offline: return "offline"
         case .needsAttention: return "needs attention"
+        case .notPaired: return "not paired (F5)"
         case .failed: return "sync error"
         case .synced(let at):
             let seconds = max(0, Int((now ?? at).timeIntervalSince(at)))

@@ -16,6 +16,9 @@ public enum Effect: Sendable, Equatable {
     case begin(GameRequest)
     case newGame(packID: String?, hard: Bool = false)
     case resume(gameID: String)
+    /// The game on the board again, as saved now (another machine or process changed it);
+    /// answered by `.gameReloaded`, which is dropped if another game is on the board by then.
+    case reload(gameID: String)
     case guess(String, gameID: String)
     case mark(Character, LetterMark?, gameID: String)
     case giveUp(gameID: String)
@@ -26,8 +29,10 @@ public enum Effect: Sendable, Equatable {
     /// Start, or go back to, today's daily game.
     case daily
     /// After a sync: if a newer game in progress came from another machine, put it on the
-    /// board in place of this one, which has no guess yet.
-    case switchToNewer(than: String)
+    /// board in place of this one, which has no guess yet. `anyAge`: the latest game in progress,
+    /// however old (the first sync after this machine joined its player's machines: the game on
+    /// the board was started only because nothing could sync before).
+    case switchToNewer(than: String, anyAge: Bool = false)
     /// Start or resume the player's next game of a match.
     case beginMatch(matchID: String)
     /// Start the game a challenge code names.
@@ -44,6 +49,9 @@ public enum Effect: Sendable, Equatable {
     case syncNow
     /// Answers a reset made on another machine: keep this machine's games (upload) or not.
     case adoptReset(keepLocal: Bool)
+    /// Joins this machine to its player's machines with a pairing code (`devices join`);
+    /// answered by `.paired` or `.pairingRefused`.
+    case joinDevices(code: String)
     case quit
 }
 
@@ -58,6 +66,8 @@ public enum SyncState: Sendable, Equatable {
     case synced(at: Date)
     case offline
     case needsAttention
+    /// This machine is not one of its player's machines yet: nothing syncs until it joins.
+    case notPaired
     case failed
 }
 
@@ -84,6 +94,8 @@ public enum Message: Sendable, Equatable {
     /// A key and when it was pressed (seconds on a monotonic clock), as the event loop sends it.
     case pressed(Key, at: Double)
     case gameLoaded(SavedGame)
+    /// The game on the board as saved now (`.reload`).
+    case gameReloaded(SavedGame)
     case guessPlayed(PlayedGuess)
     case guessRefused(input: String, reason: String)
     /// The words the notepad deduces from (`GameData.notepadWords`) in a game with this many
@@ -120,6 +132,10 @@ public enum Message: Sendable, Equatable {
     case dataChanged
     /// Another machine reset the cloud: the player chooses what to do with this machine's games.
     case cloudWasReset
+    /// This machine joined its player's machines: the line that says so.
+    case paired(String)
+    /// The pairing code was refused, for this reason.
+    case pairingRefused(String)
     /// The wall clock, about once a second, for "synced 5 s ago".
     case tick(Date)
     case failed(String)

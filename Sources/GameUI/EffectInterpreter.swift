@@ -23,7 +23,7 @@ public struct EffectInterpreter: Sendable {
     public static func changesData(_ effect: Effect) -> Bool {
         switch effect {
         case .guess, .mark, .giveUp, .bookmark, .removeBookmark, .deleteGame, .begin, .newGame, .daily, .challenge, .beginMatch: true
-        case .resume, .hint, .review, .switchToNewer, .share, .load, .chooseAssist, .syncNow, .adoptReset, .quit: false
+        case .resume, .reload, .hint, .review, .switchToNewer, .share, .load, .chooseAssist, .syncNow, .adoptReset, .joinDevices, .quit: false
         }
     }
 
@@ -36,7 +36,7 @@ public struct EffectInterpreter: Sendable {
         // finished game with its word alone, so its notepad after the game is whole.
         for message in messages {
             let game: SavedGame? = switch message {
-            case .gameLoaded(let game), .switchedTo(let game): game
+            case .gameLoaded(let game), .gameReloaded(let game), .switchedTo(let game): game
             case .guessPlayed(let played): played.game
             default: nil
             }
@@ -96,11 +96,11 @@ public struct EffectInterpreter: Sendable {
             return []
         case .daily:
             return [.gameLoaded(try data.startGame(try data.dailyRequest()))]
-        case .switchToNewer(let id):
+        case .switchToNewer(let id, let anyAge):
             let open = try data.game(id: id)
             guard open.game.guesses.isEmpty, !open.game.isFinished,
                   let latest = try data.gamesInProgress().first,
-                  latest.id != id, latest.updatedAt > open.startedAt else { return [] }
+                  latest.id != id, anyAge || latest.updatedAt > open.startedAt else { return [] }
             return [.switchedTo(latest)]
         case .challenge(let code):
             return [.gameLoaded(try data.startGame(try data.challengeRequest(code: code)))]
@@ -117,6 +117,8 @@ public struct EffectInterpreter: Sendable {
             return []
         case .resume(let id):
             return [.gameLoaded(try data.game(id: id))]
+        case .reload(let id):
+            return [.gameReloaded(try data.game(id: id))]
         case .guess(let word, let id):
             return [.guessPlayed(try data.submitGuess(word, gameID: id))]
         case .mark(let letter, let mark, let id):
@@ -158,6 +160,17 @@ public struct EffectInterpreter: Sendable {
         case .adoptReset(let keepLocal):
             background?.adoptReset(keepLocal: keepLocal)
             return []
+        case .joinDevices(let code):
+            guard let background else { return [.pairingRefused("Sync is off: there is nothing to pair with.")] }
+            do {
+                let line = try background.join(code: code)
+                // Not a manual round: its outcome would take the place of the line that says
+                // this machine joined (news that arrives is still said).
+                background.request(manual: false)
+                return [.paired(line)]
+            } catch {
+                return [.pairingRefused(Self.text(of: error))]
+            }
         case .quit: return []
         }
     }

@@ -86,6 +86,9 @@ public protocol BackgroundSyncing: Sendable {
     func request(manual: Bool)
     /// Answers a reset made on another machine: keep this machine's games (upload) or not.
     func adoptReset(keepLocal: Bool)
+    /// Joins this machine to its player's machines with a code from `devices add` on one of
+    /// them, then syncs; the line that says so, or throws why the code was refused.
+    func join(code: String) throws -> String
     /// Waits for the first round to end, at most `seconds`.
     func waitForFirstRound(seconds: Double)
 }

@@ -105,10 +105,15 @@ public enum Keys {
 
     static let upload = KeyBinding([.character("u"), .character("U")], footer: "u", "upload")
     static let erase = KeyBinding([.character("e"), .character("E")], footer: "e", "erase")
-    static let codeCharacter = KeyBinding([], also: { if case .character(let c) = $0 { (c.isLetter || c.isNumber) && c.isASCII } else { false } })
+    static let alphanumeric: @Sendable (Key) -> Bool = { if case .character(let c) = $0 { (c.isLetter || c.isNumber) && c.isASCII } else { false } }
+    static let codeCharacter = KeyBinding([], also: alphanumeric)
     static let codeSeparator = KeyBinding([.character("-"), .character(" ")])
     static let codeErase = KeyBinding([.backspace, .delete])
     static let playCode = KeyBinding([.enter], footer: "Enter", "play")
+    static let pairScreen = KeyBinding([.function(5)], help: ("F5", "open it (the header: not paired)"))
+    static let pairCharacter = KeyBinding([], also: alphanumeric, help: ("0-9, A-Z", "type the code 'devices add' printed"))
+    static let join = KeyBinding([.enter], help: ("Enter", "join your machines"), footer: "Enter", "join")
+    static let pairLater = KeyBinding([.escape], help: ("Esc", "later: play on this machine alone"), footer: "Esc", "later")
     static let scrollUp = KeyBinding([.up], footer: nil, "scroll")
     static let scrollDown = KeyBinding([.down])
     static let quitHelp = KeyBinding([.character("q")])
@@ -122,5 +127,6 @@ public enum Keys {
                                           jumpToLetter, cycleMark, markOut, markIn, clearMark, backToGuess]),
         ("Lists", [up, down, pageUp, pageDown, first, last, open, playHard, helpLevel, packChallenge, historyReview,
                    historyBookmark, matches, leaderboard, delete, yes, no]),
+        ("Pairing a new machine", [pairScreen, pairCharacter, join, pairLater]),
     ]
 }

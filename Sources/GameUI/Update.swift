@@ -40,6 +40,11 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
             }
         }
         return first || (wasInPlay && game.game.isFinished && state.boardMatch != nil) ? [.load(.matches)] : []
+    case .gameReloaded(let game):
+        // A reload asked for before another game took the board (a switch to the other
+        // machine's game, queued in the same frame) does not bring the old one back.
+        guard state.game?.id == game.id else { return [] }
+        return update(&state, .gameLoaded(game))
     case .guessPlayed(let played):
         let wasInPlay = state.game?.id == played.game.id && state.game?.game.isFinished == false
         state.game = played.game
@@ -134,9 +139,38 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.status = StatusMessage("Game deleted.")
         return [.load(.stats)]
     case .syncUpdate(let news):
+        let before = state.sync
         state.sync = news.state
+        if news.state == .notPaired {
+            offerPairing(wasNotPaired: before == .notPaired, &state)
+            return []
+        }
+        // Paired from the command line meanwhile: the screen that asked for a code closes.
+        if case .synced = news.state, let pairing = state.pairing, !pairing.joining {
+            state.pairing = nil
+            state.status = StatusMessage(pairedLine(state))
+        }
         if let note = news.note { state.status = StatusMessage(note, isError: news.isError) }
-        return news.changedHere ? reloadShown(state) : []
+        var effects = news.changedHere ? reloadShown(state) : []
+        if case .synced = news.state, state.justPaired {
+            state.justPaired = false
+            // The game started here while nothing could sync gives way to the player's game in
+            // progress from their other machine, however long ago that was played.
+            if let game = state.game, !game.game.isFinished, game.game.guesses.isEmpty, game.daily == nil, state.boardMatch == nil {
+                effects.removeAll { if case .switchToNewer = $0 { true } else { false } }
+                effects.append(.switchToNewer(than: game.id, anyAge: true))
+            }
+        }
+        return effects
+    case .paired(let line):
+        state.pairing = nil
+        state.justPaired = true
+        state.status = StatusMessage(line)
+    case .pairingRefused(let reason):
+        state.pairing?.joining = false
+        // The reason as a sentence: capital first, a full stop last.
+        let sentence = reason.prefix(1).uppercased() + reason.dropFirst()
+        state.pairing?.problem = sentence.hasSuffix(".") ? sentence : sentence + "."
     case .dataChanged:
         return reloadShown(state)
     case .cloudWasReset:
@@ -159,7 +193,7 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
 private func reloadShown(_ state: AppState) -> [Effect] {
     var reload: [Effect] = [.load(.packs)]
     if let game = state.game {
-        reload.append(.resume(gameID: game.id))
+        reload.append(.reload(gameID: game.id))
         if !game.game.isFinished && game.game.guesses.isEmpty { reload.append(.switchToNewer(than: game.id)) }
     }
     if let list = listShown(state.pane) { reload.append(.load(list)) }
@@ -243,6 +277,7 @@ private func show<Item>(_ items: [Item], in list: inout [Item], selection: inout
 private func handle(_ key: Key, _ state: inout AppState) -> [Effect] {
     if Keys.quit ~= key { return quit(&state) }
     state.status = nil
+    if state.pairing != nil { return handlePairing(key, &state) }
     if state.confirmation == .cloudReset {
         state.confirmation = nil
         switch key {
@@ -311,6 +346,11 @@ private func handleGlobal(_ key: Key, _ state: inout AppState) -> [Effect]? {
         state.helpOpen = true
         state.helpScroll = 0
         return []
+    case Keys.sync where state.sync == .notPaired:
+        // Nothing syncs before this machine joins: F5 asks for the code again (and syncs, in
+        // case it was paired from the command line meanwhile).
+        state.pairing = PairingEntry()
+        return [.syncNow]
     case Keys.sync:
         state.status = StatusMessage("Syncing" + state.glyphs.ellipsis)
         return [.syncNow]
@@ -434,6 +474,58 @@ private func handleCodeEntry(_ key: Key, _ state: inout AppState) -> [Effect] {
     default:
         break
     }
+    return []
+}
+
+/// Sync found this machine not one of its player's machines: the pairing screen opens, the
+/// first time only; after it was closed the header says so and F5 opens it again.
+private func offerPairing(wasNotPaired: Bool, _ state: inout AppState) {
+    if !state.pairingOffered {
+        state.pairingOffered = true
+        state.pairing = PairingEntry()
+    } else if state.pairing == nil && !wasNotPaired {
+        state.status = StatusMessage(notPairedLine(state), isError: true)
+    }
+}
+
+private func notPairedLine(_ state: AppState) -> String {
+    "Not one of \(playerName(state))'s machines yet: your games stay here. F5 to type a pairing code."
+}
+
+private func pairedLine(_ state: AppState) -> String {
+    "This machine is one of \(playerName(state))'s machines now: your games sync."
+}
+
+private func playerName(_ state: AppState) -> String { state.player.isEmpty ? "your" : state.player }
+
+/// The pairing screen: letters and digits make the code (dashes and spaces are skipped, as
+/// `devices add` groups it), Enter joins, Esc closes it and the game goes on here alone.
+private func handlePairing(_ key: Key, _ state: inout AppState) -> [Effect] {
+    guard var entry = state.pairing, !entry.joining else { return [] }
+    entry.problem = nil
+    switch key {
+    case .character(let c) where Keys.pairCharacter ~= key:
+        if entry.code.count < PairingEntry.length { entry.code.append(contentsOf: c.uppercased()) }
+    case Keys.codeErase:
+        entry.code = String(entry.code.dropLast())
+    case Keys.clearGuess:
+        entry.code = ""
+    case Keys.join:
+        guard entry.code.count == PairingEntry.length else {
+            entry.problem = "A pairing code is \(PairingEntry.length) letters and digits; \(entry.code.count) typed."
+            break
+        }
+        entry.joining = true
+        state.pairing = entry
+        return [.joinDevices(code: entry.grouped)]
+    case Keys.pairLater:
+        state.pairing = nil
+        state.status = StatusMessage(notPairedLine(state))
+        return []
+    default:
+        break
+    }
+    state.pairing = entry
     return []
 }
 

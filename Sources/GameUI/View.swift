@@ -26,7 +26,9 @@ public func view(_ state: AppState, size: Size) -> ScreenBuffer {
         (tabs, rest) = rest.sliceTop(1)
         canvas.drawTabs(tabs)
     }
-    if state.helpOpen {
+    if let pairing = state.pairing {
+        canvas.drawPairing(pairing, rest)
+    } else if state.helpOpen {
         canvas.drawHelp(rest)
     } else if let review = state.review {
         canvas.drawReview(review, rest)
@@ -176,6 +178,7 @@ struct Canvas {
     var footerKeys: [(String, String)] {
         /// A row of the key table as the footer shows it, with this screen's label when it has one.
         func key(_ binding: KeyBinding, _ label: String? = nil) -> (String, String) { (binding.footerKey ?? arrows, label ?? binding.footerLabel) }
+        if state.pairing != nil { return [key(Keys.join), key(Keys.pairLater)] }
         if state.confirmation == .cloudReset { return [key(Keys.upload), key(Keys.erase), key(Keys.back, "later")] }
         if state.confirmation != nil { return [key(Keys.yes), key(Keys.no)] }
         if state.codeEntry != nil { return [key(Keys.playCode), key(Keys.back, "cancel")] }

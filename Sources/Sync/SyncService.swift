@@ -25,6 +25,9 @@ public final class SyncService: Sendable {
         case offline(reason: String, manual: Bool)
         /// Another machine reset the cloud: nothing syncs until the reset is adopted.
         case cloudReset
+        /// This machine is not one of its player's machines yet (docs/trust.md): nothing syncs
+        /// until it joins with a pairing code; the line says how.
+        case notPaired(String)
         /// Any other failure, in its one sentence.
         case failed(String, manual: Bool)
     }
@@ -177,6 +180,7 @@ public final class SyncService: Sendable {
     static func event(for error: any Error, manual: Bool) -> Event {
         switch error {
         case SyncError.cloudReset: .cloudReset
+        case SyncError.notPaired(let line): .notPaired(line)
         case SyncError.offline(let reason): .offline(reason: reason, manual: manual)
         default: .failed("\(error)", manual: manual)
         }

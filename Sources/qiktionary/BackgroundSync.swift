@@ -12,8 +12,10 @@ typealias Inbox = Mailbox<Message>
 /// messages through the inbox.
 final class BackgroundSync: Sendable {
     private let service: SyncService
+    private let setup: Setup
 
     init(setup: Setup, inbox: Inbox) {
+        self.setup = setup
         service = SyncService(openEngine: { try setup.syncEngine() },
                               watch: setup.cloudDir.map { SyncService.Watch(folder: $0, player: setup.profile.playerID) },
                               now: setup.clock) { event in
@@ -26,6 +28,12 @@ final class BackgroundSync: Sendable {
     func request(manual: Bool) { service.request(manual: manual) }
     func adoptReset(keepLocal: Bool) { service.adoptReset(keepLocal: keepLocal) }
     func waitForFirstRound(seconds: Double) { service.waitForFirstRound(seconds: seconds) }
+
+    /// `devices join CODE`, from the pairing screen: the line that says it joined.
+    func join(code: String) throws -> String {
+        let machines = try setup.joinDevices(code: code).map(\.name)
+        return "Joined \(setup.profile.playerID)'s machines (\(machines.joined(separator: ", "))): your games sync now."
+    }
 
     /// What the header and the status line show of an event.
     static func message(for event: SyncService.Event) -> Message? {
@@ -45,6 +53,8 @@ final class BackgroundSync: Sendable {
             return .syncUpdate(SyncNews(state: .synced(at: at), note: Wording.note(for: event), changedHere: true))
         case .cloudReset:
             return .cloudWasReset
+        case .notPaired:
+            return .syncUpdate(SyncNews(state: .notPaired))
         case .offline(_, let manual):
             return .syncUpdate(SyncNews(state: .offline, note: Wording.note(for: event), isError: manual))
         case .failed:

@@ -16,6 +16,7 @@ enum FullScreen {
         defer { terminal.restore() }
         var state = AppState(glyphs: terminal.capabilities.glyphs)
         state.device = setup.profile.device.name
+        state.player = setup.profile.playerID
         state.timeZone = Setup.systemTimeZone()
         let inbox = Inbox()
         let background = setup.syncEnabled ? BackgroundSync(setup: setup, inbox: inbox) : nil

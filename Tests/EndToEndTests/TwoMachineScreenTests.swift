@@ -34,6 +34,36 @@ extension FullScreenTests {
         }
     }
 
+    /// A new machine of a player who already syncs: its first full screen offers the code entry;
+    /// a wrong code is refused on the screen, the code `devices add` printed on the first machine
+    /// lets it in, and the first machine's game arrives, all within a minute of the screen opening.
+    @Test(.enabled(if: tmux != nil, "tmux is not installed; the full-screen end-to-end test needs it (CI installs it)"))
+    func aNewMachinesFirstScreenPairsItWithTheCodeFromTheFirst() throws {
+        let pair = try Pair()
+        defer { pair.remove() }
+        let a = pair.peer("laptop"), b = pair.peer("desktop")
+        _ = try a.play(["--word", "tiger"], ["crane"])
+        let started = Date()
+        let session = try TmuxSession(width: 100, height: 30, arguments: Self.screenArguments(b))
+        defer { session.close() }
+        try session.waitFor("the pairing screen") { $0.contains("Pair this machine") && $0.contains("qiktionary devices add") && $0.contains("not paired") }
+        // A code nobody made: refused on the screen, which stays to take another.
+        session.send(Array("ZZZZ0000000000000000000Z").map(String.init) + ["Enter"])
+        try session.waitFor("the wrong code refused") { $0.contains("No pairing code starting ZZZZ") }
+        let added = try a.run(["devices", "add", "--json"])
+        let code = try #require((added.json as? [String: Any])?["code"] as? String, "devices add printed \(added.stdout) \(added.stderr)")
+        session.send(["C-u"] + Array(code).map(String.init) + ["Enter"])
+        // The game B started while it could not sync gives way to A's game in progress.
+        try session.waitFor("joined, and A's game on B") {
+            $0.contains("Your game from laptop is here") && $0.contains("1  CRANE") && $0.contains("synced")
+        }
+        #expect(Date().timeIntervalSince(started) < Patience.seconds(60), "paired within a minute")
+        session.send(["C-c"])
+        #expect(try session.waitForExit() == 0)
+        let machines = (try b.run(["devices", "--json"]).json as? [String: Any])?["devices"] as? [[String: Any]] ?? []
+        #expect(Set(machines.compactMap { $0["name"] as? String }) == ["laptop", "desktop"], "\(machines)")
+    }
+
     /// One game on TIGER with SLATE played, on the screens of laptop (A) and desktop (B).
     static func oneGameOnTwoScreens(_ pair: Pair) throws -> (a: Peer, b: Peer, onA: TmuxSession, onB: TmuxSession) {
         let a = pair.peer("laptop"), b = pair.peer("desktop")

@@ -39,11 +39,12 @@ import Testing
 
     /// One of each effect (every list), on the fixtures' games.
     static let everyEffect: [Effect] = [
-        .begin(GameRequest()), .newGame(packID: "animals"), .resume(gameID: "g1"), .guess("blaze", gameID: "g1"),
+        .begin(GameRequest()), .newGame(packID: "animals"), .resume(gameID: "g1"), .reload(gameID: "g1"), .guess("blaze", gameID: "g1"),
         .mark("z", .out, gameID: "g1"), .giveUp(gameID: "g1"), .hint(gameID: "g1"), .review(gameID: "g2"), .daily,
         .switchToNewer(than: "g1"), .challenge(code: "TIGER1"), .share(gameID: "g2"), .bookmark(gameID: "g2"),
         .removeBookmark(word: "zebra"), .deleteGame(id: "g2"), .beginMatch(matchID: MatchFixtures.yourTurn.state.match.id),
-    ] + ListKind.allCases.map { Effect.load($0) } + [.chooseAssist(.coach), .syncNow, .adoptReset(keepLocal: true), .quit]
+    ] + ListKind.allCases.map { Effect.load($0) } + [.chooseAssist(.coach), .syncNow, .adoptReset(keepLocal: true),
+       .joinDevices(code: "0000-0000-0000-0000-0000-0000"), .quit]
 
     /// The effect's name; a new effect fails to compile here until it is given its name, and
     /// `expectedSync` its sync.
@@ -52,6 +53,7 @@ import Testing
         case .begin: "begin"
         case .newGame: "newGame"
         case .resume: "resume"
+        case .reload: "reload"
         case .guess: "guess"
         case .mark: "mark"
         case .giveUp: "giveUp"
@@ -69,6 +71,7 @@ import Testing
         case .chooseAssist: "chooseAssist"
         case .syncNow: "syncNow"
         case .adoptReset: "adoptReset"
+        case .joinDevices: "joinDevices"
         case .quit: "quit"
         }
     }
@@ -82,15 +85,18 @@ import Testing
         case .hint: ["request(manual: false)"]
         case .syncNow: ["request(manual: true)"]
         case .adoptReset(let keepLocal): ["adoptReset(keepLocal: \(keepLocal))"]
+        // Joined: a round at once, quietly (the line says it joined).
+        case .joinDevices: ["request(manual: false)"]
         // A help level chosen stays on this machine; the games it starts carry it to the others.
-        case .resume, .review, .switchToNewer, .share, .load, .chooseAssist, .quit: []
+        case .resume, .reload, .review, .switchToNewer, .share, .load, .chooseAssist, .quit: []
         }
     }
 
     @Test func theListHoldsEveryEffectAndEveryList() {
         #expect(Set(Self.everyEffect.map(Self.name)) == [
-            "begin", "newGame", "resume", "guess", "mark", "giveUp", "hint", "review", "daily", "switchToNewer", "challenge",
+            "begin", "newGame", "resume", "reload", "guess", "mark", "giveUp", "hint", "review", "daily", "switchToNewer", "challenge",
             "share", "bookmark", "removeBookmark", "deleteGame", "load", "chooseAssist", "syncNow", "adoptReset", "quit", "beginMatch",
+            "joinDevices",
         ])
         #expect(ListKind.allCases.allSatisfy { Self.everyEffect.contains(.load($0)) })
     }
@@ -112,7 +118,7 @@ import Testing
         #expect(!messages.contains { if case .failed = $0 { true } else { false } }, "\(messages)")
         let sync = rig.calls.filter { $0.hasPrefix("request(") || $0.hasPrefix("adoptReset(") }
         #expect(sync == Self.expectedSync(effect), "\(effect)")
-        #expect(EffectInterpreter.changesData(effect) == (Self.expectedSync(effect) == ["request(manual: false)"] && Self.name(effect) != "hint"))
+        #expect(EffectInterpreter.changesData(effect) == (Self.expectedSync(effect) == ["request(manual: false)"] && !["hint", "joinDevices"].contains(Self.name(effect))))
     }
 
     @Test func theSyncIsAskedForAfterTheChangeAndBeforeTheWordsStillPossible() {
@@ -238,6 +244,9 @@ import Testing
     @Test func anUnplayedGameStaysWhenNothingNewerIsInProgress() {
         // The only game in progress was last changed before this one was opened.
         #expect(Rig(games: [Self.unplayed("g6", startedMinute: 40), Fixtures.inPlay]).perform(.switchToNewer(than: "g6")) == [])
+        // Just paired: the older game in progress from the other machine takes its place.
+        #expect(Rig(games: [Self.unplayed("g6", startedMinute: 40), Fixtures.inPlay]).perform(.switchToNewer(than: "g6", anyAge: true)).first
+            == .switchedTo(Fixtures.inPlay))
         // Nothing else in progress.
         #expect(Rig(games: [Self.unplayed("g6"), Fixtures.won]).perform(.switchToNewer(than: "g6")) == [])
         // A game that is gone: a status line, as any failure.

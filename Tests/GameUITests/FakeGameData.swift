@@ -276,6 +276,13 @@ final class FakeBackground: BackgroundSyncing, @unchecked Sendable {
     func request(manual: Bool) { log.record("request(manual: \(manual))") }
     func adoptReset(keepLocal: Bool) { log.record("adoptReset(keepLocal: \(keepLocal))") }
     func waitForFirstRound(seconds: Double) { log.record("waitForFirstRound(\(seconds))") }
+    /// A code is let in when it is `goodCode`; any other is refused.
+    let goodCode = "0000-0000-0000-0000-0000-0000"
+    func join(code: String) throws -> String {
+        log.record("join(\(code))")
+        guard code == goodCode else { throw FakeFailure(description: "the code does not match") }
+        return "Joined."
+    }
 }
 
 /// What the coach posted, for a test to wait on with a deadline.

@@ -730,11 +730,11 @@ import Testing
 │  b                  bookmark, once over                    d                  delete / remove (asks)                 │
 │  r                  review, once over                      y / n              answer a question                      │
 │  s                  share, once over                                                                                 │
-│  Up/Down            scroll the guesses, or the card                                                                  │
-│  c                  play a challenge code                                                                            │
-│                                                                                                                      │
-│                                                                                                                      │
-│                                                                                                                      │
+│  Up/Down            scroll the guesses, or the card       Pairing a new machine                                      │
+│  c                  play a challenge code                  F5                 open it (the header: not paired)       │
+│                                                            0-9, A-Z           type the code 'devices add' printed    │
+│                                                            Enter              join your machines                     │
+│                                                            Esc                later: play on this machine alone      │
 │                                                                                                                      │
 │                                                                                                                      │
 │                                                                                                                      │

@@ -22,7 +22,7 @@ import Testing
 
     @Test func aFinishedGameOnTheBoardIsReloadedToo() {
         var state = Fixtures.state(.guess, game: Fixtures.won)
-        #expect(update(&state, .syncUpdate(Self.news)).contains(.resume(gameID: "g2")))
+        #expect(update(&state, .syncUpdate(Self.news)).contains(.reload(gameID: "g2")))
     }
 
     @Test func theEndMessageSaysWhereTheWordWasFoundAndGuessesAfterTheWinAreMarked() {

@@ -34,6 +34,8 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
         "Lists/a",
         // MatchScreenTests.
         "Lists/m, F3", "Lists/l",
+        // PairingScreenTests.
+        "Pairing a new machine/F5", "Pairing a new machine/0-9, A-Z", "Pairing a new machine/Enter", "Pairing a new machine/Esc",
     ]
 
     @Test func everyKeyOnTheHelpScreenHasATest() {
@@ -102,7 +104,7 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
         var synced = Fixtures.state(.history)
         let at = Date(timeIntervalSince1970: 1_800_000_000)
         let reload = update(&synced, .syncUpdate(SyncNews(state: .synced(at: at), note: "Synced: 1 sent, 2 received.", changedHere: true)))
-        #expect(reload == [.load(.packs), .resume(gameID: "g1"), .load(.history), .load(.matches)], "the other machine's moves show at once")
+        #expect(reload == [.load(.packs), .reload(gameID: "g1"), .load(.history), .load(.matches)], "the other machine's moves show at once")
         _ = update(&synced, .tick(at.addingTimeInterval(12)))
         #expect(view(synced, size: Size(width: 100, height: 30)).line(0).contains("synced 12 s ago"))
         // A round that brought nothing reloads nothing and leaves the status line alone.
@@ -393,7 +395,7 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
     @Test func aChangeByAnotherProcessReloadsWhatIsShown() {
         var state = Fixtures.state(.history)
         let effects = update(&state, .dataChanged)
-        #expect(effects == [.load(.packs), .resume(gameID: "g1"), .load(.history), .load(.matches)])
+        #expect(effects == [.load(.packs), .reload(gameID: "g1"), .load(.history), .load(.matches)])
     }
 
     /// At 40x12 only the newest guess fits: an arrow says older ones are above, Up/PgUp scroll to
