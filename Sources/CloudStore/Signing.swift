@@ -37,24 +37,47 @@ public struct DeviceKey: Sendable {
 
     /// The key kept in `file`, or a new one written there first (mode 0600, never replaced: two
     /// processes starting at once keep the one written first).
-    public static func loadOrCreate(at file: URL) throws -> DeviceKey {
-        let manager = FileManager.default
+    /// `create` false: nil when there is none.
+    public static func loadOrCreate(at file: URL, create: Bool = true) throws -> DeviceKey? {
         if let key = try load(file) { return key }
-        try manager.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        guard create else { return nil }
         let key = DeviceKey()
-        let text = key.secretBytes.base64EncodedString() + "\n"
-        let fd = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        if fd >= 0 {
-            let written = text.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
-            fsync(fd)
-            close(fd)
-            guard written == text.utf8.count else { throw KeyFileError("could not write the signing key \(file.path)") }
-            return key
-        }
-        guard errno == EEXIST, let kept = try load(file) else {
+        if try key.write(to: file, replacing: false) { return key }
+        guard let kept = try load(file) else { throw KeyFileError("could not make the signing key \(file.path)") }
+        return kept
+    }
+
+    /// The key made from anything but itself: never nil when `create` is true.
+    public static func loadOrCreate(at file: URL) throws -> DeviceKey {
+        // `create` true always gives a key or throws.
+        try loadOrCreate(at: file, create: true)!
+    }
+
+    /// Writes the key to `file`, mode 0600. Not `replacing`: false when a key is there already
+    /// (two processes starting at once keep the one written first); `replacing`: through a
+    /// temporary file renamed over the old one.
+    @discardableResult
+    public func write(to file: URL, replacing: Bool) throws -> Bool {
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let text = secretBytes.base64EncodedString() + "\n"
+        let target = replacing ? file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(getpid()).tmp") : file
+        let fd = open(target.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            if errno == EEXIST && !replacing { return false }
             throw KeyFileError("could not make the signing key \(file.path): \(String(cString: strerror(errno)))")
         }
-        return kept
+        let written = text.utf8CString.withUnsafeBufferPointer { Foundation.write(fd, $0.baseAddress, $0.count - 1) }
+        fsync(fd)
+        close(fd)
+        guard written == text.utf8.count else {
+            unlink(target.path)
+            throw KeyFileError("could not write the signing key \(file.path)")
+        }
+        if replacing, rename(target.path, file.path) != 0 {
+            unlink(target.path)
+            throw KeyFileError("could not write the signing key \(file.path): \(String(cString: strerror(errno)))")
+        }
+        return true
     }
 
     /// The key in `file`, nil when there is none; a file that holds no key is an error (it is

@@ -33,10 +33,14 @@ public struct ExportDocument: Codable, Sendable, Equatable {
         public var device: String?
         /// The shared folder for sync.
         public var cloudDir: String?
+        /// This machine's secret signing key (base64), only in an export asked for with it
+        /// (`export --with-key`): importing it makes the data dir sign as this machine.
+        public var signingKey: String?
 
-        public init(device: String?, cloudDir: String?) {
+        public init(device: String?, cloudDir: String?, signingKey: String? = nil) {
             self.device = device
             self.cloudDir = cloudDir
+            self.signingKey = signingKey
         }
     }
 

@@ -13,16 +13,20 @@ struct ExportCommand: ParsableCommand, UsesData {
             The document ("format": "qiktionary-export", "version": 1) holds the player's games with \
             their guesses and marks, hard mode, hints and daily dates, the reading list, this machine's \
             name and the cloud folder. Keep it as a backup, or bring it to another data dir with \
-            'qiktionary import FILE'. Without FILE (or with -) it goes to standard output.
+            'qiktionary import FILE'. Without FILE (or with -) it goes to standard output. With \
+            --with-key it also holds this machine's secret signing key (docs/trust.md), so that \
+            importing it into a new data dir carries this machine over without pairing again: keep \
+            such a file private.
             """
     )
 
     @OptionGroup var shared: SharedOptions
     @Argument(help: ArgumentHelp("Where to write it (default: standard output).", valueName: "file"))
     var file: String?
+    @Flag(help: "Include this machine's secret signing key (the file is made mode 0600).") var withKey = false
 
     func run() throws {
-        let (data, summary) = try Transfer.export(try Setup.open(shared), to: file)
+        let (data, summary) = try Transfer.export(try Setup.open(shared), to: file, withKey: withKey)
         guard let summary else { return FileHandle.standardOutput.write(data) }
         say(summary)
     }
@@ -38,7 +42,9 @@ struct ImportCommand: ParsableCommand, UsesData {
             whole file is checked first and imported in one transaction: a file that is cut short, \
             of another shape, or with a value that fails a check is refused (exit 65) and nothing \
             changes (a missing file: exit 66). An export holds one player's games: import it with \
-            that --player. Settings in the file (device name, cloud folder) are shown, not applied.
+            that --player. Settings in the file (device name, cloud folder) are shown, not applied; a \
+            signing key in it (export --with-key) becomes this data dir's unless it signs as a \
+            machine of its own already.
             """
     )
 

@@ -96,3 +96,50 @@ import Testing
         #expect(try ben.run(["friends", "trust", "nobody-here"]).status == 64)
     }
 }
+
+extension PairingTests {
+    /// `export --with-key` carries a machine to a new data dir without pairing again; a plain
+    /// export never holds the key; a data dir that signs as a machine of its own keeps its key;
+    /// a key that is not one refuses the whole file.
+    @Test func anExportWithTheKeyCarriesTheMachineOver_andOnlyWhenAsked() throws {
+        let pair = try Pair()
+        defer { pair.remove() }
+        let laptop = pair.peer("laptop"), desktop = pair.peer("desktop")
+        _ = try laptop.play(["--word", "tiger"], ["crane", "tiger"])
+        let plain = pair.root.appendingPathComponent("plain.json"), keyed = pair.root.appendingPathComponent("keyed.json")
+        #expect(try laptop.run(["export", plain.path]).status == 0)
+        #expect(!(try String(contentsOf: plain, encoding: .utf8)).contains("signingKey"), "a plain export holds no key")
+        let exported = try laptop.run(["export", "--with-key", keyed.path])
+        #expect(exported.status == 0 && exported.stdout.contains("secret signing key"), "\(exported.stdout) \(exported.stderr)")
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: keyed.path)[.posixPermissions] as? Int)
+        #expect(mode == 0o600, "mode \(String(mode, radix: 8))")
+
+        // A new data dir takes the key and syncs as the laptop, with no pairing.
+        let moved = Peer("laptop", cloud: pair.cloud, root: pair.root.appendingPathComponent("new-disk"))
+        let imported = try moved.run(["import", keyed.path])
+        #expect(imported.status == 0 && imported.stdout.contains("now signs as the machine that exported it"), "\(imported.stdout) \(imported.stderr)")
+        try moved.sync()
+        let listed = (try moved.run(["devices", "--json"]).json as? [String: Any])?["devices"] as? [[String: Any]] ?? []
+        #expect(listed.map { $0["name"] as? String } == ["laptop"] && listed.first?["thisMachine"] as? Bool == true, "\(listed)")
+
+        // A machine of its own (paired) keeps its key, and says so; its games are imported.
+        try desktop.pair(with: laptop)
+        try desktop.sync()
+        let keyFile = desktop.dataDir.appendingPathComponent("device-key")
+        let before = try Data(contentsOf: keyFile)
+        let kept = try desktop.run(["import", keyed.path])
+        #expect(kept.status == 0 && kept.stdout.contains("was not taken"), "\(kept.stdout) \(kept.stderr)")
+        #expect(try Data(contentsOf: keyFile) == before)
+
+        // A key that is not one: exit 65, nothing imported.
+        let fresh = Peer("tablet", cloud: pair.cloud, root: pair.root)
+        let text = try String(contentsOf: keyed, encoding: .utf8)
+        let broken = pair.root.appendingPathComponent("broken.json")
+        try text.replacingOccurrences(of: #""signingKey" : ""#, with: #""signingKey" : "AAAA"#).write(to: broken, atomically: true, encoding: .utf8)
+        #expect(text.contains(#""signingKey" : ""#), "the export's spelling of the key")
+        let refused = try fresh.run(["import", broken.path, "--no-sync"])
+        #expect(refused.status == 65 && refused.stderr.contains("signing key is not a key"), "\(refused.stderr)")
+        #expect(try fresh.words("history").isEmpty, "nothing was imported")
+        #expect(!FileManager.default.fileExists(atPath: fresh.dataDir.appendingPathComponent("device-key").path), "no key was written")
+    }
+}
