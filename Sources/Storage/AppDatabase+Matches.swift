@@ -198,6 +198,12 @@ extension PlayerDatabase {
         }
     }
 
+    /// Forgets one player seen (their Player record was taken away); never this player.
+    public func forgetFriend(_ name: String) throws(StorageError) {
+        guard name != viewer else { return }
+        try write { db in try db.execute(sql: "DELETE FROM friend WHERE viewer = ? AND name = ?", arguments: [viewer, name]) }
+    }
+
     /// Forgets the players seen whose folder is no longer in the shared folder (this player stays).
     public func keepOnlyFriends(_ present: Set<String>) throws(StorageError) {
         let gone = try friends().filter { $0 != viewer && !present.contains($0) }

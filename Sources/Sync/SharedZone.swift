@@ -149,6 +149,10 @@ public struct SharedZone: Sendable {
                     told.refused(name, refusal)
                 }
             }
+            // A player whose Player record is gone is listed no longer.
+            if name != viewer, changes.deletedRecords.contains(where: { $0.recordType == CloudSchema.player }) {
+                try player.forgetFriend(name)
+            }
             let after = changes.token.serialized.base64EncodedString()
             if after != known[name] { tokens[name] = after }
         }
@@ -262,19 +266,19 @@ public struct SharedZone: Sendable {
             if let problem = PlayerName.problem(name) { throw MatchRefusal.badName(problem) }
             guard name == publisher else { throw MatchRefusal.notThePublisher(player: name, publisher: publisher) }
             // Seen, never joined: only `friends --join` on this machine makes this player visible
-            // here, so a record in their folder cannot make their machine publish for them.
+            // here, so a record in their folder cannot make their machine publish for them. A
+            // player is listed by their own (signed) Player record alone: a match, a play or a
+            // leaderboard line does not list them (docs/trust.md).
             try player.keepFriend(name)
         case .match(let match):
             try match.check(publishedBy: publisher)
             guard match.players.contains(viewer) else {
                 // Another pair's match: theirs. What waited for it here is not this player's either.
                 try player.dropWaitingPlays(before: .distantPast, ofMatches: [match.id])
-                try player.keepFriend(publisher)
                 return
             }
             try checkAgainstPack(match)
             if let kept = try player.keepMatch(match) { try Match.checkUnchanged(kept: kept, read: match) }
-            try player.keepFriend(publisher)
         case .play(let fields):
             if let problem = PlayerName.problem(fields.player) { throw MatchRefusal.badName(problem) }
             guard fields.player == publisher else { throw MatchRefusal.notThePublisher(player: fields.player, publisher: publisher) }
@@ -293,7 +297,6 @@ public struct SharedZone: Sendable {
                 waiting[publisher, default: 0] += 1
                 try player.keepPlay(fields, waitingSince: player.now()) { _, new in new }
             }
-            try player.keepFriend(publisher)
         case .decline(let id):
             if kept.contains(id), let match = try player.match(id: id) {
                 try MatchState.checkDecline(by: publisher, of: match)
@@ -316,7 +319,6 @@ public struct SharedZone: Sendable {
         case .standing(let device, let line):
             try line.check(latestDay: latestDay)
             try player.keepStanding(line, player: publisher, device: device)
-            try player.keepFriend(publisher)
         }
     }
 

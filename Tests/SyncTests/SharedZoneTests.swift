@@ -26,6 +26,25 @@ import Testing
         #expect(try ana.player.history().isEmpty && ana.player.gamesInProgress().isEmpty)
     }
 
+    /// A player is listed only while their own Player record is in the folder: a leaderboard
+    /// line of theirs does not list them, and their Player record taken away unlists them.
+    @Test func aPlayerIsListedByTheirPlayerRecordAlone() throws {
+        let ana = try Machine("laptop", folder: folder, player: "ana", shared: clock)
+        let ben = try Machine("pc", folder: folder, player: "ben", shared: clock)
+        let line = Standing(tallies: [.proven: .init(games: 1, wins: 1, winGuesses: 3)])
+        let benZone = SharedZone(player: ben.player, cloud: ben.cloud)
+        try benZone.publish([.standing(device: "pc", line)])
+        try SharedZone(player: ana.player, cloud: ana.cloud).read()
+        #expect(try ana.player.friends() == [], "a leaderboard line alone lists nobody")
+        #expect(try ana.player.standings()["ben"] != nil, "the line itself is kept")
+        try benZone.publish([.player(name: "ben", joinedAt: clock.now)])
+        try SharedZone(player: ana.player, cloud: ana.cloud).read()
+        #expect(try ana.player.friends() == ["ben"])
+        _ = try ben.cloud.modifyRecords(in: CloudSchema.sharedZone, saving: [], deleting: ["player"], policy: .overwrite)
+        try SharedZone(player: ana.player, cloud: ana.cloud).read()
+        #expect(try ana.player.friends() == [], "ben's Player record is gone")
+    }
+
     @Test func aResetCloudGetsThePlayersRecordsAgain() throws {
         let ana = try Machine("laptop", folder: folder, player: "ana", shared: clock)
         let zone = SharedZone(player: ana.player, cloud: ana.cloud)
