@@ -163,7 +163,10 @@ public struct Setup: Sendable {
         let games = self.games, database = self.database
         let exchange = SharedExchange()
         engine.afterRound = { cloud, report in
-            defer { try? database.checkpoint() }
+            defer {
+                try? database.checkpoint()
+                book.keepHeads()
+            }
             return try games.exchangeShared(cloud: cloud, warnings: warnings, round: report, memory: exchange)
         }
         return engine

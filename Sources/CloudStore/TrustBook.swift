@@ -25,6 +25,9 @@ public final class TrustBook: Sendable {
         var pins: [String: Pin] = [:]
         /// This machine's own key file as it wrote it, to write again if it goes missing.
         var ownKeyFile: Data?
+        /// The newest counter read in each head, by path: a head rolled back is refused by a
+        /// later process too (absent in pins written before it was kept).
+        var heads: [String: UInt64]?
     }
 
     struct State {
@@ -33,6 +36,8 @@ public final class TrustBook: Sendable {
         var warned: Set<String> = []
         /// The newest counter read in each head (a rolled-back copy is refused).
         var heads: [FolderPath: UInt64] = [:]
+        /// A head's counter rose since the pins were last written.
+        var headsMoved = false
         var lastCounter: UInt64 = 0
         /// Small files already verified, as they were read (a head read again each round).
         var verified: [FolderPath: Data] = [:]
@@ -55,6 +60,9 @@ public final class TrustBook: Sendable {
         var initial = State()
         if let file, let data = FileManager.default.contents(atPath: file.path), let kept = try? JSONDecoder().decode(Kept.self, from: data) {
             initial.kept = kept
+            for (path, counter) in kept.heads ?? [:] {
+                initial.heads[FolderPath(path.split(separator: "/").map(String.init))] = counter
+            }
         }
         self.state = Locked(initial)
     }
@@ -135,7 +143,13 @@ public final class TrustBook: Sendable {
                     state.kept.pins[name] = mine
                 }
                 if state.kept.ownKeyFile == nil { state.kept.ownKeyFile = other.ownKeyFile }
+                for (path, counter) in other.heads ?? [:] {
+                    let key = FolderPath(path.split(separator: "/").map(String.init))
+                    state.heads[key] = max(state.heads[key] ?? 0, counter)
+                }
             }
+            state.kept.heads = Dictionary(uniqueKeysWithValues: state.heads.map { ($0.key.description, $0.value) })
+            state.headsMoved = false
             return state.kept
         }
         let encoder = JSONEncoder()
@@ -154,6 +168,12 @@ public final class TrustBook: Sendable {
         let warning = CloudWarning(path: path, reason: reason)
         guard state.withLock({ $0.warned.insert(path + "\n" + reason).inserted }) else { return }
         warnings?(warning)
+    }
+
+    /// Writes the pins when a head's counter rose since they were written (the end of a sync
+    /// round), so a later process refuses a head rolled back behind what this one read.
+    public func keepHeads() {
+        if state.withLock({ $0.headsMoved }) { save() }
     }
 
     /// A counter for a file about to be signed: the wall clock in milliseconds, never below one

@@ -103,8 +103,9 @@ public struct TrustedFolder: CloudFolder {
             guard opened.body.count <= limit else { return .rejected(reason: "larger than \(limit) bytes") }
             if path.name == "head" {
                 let rolledBack = book.state.withLock { state -> Bool in
-                    if let seen = state.heads[path], opened.counter < seen { return true }
+                    if let seen = state.heads[path], opened.counter <= seen { return opened.counter < seen }
                     state.heads[path] = opened.counter
+                    state.headsMoved = true
                     return false
                 }
                 if rolledBack { return .rejected(reason: "an older copy of a head already read (rolled back)") }

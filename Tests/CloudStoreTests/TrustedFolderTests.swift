@@ -194,6 +194,40 @@ import Testing
         }
     }
 
+    /// The newest head read is kept with the pins at the end of a round: a later process (a new
+    /// book from the same pins file) refuses the older copy too, and the same head read again
+    /// is not a rollback.
+    @Test func aHeadRolledBackIsRefusedByALaterProcessToo() throws {
+        let folder = MemoryFolder()
+        let laptop = Machine("ann", "laptop", on: folder)
+        _ = try laptop.book.enroll(in: folder)
+        try laptop.save(["a"])
+        let head = headPath(folder, "ann", "laptop")
+        guard case .data(let old) = folder.read(head, limit: 1 << 20) else { Issue.record("no head"); return }
+        try laptop.save(["b"])
+        let pins = FileManager.default.temporaryDirectory.appendingPathComponent("trust-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: pins) }
+        let benKey = DeviceKey()
+        func ben() -> TrustedFolder {
+            TrustedFolder(folder, book: TrustBook(player: "ben", device: DeviceID(validated: "pc"), key: benKey, file: pins))
+        }
+        func names(_ trusted: TrustedFolder) throws -> [String] {
+            let reader = try FolderCloudDatabase.reader(of: "ann", in: trusted)
+            return try reader.fetchZoneChanges(ZoneID(validated: "Games"), since: nil).changedRecords.map(\.recordName).sorted()
+        }
+        let first = ben()
+        #expect(try names(first) == ["a", "b"])
+        guard case .data = first.read(head, limit: 1 << 20) else { Issue.record("the same head read again was refused"); return }
+        first.book.keepHeads()
+        try folder.write(old, to: head, mode: .replace) { _, _ in }
+        let later = ben()
+        if case .rejected(let reason) = later.read(head, limit: 1 << 20) {
+            #expect(reason.contains("rolled back"))
+        } else {
+            Issue.record("a later process read the older head")
+        }
+    }
+
     @Test func aRemovedMachinesLaterFilesAreRefused() throws {
         let folder = MemoryFolder()
         let laptop = Machine("ann", "laptop", on: folder), desktop = Machine("ann", "desktop", on: folder)
