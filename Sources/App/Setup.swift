@@ -44,7 +44,7 @@ public struct Setup: Sendable {
     public let clock: @Sendable () -> Date
     /// Where this run's notes and warnings go.
     public let voice: Voice
-    private let warned: WarnedOnce
+    let warned: WarnedOnce
     /// This machine's key and pins (docs/trust.md), opened at the first sync of the run.
     private let trust = Locked<TrustBook?>(nil)
 

@@ -24,26 +24,15 @@ struct Friends: ParsableCommand {
         @Flag(help: "Show yourself to the other players of the folder.") var join = false
         @Flag(help: "Print a JSON object.") var json = false
 
-        struct Line: Encodable {
-            var name: String
-            var fingerprint: String?
-            var fingerprints: [String]
-        }
-
         func run() throws {
             let setup = try Setup.open(shared)
-            if join {
-                try setup.requireCloudFolder(for: "friends --join")
-                try setup.games.join(now: setup.clock())
-            }
+            if join { try setup.joinFolder() }
             setup.syncInPassing()
-            let players = try setup.games.friends()
-            let prints = setup.fingerprints(of: players)
-            let lines = players.map { Line(name: $0, fingerprint: prints[$0]?.first, fingerprints: prints[$0] ?? []) }
+            let lines = try setup.friendLines()
             if json { return printJSON(["players": lines]) }
             if join { say("You are visible to the other players of the folder.") }
-            if players.isEmpty { return say("No players visible yet. Each joins with 'qiktionary friends --join'.") }
-            for line in lines { say(line.fingerprints.isEmpty ? line.name : "\(line.name)  \(line.fingerprints.joined(separator: ", "))") }
+            if lines.isEmpty { return say("No players visible yet. Each joins with 'qiktionary friends --join'.") }
+            lines.map(\.text).forEach(say)
         }
     }
 

@@ -201,6 +201,15 @@ enum Content {
         #expect(throws: (any Error).self) { try games.declineMatch(id: made.state.match.id) }
     }
 
+    @Test func theMakerCancelsAMatchAndItCannotBePlayedThen() throws {
+        try games.player.keepFriend("ben", joinedAt: Self.now)
+        let made = try games.newMatch(against: "ben", packID: "animals", rules: nil, hard: false, seed: 7)
+        let cancelled = try games.cancelMatch(id: made.state.match.id)
+        #expect(cancelled.state.status == .cancelled && cancelled.state.match.id == made.state.match.id)
+        #expect(throws: Failure.self) { try games.beginMatchGame(matchID: made.state.match.id) }
+        #expect(throws: (any Error).self) { try games.cancelMatch(id: "nosuchmatch") }
+    }
+
     @Test func theLeaderboardsOfADayAreAskedOfTheStore() throws {
         let boards = try games.leaderboards(day: Self.today)
         #expect(boards.day == Self.today)
