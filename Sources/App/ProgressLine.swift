@@ -23,7 +23,7 @@ public final class ProgressLine: Sendable {
     }
 
     /// The line now, for progress already throttled (`SyncService`'s events).
-    public func draw(_ progress: SyncWatch.Progress) {
+    public func draw(_ progress: Syncing.Progress) {
         switch progress {
         case .importing(let done, let total): draw(.importing, done: done, total: total)
         case .sending(let done, let total): draw(.sending, done: done, total: total)

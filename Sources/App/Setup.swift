@@ -226,20 +226,6 @@ public struct Setup: Sendable {
         if succeeded, let held = warned.held() { voice.warn(held) }
     }
 
-    /// Syncs quietly when sync is on; a failure is a warning, never the end of the command (a
-    /// full disk's waits for the end of the run: `finish`).
-    public func syncInPassing() {
-        guard syncEnabled else { return }
-        do {
-            try syncEngine().sync()
-        } catch let error as SyncError {
-            if case .storage(let inner) = error, inner.isDiskFull { return warned.hold(Wording.sentence(inner)) }
-            voice.warn("sync: \(error)")
-        } catch {
-            voice.warn("sync: \(error)")
-        }
-    }
-
     /// The cloud folder named by the option or the environment; the remembered one is read later.
     static func givenCloudDir(_ options: Options, environment: [String: String]) throws -> URL? {
         if let given = options.cloudDir {

@@ -1,8 +1,10 @@
 import App
+import Concurrency
 import Foundation
 import GameUI
 import QiktionaryCore
 import Screen
+import Sync
 import TerminalUI
 import TextSafety
 
@@ -17,7 +19,7 @@ enum FullScreen {
         state.device = setup.profile.device.name
         state.timeZone = Setup.systemTimeZone()
         let inbox = Inbox()
-        let background = setup.syncEnabled ? BackgroundSync(setup: setup, inbox: inbox) : nil
+        let background = setup.sync.background { if let message = $0.message { inbox.post(message) } }
         let effects = EffectInterpreter(data: setup.games, background: background, post: inbox.post)
         // The game is on screen before the first sync, which then brings in the other machine's
         // moves; from then on the folder is watched and every change here is sent at once.
@@ -40,7 +42,7 @@ enum FullScreen {
         background?.stop()
         if !state.shares.isEmpty { Self.printShare(state.shares.joined(separator: "\n\n")) }
         // Hand this session's moves to the other machine on the way out, like plain mode.
-        setup.syncInPassing()
+        setup.sync.inPassing()
     }
 
     /// The summary the player asked to share, on the restored terminal and on the clipboard.
@@ -67,4 +69,24 @@ extension ScreenOpening {
 extension PlayerGames: GameData {}
 
 /// The full-screen game's sync, as the effects ask for it.
-extension BackgroundSync: BackgroundSyncing {}
+extension SyncService: BackgroundSyncing {}
+
+/// Messages posted from other threads for the event loop to pick up.
+typealias Inbox = Mailbox<Message>
+
+extension SyncHeadline {
+    /// The interface's message of it: the event's state, with the headline's note.
+    var message: Message? {
+        let news = { (state: SyncState) in Message.syncUpdate(SyncNews(state: state, note: note, isError: isError, changedHere: changedHere)) }
+        switch event {
+        case .watching: return nil
+        case .syncing: return news(.syncing)
+        case .importing(let done, let total): return news(.importing(done: done, total: total))
+        case .sending(let done, let total): return news(.sending(done: done, total: total))
+        case .synced(_, let at, _), .adopted(_, let at): return news(.synced(at: at))
+        case .offline: return news(.offline)
+        case .failed: return news(.failed)
+        case .cloudReset: return .cloudWasReset
+        }
+    }
+}

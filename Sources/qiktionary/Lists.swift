@@ -66,7 +66,7 @@ struct History: ParsableCommand {
         /// Opens the data, after a quiet sync (the game may have been played on another machine).
         func open() throws -> Setup {
             let setup = try Setup.open(shared)
-            setup.syncInPassing()
+            setup.sync.inPassing()
             return setup
         }
     }
@@ -91,7 +91,7 @@ struct ReadingList: ParsableCommand {
         func run() throws {
             if markdown {
                 let setup = try Setup.open(list.shared)
-                setup.syncInPassing()
+                setup.sync.inPassing()
                 let (facts, titles) = try setup.games.readingListWithTitles()
                 return say(ReadingListMarkdown.render(facts, packTitles: titles))
             }
@@ -140,7 +140,7 @@ struct Stats: ParsableCommand, UsesData {
     func run() throws {
         let setup = try Setup.open(shared)
         // What the other machine played counts: a quiet sync first, as every list does.
-        setup.syncInPassing()
+        setup.sync.inPassing()
         let summary = try setup.games.statsSummary()
         if json { return printJSON(StatsJSON(summary.statistics, achievements: summary.achievements, dailyStreak: summary.dailyStreak)) }
         StatsText.lines(summary.statistics, achievements: summary.achievements, dailyStreak: summary.dailyStreak, today: setup.dailyClock).forEach(say)

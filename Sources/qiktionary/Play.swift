@@ -78,7 +78,7 @@ struct Play: ParsableCommand, UsesData {
         let setup = try Setup.open(shared)
         guard plain else {
             // A match's game is started before the screen opens, on what the other player sent.
-            if match != nil { setup.syncInPassing() }
+            if match != nil { setup.sync.inPassing() }
             let options = GameOptions(pack: pack, word: word, rules: rules, seed: seed, hard: hard, assist: assist,
                                       daily: daily, challenge: challenge, match: match)
             return try FullScreen.run(setup: setup, opening: try setup.games.opening(options))
@@ -89,10 +89,10 @@ struct Play: ParsableCommand, UsesData {
         }
         let session = PlainSession(games: setup.games, rules: rules, seed: seed, hard: hard, assist: assist, json: json, write: write)
         // Sync before (to resume a game from the other machine) and after (to hand this one over).
-        setup.syncInPassing()
-        try session.begin(pack: pack, word: word, daily: daily, challenge: challenge, match: match)
-        session.run(readLine: { Swift.readLine() })
-        setup.syncInPassing()
+        try setup.sync.around(publishing: true) {
+            try session.begin(pack: pack, word: word, daily: daily, challenge: challenge, match: match)
+            session.run(readLine: { Swift.readLine() })
+        }
     }
 }
 

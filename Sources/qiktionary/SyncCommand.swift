@@ -35,25 +35,16 @@ struct SyncCommand: ParsableCommand, UsesData {
     }
 
     func run() throws {
-        let setup = try Setup.open(shared)
-        var engine = try setup.syncEngine()
+        let sync = try Setup.open(shared).sync
         // A long import shows a live line on a terminal; never in JSON, never into a pipe.
         let line = !json && isatty(STDERR_FILENO) == 1 ? ProgressLine { FileHandle.standardError.write(Data($0.utf8)) } : nil
         if watch {
             let json = json
-            return try SyncWatch(setup: setup, engine: engine, progress: { line?.draw($0) }) { report in
-                if json { say(JSONLine.encode(report)) } else if report.uploaded + report.downloaded + report.deleted > 0 {
-                    say(Wording.sentence(report))
-                }
-            }.run()
+            return try sync.watch(progress: { line?.draw($0) }) { report in
+                if json { say(JSONLine.encode(report)) } else if report.movedRecords { say(Wording.sentence(report)) }
+            }
         }
-        if let line {
-            engine.progress = { @Sendable done, total in line.show(.importing, done: done, total: total) }
-            engine.sendProgress = { @Sendable done, total in line.show(.sending, done: done, total: total) }
-        }
-        defer { line?.clear() }
-        let report = try adoptReset.map { try engine.adoptReset($0) } ?? engine.sync()
-        line?.clear()
+        let report = try sync.once(adopting: adoptReset, progress: line)
         say(json ? JSONLine.encode(report) : Wording.sentence(report))
     }
 }
