@@ -172,15 +172,17 @@ extension PlayerDatabase {
         }
     }
 
-    /// The player's most recently changed game in progress, if any (of two changed in the same
-    /// millisecond, the first by id, so every machine resumes the same one).
-    /// A game with a guess comes before one never played, whatever their times: a game opened
-    /// here and left gives way to the one played on the other machine.
+    /// The game a start that names nothing resumes, by Core's rule (`Resumption.latest`).
     public func latestGameInProgress() throws(StorageError) -> SavedGame? {
+        Resumption.latest(try inProgressGames())
+    }
+
+    /// Every game of the player still in progress, in no particular order: what the rules of
+    /// resuming (`Resumption`) choose from.
+    public func inProgressGames() throws(StorageError) -> [SavedGame] {
         try read { db in
-            try GameRecord.fetchOne(db, sql: """
+            try GameRecord.fetchAll(db, sql: """
                 SELECT g.* FROM game g INDEXED BY game_player_status WHERE g.playerId = ? AND g.status = \(AppDatabase.sql(.inProgress))
-                ORDER BY EXISTS (SELECT 1 FROM guess e WHERE e.gameId = g.id) DESC, g.updatedAt DESC, g.id LIMIT 1
                 """, arguments: [profile.playerID])
                 .map { try AppDatabase.savedGame($0, db) }
         }
@@ -275,17 +277,9 @@ extension PlayerDatabase {
         }
     }
 
-    /// Games in progress, most recently changed first: those with a guess (a game opened and
-    /// never played is resumed, but not listed).
+    /// The games in progress a list shows, by Core's rule (`Resumption.listed`).
     public func gamesInProgress() throws(StorageError) -> [SavedGame] {
-        try read { db in
-            try GameRecord.fetchAll(db, sql: """
-                SELECT g.* FROM game g WHERE g.playerId = ? AND g.status = \(AppDatabase.sql(.inProgress))
-                  AND EXISTS (SELECT 1 FROM guess e WHERE e.gameId = g.id)
-                ORDER BY g.updatedAt DESC, g.id
-                """, arguments: [profile.playerID])
-                .map { try AppDatabase.savedGame($0, db) }
-        }
+        Resumption.listed(try inProgressGames())
     }
 
     /// Finished games, newest first.

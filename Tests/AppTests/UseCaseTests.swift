@@ -53,6 +53,14 @@ enum Content {
         #expect(try games.start(GameRequest(packID: "animals", word: "horse")).resumed == false)
     }
 
+    @Test func aGameIsResumedByItsIdUntilItIsOver() throws {
+        let game = try started()
+        #expect(try games.resume(idOrPrefix: String(game.id.prefix(8))).id == game.id)
+        _ = try games.giveUp(gameID: game.id)
+        #expect(throws: GuessRejection.gameOver) { try games.resume(idOrPrefix: game.id) }
+        #expect(throws: (any Error).self) { try games.resume(idOrPrefix: "nope") }
+    }
+
     @Test func aLevelAskedForBecomesThePlayersOnceAndTheGameHasIt() throws {
         let begun = try games.begin(GameOptions(pack: "animals", word: "tiger", assist: .noHelp))
         #expect(begun.game.game.assist == .noHelp)
