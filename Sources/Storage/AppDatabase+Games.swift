@@ -25,7 +25,9 @@ extension AppDatabase {
     static func sql(_ status: GameStatus) -> String { "'\(status.rawValue)'" }
 
     /// The guesses a finished game `g` counts (`Game.guessesUsed`): up to its winning guess in
-    /// the played order, all of them when it was not won.
+    /// the played order, all of them when it was not won. Core's rule is the definition; this
+    /// restates it so the statistics need not load every guess, and `GuessesUsedAgreementTests`
+    /// holds the two to the same counts over random games.
     static let guessesUsedSQL = """
         CASE WHEN g.status = \(AppDatabase.sql(.won)) AND EXISTS (SELECT 1 FROM guess w WHERE w.gameId = g.id AND w.word = g.secret)
           THEN (SELECT count(*) FROM guess u JOIN guess w ON w.gameId = u.gameId AND w.word = g.secret
