@@ -94,12 +94,12 @@ extension AppDatabase {
 
     static func chooseSecret(_ request: GameRequest, playerID: String, lexicon: (() -> Lexicon)?, _ db: Database) throws -> (PackRecord, PackWordRecord) {
         if let word = request.word?.lowercased() {
-            var query = PackWordRecord.filter(Column("word") == word)
+            var query = PackWordRecord.filter(PackWordRecord.Columns.word == word)
             if let packID = request.packID {
                 guard try PackRecord.fetchOne(db, key: packID) != nil else { throw StorageError.unknownPack(packID) }
-                query = query.filter(Column("packId") == packID)
+                query = query.filter(PackWordRecord.Columns.packId == packID)
             }
-            guard let entry = try query.order(Column("packId")).fetchOne(db) else {
+            guard let entry = try query.order(PackWordRecord.Columns.packId).fetchOne(db) else {
                 if let packID = request.packID { throw StorageError.wordNotInPack(word: word, pack: packID) }
                 // A word of no pack: a practice game, when it is a dictionary word of a game's length.
                 guard let lexicon, Pack.lengths.contains(word.count), word.isLowercaseASCIIWord, lexicon().contains(word) else {
@@ -121,13 +121,13 @@ extension AppDatabase {
             WHERE g.playerId = ? ORDER BY g.startedAt DESC LIMIT 1
             """, arguments: [playerID]), let found = try PackRecord.fetchOne(db, key: recent) {
             pack = found
-        } else if let first = try PackRecord.order(Column("length"), Column("title")).fetchOne(db) {
+        } else if let first = try PackRecord.order(PackRecord.Columns.length, PackRecord.Columns.title).fetchOne(db) {
             pack = first
         } else {
             throw StorageError.packEmpty("(none installed)")
         }
         let rules = request.rules ?? pack.rules
-        let entries = try PackWordRecord.filter(Column("packId") == pack.id).order(Column("position")).fetchAll(db)
+        let entries = try PackWordRecord.filter(PackWordRecord.Columns.packId == pack.id).order(PackWordRecord.Columns.position).fetchAll(db)
             .filter { rules.allows($0.word) }
         // The pack's words already had: one index probe per word, however many games were played.
         let played = try Set(String.fetchAll(db, sql: """
@@ -254,7 +254,7 @@ extension PlayerDatabase {
             if let mark {
                 try MarkRecord(gameId: gameID, letter: key, state: mark, markedAt: now).upsert(db)
             } else {
-                try MarkRecord.filter(Column("gameId") == gameID && Column("letter") == key).deleteAll(db)
+                try MarkRecord.filter(MarkRecord.Columns.gameId == gameID && MarkRecord.Columns.letter == key).deleteAll(db)
             }
             try AppDatabase.trackMarkChange(gameID, letter: key, db)
             try AppDatabase.recordChange(&record, status: record.status, profile: profile, now: now, db)
@@ -288,8 +288,8 @@ extension PlayerDatabase {
     public func history(limit: Int? = nil) throws(StorageError) -> [SavedGame] {
         try read { db in
             try GameRecord
-                .filter(Column("playerId") == profile.playerID && Column("status") != GameStatus.inProgress.rawValue)
-                .order(Column("finishedAt").desc, Column("id"))
+                .filter(GameRecord.Columns.playerId == profile.playerID && GameRecord.Columns.status != GameStatus.inProgress.rawValue)
+                .order(GameRecord.Columns.finishedAt.desc, GameRecord.Columns.id)
                 .limit(limit ?? -1)
                 .fetchAll(db)
                 .map { try AppDatabase.savedGame($0, db) }

@@ -139,6 +139,14 @@ import Testing
         }
     }
 
+    /// The query interface names a column through its record's `Columns` (made from its coding
+    /// keys, or the game table's list), never as a string; the frozen migrations spell theirs.
+    @Test func noStatementOfTheQueryInterfaceSpellsAColumn() throws {
+        for (path, text) in try Self.sources() where path.hasPrefix("Sources/") && !path.hasSuffix("/Migrations.swift") {
+            #expect(text.range(of: #"(?<!\w)Column\(""#, options: .regularExpression) == nil, "\(path) spells a column as a string")
+        }
+    }
+
     /// Text from data never commands the terminal: the executable and plain mode write to
     /// standard output only through `say`, `printJSON` and plain mode's `writeLine` (each line of
     /// which `PlainSession.emit` has passed through `visible` or `JSONLine`), and to standard error
