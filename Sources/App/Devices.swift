@@ -10,6 +10,33 @@ extension Setup {
         public var name: String
         public var fingerprint: String
         public var thisMachine: Bool
+
+        /// The line `devices` prints of it.
+        public var text: String { "\(name)  \(fingerprint)\(thisMachine ? "  (this machine)" : "")" }
+    }
+
+    /// A player of the folder as `friends` shows them: the fingerprints of the machines pinned
+    /// for them (the first alone as `fingerprint`, for scripts that compare one).
+    public struct FriendLine: Encodable, Sendable, Equatable {
+        public var name: String
+        public var fingerprint: String?
+        public var fingerprints: [String]
+
+        /// The line `friends` prints of them.
+        public var text: String { fingerprints.isEmpty ? name : "\(name)  \(fingerprints.joined(separator: ", "))" }
+    }
+
+    /// Makes this player visible to the others of the folder (`friends --join`), which needs one.
+    public func joinFolder() throws {
+        try requireCloudFolder(for: "friends --join")
+        try games.join(now: clock())
+    }
+
+    /// The players visible in the folder (as of the last sync), each with their fingerprints.
+    public func friendLines() throws -> [FriendLine] {
+        let players = try games.friends()
+        let prints = fingerprints(of: players)
+        return players.map { FriendLine(name: $0, fingerprint: prints[$0]?.first, fingerprints: prints[$0] ?? []) }
     }
 
     /// The cloud folder for a command about machines, checked to be there.
@@ -67,6 +94,12 @@ extension Setup {
         }
         let set = try pairing { () throws(PairingError) in try book.join(code: code, in: folder) }
         return lines(set, book: book)
+    }
+
+    /// `devices join CODE` from the full screen's pairing screen: the line that says it joined.
+    public func joinLine(code: String) throws -> String {
+        let machines = try joinDevices(code: code).map(\.name)
+        return "Joined \(profile.playerID)'s machines (\(machines.joined(separator: ", "))): your games sync now."
     }
 
     /// Takes the machine named `name` out of the player's machines.

@@ -58,3 +58,24 @@ extension PlayerGames {
         return BegunGame(game: game, resumed: resumed)
     }
 }
+
+/// What the full-screen game opens on: the request its first effect begins, or a game to
+/// resume (a match's, started before the screen opens).
+public enum ScreenOpening: Sendable, Equatable {
+    case begin(GameRequest)
+    case resume(gameID: String)
+}
+
+extension PlayerGames {
+    /// The full-screen game's start, decided before its screen opens so that every refusal is
+    /// one line on the terminal (and status 64 for a pack or word, as when piped): the level
+    /// asked for made the player's, a match's next game started, a challenge code read, a pack
+    /// or word asked for checked.
+    public func opening(_ options: GameOptions) throws -> ScreenOpening {
+        if let assist = options.asked.assist { try chooseAssist(assist) }
+        if let match = options.match { return .resume(gameID: try beginMatchGame(matchID: match).id) }
+        let request = try request(for: options)
+        if request.packID != nil || request.word != nil { try check(request) }
+        return .begin(request)
+    }
+}

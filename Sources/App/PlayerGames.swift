@@ -81,6 +81,13 @@ public struct PlayerGames: Sendable {
         }
         return saved
     }
+    /// A game asked for by its id or the start of it, to play on: one that is over is refused
+    /// (`Resumption.refusal`).
+    public func resume(idOrPrefix: String) throws -> SavedGame {
+        let saved = try game(idOrPrefix: idOrPrefix)
+        if let refusal = Resumption.refusal(resuming: saved) { throw refusal }
+        return saved
+    }
     public func gamesInProgress() throws -> [SavedGame] { try run { () throws(StorageError) in try player.gamesInProgress() } }
     public func submitGuess(_ input: String, gameID: String) throws -> PlayedGuess {
         try run { () throws(StorageError) in try player.submitGuess(input, gameID: gameID, lexicon: lexicon()) }

@@ -83,7 +83,7 @@ public struct Recovery {
 
         if setup.syncEnabled {
             do {
-                let report = try setup.syncEngine().sync()
+                let report = try setup.sync.once()
                 voice.say("Synced with the cloud folder: \(report.downloaded) records brought back.")
             } catch {
                 voice.warn("sync: \(error)")

@@ -44,7 +44,7 @@ public struct Setup: Sendable {
     public let clock: @Sendable () -> Date
     /// Where this run's notes and warnings go.
     public let voice: Voice
-    private let warned: WarnedOnce
+    let warned: WarnedOnce
     /// This machine's key and pins (docs/trust.md), opened at the first sync of the run.
     private let trust = Locked<TrustBook?>(nil)
 
@@ -227,20 +227,6 @@ public struct Setup: Sendable {
         try? database.checkpoint()
         try? database.close()
         if succeeded, let held = warned.held() { voice.warn(held) }
-    }
-
-    /// Syncs quietly when sync is on; a failure is a warning, never the end of the command (a
-    /// full disk's waits for the end of the run: `finish`).
-    public func syncInPassing() {
-        guard syncEnabled else { return }
-        do {
-            try syncEngine().sync()
-        } catch let error as SyncError {
-            if case .storage(let inner) = error, inner.isDiskFull { return warned.hold(Wording.sentence(inner)) }
-            voice.warn("sync: \(error)")
-        } catch {
-            voice.warn("sync: \(error)")
-        }
     }
 
     /// The cloud folder named by the option or the environment; the remembered one is read later.

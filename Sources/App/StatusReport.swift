@@ -24,7 +24,7 @@ public struct StatusReport: Encodable {
     /// The report of this run's data, after a quiet sync (none with --no-sync), so "synced"
     /// means what the folder holds now.
     public init(_ setup: Setup) throws {
-        setup.syncInPassing()
+        setup.sync.inPassing()
         let player = setup.player, profile = setup.profile
         let sync = try player.syncStatus()
         self.player = profile.playerID

@@ -1,3 +1,4 @@
+import App
 import Foundation
 import TextSafety
 import QiktionaryCore
@@ -240,6 +241,12 @@ public struct ReviewJSON: Encodable, Equatable {
         guesses = review.steps
         skill = review.skill
         luck = (review.luck * 100).rounded() / 100
+    }
+
+    /// `history show`'s: the game, its review and its challenge code.
+    public init(_ reviewed: PlayerGames.ReviewedGame) {
+        self.init(reviewed.saved, review: reviewed.review)
+        challenge = reviewed.challenge
     }
 }
 

@@ -85,8 +85,7 @@ public final class PlainSession {
         case .new(let packID, let hard):
             try start(GameRequest(packID: packID ?? current?.game.packID, rules: rules, seed: takeSeed(), hard: hard || self.hard, assist: assist))
         case .resume(let id):
-            let game = try games.game(idOrPrefix: id)
-            if game.game.isFinished { throw GuessRejection.gameOver }
+            let game = try games.resume(idOrPrefix: id)
             current = game
             emit(.started(GameJSON(game), resumed: true))
         case .games:

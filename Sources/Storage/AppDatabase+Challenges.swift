@@ -37,8 +37,8 @@ extension AppDatabase {
     /// Every pack's words (one pack's when given), by pack and position.
     public func packWords(of packID: String? = nil) throws(StorageError) -> [(pack: String, word: String)] {
         try read { db in
-            var query = PackWordRecord.order(Column("packId"), Column("position"))
-            if let packID { query = query.filter(Column("packId") == packID) }
+            var query = PackWordRecord.order(PackWordRecord.Columns.packId, PackWordRecord.Columns.position)
+            if let packID { query = query.filter(PackWordRecord.Columns.packId == packID) }
             return try query.fetchAll(db).map { ($0.packId, $0.word) }
         }
     }

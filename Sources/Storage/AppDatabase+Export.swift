@@ -155,15 +155,15 @@ extension PlayerDatabase {
         let now = now ?? clock()
         return try read { db in
             let player = profile.playerID
-            let games = try GameRecord.filter(Column("playerId") == player).order(Column("startedAt"), Column("id")).fetchAll(db)
+            let games = try GameRecord.filter(GameRecord.Columns.playerId == player).order(GameRecord.Columns.startedAt, GameRecord.Columns.id).fetchAll(db)
             let guesses = Dictionary(grouping: try GuessRecord.fetchAll(db, sql: """
                 SELECT u.* FROM guess u JOIN game g ON g.id = u.gameId WHERE g.playerId = ? ORDER BY u.gameId, u.position, u.word
                 """, arguments: [player]), by: \.gameId)
             let marks = Dictionary(grouping: try MarkRecord.fetchAll(db, sql: """
                 SELECT m.* FROM mark m JOIN game g ON g.id = m.gameId WHERE g.playerId = ? ORDER BY m.gameId, m.letter
                 """, arguments: [player]), by: \.gameId)
-            let bookmarks = try BookmarkRecord.filter(Column("playerId") == player)
-                .order(Column("addedAt").desc, Column("word")).fetchAll(db)
+            let bookmarks = try BookmarkRecord.filter(BookmarkRecord.Columns.playerId == player)
+                .order(BookmarkRecord.Columns.addedAt.desc, BookmarkRecord.Columns.word).fetchAll(db)
             return ExportDocument(
                 player: player, device: profile.device.name, cloudDir: cloudDir, reason: reason, now: now,
                 games: games.map { ($0, guesses[$0.id] ?? [], marks[$0.id] ?? []) }, bookmarks: bookmarks)

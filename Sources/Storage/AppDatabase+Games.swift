@@ -25,7 +25,9 @@ extension AppDatabase {
     static func sql(_ status: GameStatus) -> String { "'\(status.rawValue)'" }
 
     /// The guesses a finished game `g` counts (`Game.guessesUsed`): up to its winning guess in
-    /// the played order, all of them when it was not won.
+    /// the played order, all of them when it was not won. Core's rule is the definition; this
+    /// restates it so the statistics need not load every guess, and `GuessesUsedAgreementTests`
+    /// holds the two to the same counts over random games.
     static let guessesUsedSQL = """
         CASE WHEN g.status = \(AppDatabase.sql(.won)) AND EXISTS (SELECT 1 FROM guess w WHERE w.gameId = g.id AND w.word = g.secret)
           THEN (SELECT count(*) FROM guess u JOIN guess w ON w.gameId = u.gameId AND w.word = g.secret
@@ -92,12 +94,12 @@ extension AppDatabase {
 
     static func chooseSecret(_ request: GameRequest, playerID: String, lexicon: (() -> Lexicon)?, _ db: Database) throws -> (PackRecord, PackWordRecord) {
         if let word = request.word?.lowercased() {
-            var query = PackWordRecord.filter(Column("word") == word)
+            var query = PackWordRecord.filter(PackWordRecord.Columns.word == word)
             if let packID = request.packID {
                 guard try PackRecord.fetchOne(db, key: packID) != nil else { throw StorageError.unknownPack(packID) }
-                query = query.filter(Column("packId") == packID)
+                query = query.filter(PackWordRecord.Columns.packId == packID)
             }
-            guard let entry = try query.order(Column("packId")).fetchOne(db) else {
+            guard let entry = try query.order(PackWordRecord.Columns.packId).fetchOne(db) else {
                 if let packID = request.packID { throw StorageError.wordNotInPack(word: word, pack: packID) }
                 // A word of no pack: a practice game, when it is a dictionary word of a game's length.
                 guard let lexicon, Pack.lengths.contains(word.count), word.isLowercaseASCIIWord, lexicon().contains(word) else {
@@ -119,13 +121,13 @@ extension AppDatabase {
             WHERE g.playerId = ? ORDER BY g.startedAt DESC LIMIT 1
             """, arguments: [playerID]), let found = try PackRecord.fetchOne(db, key: recent) {
             pack = found
-        } else if let first = try PackRecord.order(Column("length"), Column("title")).fetchOne(db) {
+        } else if let first = try PackRecord.order(PackRecord.Columns.length, PackRecord.Columns.title).fetchOne(db) {
             pack = first
         } else {
             throw StorageError.packEmpty("(none installed)")
         }
         let rules = request.rules ?? pack.rules
-        let entries = try PackWordRecord.filter(Column("packId") == pack.id).order(Column("position")).fetchAll(db)
+        let entries = try PackWordRecord.filter(PackWordRecord.Columns.packId == pack.id).order(PackWordRecord.Columns.position).fetchAll(db)
             .filter { rules.allows($0.word) }
         // The pack's words already had: one index probe per word, however many games were played.
         let played = try Set(String.fetchAll(db, sql: """
@@ -172,15 +174,17 @@ extension PlayerDatabase {
         }
     }
 
-    /// The player's most recently changed game in progress, if any (of two changed in the same
-    /// millisecond, the first by id, so every machine resumes the same one).
-    /// A game with a guess comes before one never played, whatever their times: a game opened
-    /// here and left gives way to the one played on the other machine.
+    /// The game a start that names nothing resumes, by Core's rule (`Resumption.latest`).
     public func latestGameInProgress() throws(StorageError) -> SavedGame? {
+        Resumption.latest(try inProgressGames())
+    }
+
+    /// Every game of the player still in progress, in no particular order: what the rules of
+    /// resuming (`Resumption`) choose from.
+    public func inProgressGames() throws(StorageError) -> [SavedGame] {
         try read { db in
-            try GameRecord.fetchOne(db, sql: """
+            try GameRecord.fetchAll(db, sql: """
                 SELECT g.* FROM game g INDEXED BY game_player_status WHERE g.playerId = ? AND g.status = \(AppDatabase.sql(.inProgress))
-                ORDER BY EXISTS (SELECT 1 FROM guess e WHERE e.gameId = g.id) DESC, g.updatedAt DESC, g.id LIMIT 1
                 """, arguments: [profile.playerID])
                 .map { try AppDatabase.savedGame($0, db) }
         }
@@ -250,7 +254,7 @@ extension PlayerDatabase {
             if let mark {
                 try MarkRecord(gameId: gameID, letter: key, state: mark, markedAt: now).upsert(db)
             } else {
-                try MarkRecord.filter(Column("gameId") == gameID && Column("letter") == key).deleteAll(db)
+                try MarkRecord.filter(MarkRecord.Columns.gameId == gameID && MarkRecord.Columns.letter == key).deleteAll(db)
             }
             try AppDatabase.trackMarkChange(gameID, letter: key, db)
             try AppDatabase.recordChange(&record, status: record.status, profile: profile, now: now, db)
@@ -275,25 +279,17 @@ extension PlayerDatabase {
         }
     }
 
-    /// Games in progress, most recently changed first: those with a guess (a game opened and
-    /// never played is resumed, but not listed).
+    /// The games in progress a list shows, by Core's rule (`Resumption.listed`).
     public func gamesInProgress() throws(StorageError) -> [SavedGame] {
-        try read { db in
-            try GameRecord.fetchAll(db, sql: """
-                SELECT g.* FROM game g WHERE g.playerId = ? AND g.status = \(AppDatabase.sql(.inProgress))
-                  AND EXISTS (SELECT 1 FROM guess e WHERE e.gameId = g.id)
-                ORDER BY g.updatedAt DESC, g.id
-                """, arguments: [profile.playerID])
-                .map { try AppDatabase.savedGame($0, db) }
-        }
+        Resumption.listed(try inProgressGames())
     }
 
     /// Finished games, newest first.
     public func history(limit: Int? = nil) throws(StorageError) -> [SavedGame] {
         try read { db in
             try GameRecord
-                .filter(Column("playerId") == profile.playerID && Column("status") != GameStatus.inProgress.rawValue)
-                .order(Column("finishedAt").desc, Column("id"))
+                .filter(GameRecord.Columns.playerId == profile.playerID && GameRecord.Columns.status != GameStatus.inProgress.rawValue)
+                .order(GameRecord.Columns.finishedAt.desc, GameRecord.Columns.id)
                 .limit(limit ?? -1)
                 .fetchAll(db)
                 .map { try AppDatabase.savedGame($0, db) }

@@ -20,10 +20,10 @@ extension PlayerDatabase {
             }
             let source: (packId: String, fact: String)
             // A practice game has no fact to keep: the pack's fact is taken when the word has one.
-            if let game = try GameRecord.filter(Column("playerId") == profile.playerID && Column("secret") == word
-                                                && Column("status") != GameStatus.inProgress.rawValue && Column("fact") != "").fetchOne(db) {
+            if let game = try GameRecord.filter(GameRecord.Columns.playerId == profile.playerID && GameRecord.Columns.secret == word
+                                                && GameRecord.Columns.status != GameStatus.inProgress.rawValue && GameRecord.Columns.fact != "").fetchOne(db) {
                 source = (game.packID, game.fact)
-            } else if let entry = try PackWordRecord.filter(Column("word") == word).order(Column("packId")).fetchOne(db) {
+            } else if let entry = try PackWordRecord.filter(PackWordRecord.Columns.word == word).order(PackWordRecord.Columns.packId).fetchOne(db) {
                 source = (entry.packId, entry.fact)
             } else {
                 throw StorageError.noFact(word)
@@ -55,8 +55,8 @@ extension PlayerDatabase {
     /// The reading list, newest first.
     public func readingList() throws(StorageError) -> [Bookmark] {
         try read { db in
-            try BookmarkRecord.filter(Column("playerId") == profile.playerID)
-                .order(Column("addedAt").desc, Column("word")).fetchAll(db).map(Bookmark.init)
+            try BookmarkRecord.filter(BookmarkRecord.Columns.playerId == profile.playerID)
+                .order(BookmarkRecord.Columns.addedAt.desc, BookmarkRecord.Columns.word).fetchAll(db).map(Bookmark.init)
         }
     }
 }

@@ -30,7 +30,7 @@ extension AppDatabase {
 
     /// Other machines seen in the cloud, most recent first.
     public func devicesSeen() throws(StorageError) -> [DeviceRecord] {
-        try read { db in try DeviceRecord.filter(Column("isLocal") == false).order(Column("lastSeenAt").desc).fetchAll(db) }
+        try read { db in try DeviceRecord.filter(DeviceRecord.Columns.isLocal == false).order(DeviceRecord.Columns.lastSeenAt.desc).fetchAll(db) }
     }
 
     // MARK: Resets (the reset flags, README)

@@ -66,7 +66,7 @@ extension AppDatabase {
             id: pack.id, version: pack.version, title: pack.title, description: pack.description,
             length: pack.length, rules: pack.rules, maxGuesses: pack.maxGuesses
         ).upsert(db)
-        try PackWordRecord.filter(Column("packId") == pack.id).deleteAll(db)
+        try PackWordRecord.filter(PackWordRecord.Columns.packId == pack.id).deleteAll(db)
         for (position, entry) in pack.words.enumerated() {
             try PackWordRecord(packId: pack.id, word: entry.word, fact: entry.fact, position: position).insert(db)
         }

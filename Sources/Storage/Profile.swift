@@ -59,7 +59,7 @@ extension AppDatabase {
             if try PlayerRecord.fetchOne(db, key: playerID) == nil {
                 try PlayerRecord(id: playerID, createdAt: now).insert(db)
             }
-            var local = try DeviceRecord.filter(Column("isLocal") == true).fetchOne(db)
+            var local = try DeviceRecord.filter(DeviceRecord.Columns.isLocal == true).fetchOne(db)
                 ?? DeviceRecord(id: UUID().uuidString.lowercased(), name: "", isLocal: true)
             let rememberedName = try SettingRecord.fetchOne(db, key: Setting.device.rawValue)?.value
             let name = device ?? rememberedName ?? Self.sanitizedDeviceName(hostName)
@@ -76,7 +76,7 @@ extension AppDatabase {
         try read { db in
             let playerID = try Self.playerID(given: player, db)
             guard try PlayerRecord.fetchOne(db, key: playerID) != nil,
-                  var local = try DeviceRecord.filter(Column("isLocal") == true).fetchOne(db) else { return nil }
+                  var local = try DeviceRecord.filter(DeviceRecord.Columns.isLocal == true).fetchOne(db) else { return nil }
             if let device { local.name = device }
             return Profile(playerID: playerID, device: local)
         }

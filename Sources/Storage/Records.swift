@@ -3,7 +3,9 @@ import GRDB
 import QiktionaryCore
 
 // One record type per table. Column names match the properties. Times are kept as integer
-// milliseconds (`StoredTimes`).
+// milliseconds (`StoredTimes`). The columns the query interface filters and orders by are each
+// record's `Columns`, made from its coding keys (the game's, from its table, `GameRecord.columns`),
+// so no statement of the query interface spells a column.
 
 /// Records with times: each is kept as whole milliseconds since 1970 (`AppDatabase.millis`).
 protocol StoredTimes: FetchableRecord, EncodableRecord {}
@@ -27,6 +29,10 @@ public struct DeviceRecord: Codable, Sendable, Equatable, FetchableRecord, Persi
     public var name: String
     public var isLocal: Bool
     public var lastSeenAt: Date?
+
+    public enum Columns {
+        static let isLocal = Column(CodingKeys.isLocal), lastSeenAt = Column(CodingKeys.lastSeenAt)
+    }
 }
 
 struct PlayerRecord: Codable, FetchableRecord, PersistableRecord, StoredTimes {
@@ -44,6 +50,10 @@ struct PackRecord: Codable, FetchableRecord, PersistableRecord {
     var length: Int
     var rules: Rules
     var maxGuesses: Int?
+
+    enum Columns {
+        static let length = Column(CodingKeys.length), title = Column(CodingKeys.title)
+    }
 }
 
 struct PackWordRecord: Codable, FetchableRecord, PersistableRecord {
@@ -52,6 +62,10 @@ struct PackWordRecord: Codable, FetchableRecord, PersistableRecord {
     var word: String
     var fact: String
     var position: Int
+
+    enum Columns {
+        static let packId = Column(CodingKeys.packId), word = Column(CodingKeys.word), position = Column(CodingKeys.position)
+    }
 }
 
 /// A game's row: the game as it travels between machines (Core's `SyncGame`), whose it is, and
@@ -104,6 +118,9 @@ struct GameColumn: Sendable {
         self.name = name
         self.value = value
     }
+
+    /// The column as the query interface names it.
+    var column: Column { Column(name) }
 }
 
 extension GameRecord {
@@ -130,6 +147,17 @@ extension GameRecord {
         GameColumn("daily") { $0.daily.databaseValue },
         GameColumn("assist") { $0.assist.rawValue.databaseValue },
     ]
+
+    /// The columns the query interface filters and orders by, each found in the table above.
+    enum Columns {
+        static let id = named("id"), playerId = named("playerId"), secret = named("secret"), fact = named("fact")
+        static let status = named("status"), startedAt = named("startedAt"), finishedAt = named("finishedAt")
+
+        private static func named(_ name: String) -> Column {
+            guard let column = GameRecord.columns.first(where: { $0.name == name }) else { preconditionFailure("the game table has no \(name)") }
+            return column.column
+        }
+    }
 
     /// The columns' names, as a statement lists them, each after `prefix` ("g.").
     static func columnList(_ prefix: String = "") -> String { columns.map { prefix + $0.name }.joined(separator: ", ") }
@@ -205,6 +233,10 @@ struct MarkRecord: Codable, FetchableRecord, PersistableRecord, StoredTimes {
     var letter: String
     var state: LetterMark
     var markedAt: Date
+
+    enum Columns {
+        static let gameId = Column(CodingKeys.gameId), letter = Column(CodingKeys.letter)
+    }
 }
 
 struct BookmarkRecord: Codable, FetchableRecord, PersistableRecord, StoredTimes {
@@ -214,6 +246,10 @@ struct BookmarkRecord: Codable, FetchableRecord, PersistableRecord, StoredTimes 
     var packId: String
     var fact: String
     var addedAt: Date
+
+    enum Columns {
+        static let playerId = Column(CodingKeys.playerId), word = Column(CodingKeys.word), addedAt = Column(CodingKeys.addedAt)
+    }
 }
 
 struct GameChangeRecord: Codable, FetchableRecord, PersistableRecord {

@@ -27,9 +27,7 @@ struct DevicesCommand: ParsableCommand {
             let (lines, member) = try setup.devices()
             if json { return printJSON(["devices": lines]) }
             if !member { warn(setup.notPairedLine) }
-            for line in lines {
-                say("\(line.name)  \(line.fingerprint)\(line.thisMachine ? "  (this machine)" : "")")
-            }
+            lines.map(\.text).forEach(say)
         }
     }
 
@@ -63,7 +61,7 @@ struct DevicesCommand: ParsableCommand {
             let lines = try setup.joinDevices(code: code)
             if json { return printJSON(["devices": lines]) }
             say("Joined \(setup.profile.playerID)'s machines:")
-            for line in lines { say("  \(line.name)  \(line.fingerprint)\(line.thisMachine ? "  (this machine)" : "")") }
+            lines.forEach { say("  " + $0.text) }
             say("Your games come here at the next sync ('qiktionary sync', or just play).")
         }
     }

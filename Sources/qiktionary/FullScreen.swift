@@ -1,16 +1,17 @@
 import App
+import Concurrency
 import Foundation
 import GameUI
 import QiktionaryCore
 import Screen
+import Sync
 import TerminalUI
 import TextSafety
 
 /// The full-screen game: the curses terminal, the event loop, and the effects run against the
 /// database. The terminal is restored on every way out: quit, Ctrl-C, SIGTERM, an error.
 enum FullScreen {
-    /// `resuming`: the game to open instead of the request's (a match game already started).
-    static func run(setup: Setup, request: GameRequest, resuming gameID: String? = nil) throws {
+    static func run(setup: Setup, opening: ScreenOpening) throws {
         let terminal: CursesTerminal
         do { terminal = try CursesTerminal() } catch { throw Failure(error.description) }
         defer { terminal.restore() }
@@ -19,7 +20,8 @@ enum FullScreen {
         state.player = setup.profile.playerID
         state.timeZone = Setup.systemTimeZone()
         let inbox = Inbox()
-        let background = setup.syncEnabled ? BackgroundSync(setup: setup, inbox: inbox) : nil
+        let background = setup.sync.background { if let message = $0.message { inbox.post(message) } }
+            .map { ScreenSync(service: $0, setup: setup) }
         let effects = EffectInterpreter(data: setup.games, background: background, post: inbox.post)
         // The game is on screen before the first sync, which then brings in the other machine's
         // moves; from then on the folder is watched and every change here is sent at once.
@@ -27,7 +29,7 @@ enum FullScreen {
         defer { background?.stop() }
         var lastTick = Date.distantPast
         let changes = FileChanges(setup.databaseFiles)
-        EventLoop.run(terminal: terminal, state: &state, initial: [gameID.map { .resume(gameID: $0) } ?? .begin(request), .load(.packs)], inbox: {
+        EventLoop.run(terminal: terminal, state: &state, initial: [opening.effect, .load(.packs)], inbox: {
             var messages = inbox.take()
             // Another process on this data dir (a second window, a command) wrote: the board and
             // lists follow within a frame, as they do a sync's news.
@@ -42,47 +44,25 @@ enum FullScreen {
         background?.stop()
         if !state.shares.isEmpty { Self.printShare(state.shares.joined(separator: "\n\n")) }
         // Hand this session's moves to the other machine on the way out, like plain mode.
-        setup.syncInPassing()
+        setup.sync.inPassing()
     }
 
-    /// The summary the player asked to share, on the restored terminal, and on the clipboard
-    /// through OSC 52 where stdout is a terminal that may understand it (terminals that do not
-    /// ignore the sequence).
+    /// The summary the player asked to share, on the restored terminal and on the clipboard.
     static func printShare(_ text: String) {
         say(text)
-        let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
-        guard isatty(STDOUT_FILENO) == 1, !term.isEmpty, term != "dumb" else { return }
-        let encoded = Data(visible(text).utf8).base64EncodedString()
-        let inTmux = ProcessInfo.processInfo.environment["TMUX"] != nil
-        // tmux passes the sequence on to the outer terminal only when wrapped for it.
-        let sequence = inTmux ? "\u{1B}Ptmux;\u{1B}\u{1B}]52;c;\(encoded)\u{07}\u{1B}\\" : "\u{1B}]52;c;\(encoded)\u{07}"
+        guard let sequence = Clipboard.sequence(copying: text, environment: ProcessInfo.processInfo.environment,
+                                                isTerminal: isatty(STDOUT_FILENO) == 1) else { return }
         FileHandle.standardOutput.write(Data(sequence.utf8))
-        FileHandle.standardError.write(Data("(copied to the clipboard where your terminal allows)\n".utf8))
+        FileHandle.standardError.write(Data((Clipboard.note + "\n").utf8))
     }
 }
 
-/// Whether files changed since last asked: their sizes and modification times, read with one
-/// `stat` each (cheap enough for every frame).
-final class FileChanges {
-    private let paths: [String]
-    private var last: [String]
-
-    init(_ files: [URL]) {
-        paths = files.map(\.path)
-        last = Self.read(paths)
-    }
-
-    func changed() -> Bool {
-        let now = Self.read(paths)
-        defer { last = now }
-        return now != last
-    }
-
-    private static func read(_ paths: [String]) -> [String] {
-        paths.map { path in
-            var info = stat()
-            guard stat(path, &info) == 0 else { return "none" }
-            return "\(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+extension ScreenOpening {
+    /// The interface's first effect.
+    var effect: Effect {
+        switch self {
+        case .begin(let request): .begin(request)
+        case .resume(let gameID): .resume(gameID: gameID)
         }
     }
 }
@@ -90,5 +70,37 @@ final class FileChanges {
 /// The full-screen game's data: the application's use cases, as the effects ask for them.
 extension PlayerGames: GameData {}
 
-/// The full-screen game's sync, as the effects ask for it.
-extension BackgroundSync: BackgroundSyncing {}
+/// The full-screen game's sync, as the effects ask for it: the background rounds, and the
+/// pairing screen's join.
+struct ScreenSync: BackgroundSyncing {
+    let service: SyncService
+    let setup: Setup
+
+    func start() { service.start() }
+    func stop() { service.stop() }
+    func request(manual: Bool) { service.request(manual: manual) }
+    func adoptReset(keepLocal: Bool) { service.adoptReset(keepLocal: keepLocal) }
+    func waitForFirstRound(seconds: Double) { service.waitForFirstRound(seconds: seconds) }
+    func join(code: String) throws -> String { try setup.joinLine(code: code) }
+}
+
+/// Messages posted from other threads for the event loop to pick up.
+typealias Inbox = Mailbox<Message>
+
+extension SyncHeadline {
+    /// The interface's message of it: the event's state, with the headline's note.
+    var message: Message? {
+        let news = { (state: SyncState) in Message.syncUpdate(SyncNews(state: state, note: note, isError: isError, changedHere: changedHere)) }
+        switch event {
+        case .watching: return nil
+        case .syncing: return news(.syncing)
+        case .importing(let done, let total): return news(.importing(done: done, total: total))
+        case .sending(let done, let total): return news(.sending(done: done, total: total))
+        case .synced(_, let at, _), .adopted(_, let at): return news(.synced(at: at))
+        case .offline: return news(.offline)
+        case .failed: return news(.failed)
+        case .cloudReset: return .cloudWasReset
+        case .notPaired: return news(.notPaired)
+        }
+    }
+}

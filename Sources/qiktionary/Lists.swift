@@ -37,10 +37,7 @@ struct History: ParsableCommand {
         @Flag(help: "Print a JSON object.") var json = false
 
         func run() throws {
-            let (setup, saved) = try finished.open(for: .review)
-            let games = setup.games
-            var review = ReviewJSON(saved, review: try games.review(of: saved))
-            review.challenge = try games.challengeCode(for: saved.game)
+            let review = ReviewJSON(try finished.open().games.reviewedGame(idOrPrefix: finished.gameID))
             if json { return printJSON(review) }
             say(ReviewText.render(review))
         }
@@ -52,7 +49,8 @@ struct History: ParsableCommand {
         @Flag(help: "Do not ask for confirmation.") var yes = false
 
         func run() throws {
-            let (setup, game) = try finished.open(for: .deletion)
+            let setup = try finished.open()
+            let game = try setup.games.finishedGame(idOrPrefix: finished.gameID, for: .deletion)
             try AskFirst.require("Delete the game on \(game.game.secret.uppercased()) (\(game.game.status.rawValue))?",
                                      yes: yes, refusal: "game \(game.id) not deleted")
             try setup.games.deleteGame(id: game.id)
@@ -65,11 +63,11 @@ struct History: ParsableCommand {
         @OptionGroup var shared: SharedOptions
         @Argument(help: ArgumentHelp("The game's id, or its start (see 'qiktionary history').", valueName: "game-id")) var gameID: String
 
-        /// Opens the data and reads the game; one still in play is refused.
-        func open(for use: PlayerGames.FinishedGameUse) throws -> (Setup, SavedGame) {
+        /// Opens the data, after a quiet sync (the game may have been played on another machine).
+        func open() throws -> Setup {
             let setup = try Setup.open(shared)
-            setup.syncInPassing()
-            return (setup, try setup.games.finishedGame(idOrPrefix: gameID, for: use))
+            setup.sync.inPassing()
+            return setup
         }
     }
 }
@@ -93,9 +91,8 @@ struct ReadingList: ParsableCommand {
         func run() throws {
             if markdown {
                 let setup = try Setup.open(list.shared)
-                setup.syncInPassing()
-                let facts = try setup.games.readingList()
-                let titles = Dictionary(try setup.games.packs().map { ($0.id, $0.title) }, uniquingKeysWith: { a, _ in a })
+                setup.sync.inPassing()
+                let (facts, titles) = try setup.games.readingListWithTitles()
                 return say(ReadingListMarkdown.render(facts, packTitles: titles))
             }
             try list.print({ try $0.games.readingList() }, as: BookmarkJSON.init,
@@ -143,7 +140,7 @@ struct Stats: ParsableCommand, UsesData {
     func run() throws {
         let setup = try Setup.open(shared)
         // What the other machine played counts: a quiet sync first, as every list does.
-        setup.syncInPassing()
+        setup.sync.inPassing()
         let summary = try setup.games.statsSummary()
         if json { return printJSON(StatsJSON(summary.statistics, achievements: summary.achievements, dailyStreak: summary.dailyStreak)) }
         StatsText.lines(summary.statistics, achievements: summary.achievements, dailyStreak: summary.dailyStreak, today: setup.dailyClock).forEach(say)

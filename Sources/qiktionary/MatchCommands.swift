@@ -24,26 +24,15 @@ struct Friends: ParsableCommand {
         @Flag(help: "Show yourself to the other players of the folder.") var join = false
         @Flag(help: "Print a JSON object.") var json = false
 
-        struct Line: Encodable {
-            var name: String
-            var fingerprint: String?
-            var fingerprints: [String]
-        }
-
         func run() throws {
             let setup = try Setup.open(shared)
-            if join {
-                try setup.requireCloudFolder(for: "friends --join")
-                try setup.games.join(now: setup.clock())
-            }
-            setup.syncInPassing()
-            let players = try setup.games.friends()
-            let prints = setup.fingerprints(of: players)
-            let lines = players.map { Line(name: $0, fingerprint: prints[$0]?.first, fingerprints: prints[$0] ?? []) }
+            if join { try setup.joinFolder() }
+            setup.sync.inPassing()
+            let lines = try setup.friendLines()
             if json { return printJSON(["players": lines]) }
             if join { say("You are visible to the other players of the folder.") }
-            if players.isEmpty { return say("No players visible yet. Each joins with 'qiktionary friends --join'.") }
-            for line in lines { say(line.fingerprints.isEmpty ? line.name : "\(line.name)  \(line.fingerprints.joined(separator: ", "))") }
+            if lines.isEmpty { return say("No players visible yet. Each joins with 'qiktionary friends --join'.") }
+            lines.map(\.text).forEach(say)
         }
     }
 
@@ -65,7 +54,8 @@ struct Friends: ParsableCommand {
             let setup = try Setup.open(shared)
             let lines = try setup.trustFriend(name, fingerprint: fingerprint)
             say("Trusting \(name)'s machines: " + lines.map { "\($0.name) (\($0.fingerprint))" }.joined(separator: ", "))
-            setup.syncInPassing()
+            // What the player's machines sent, refused until now, comes in.
+            setup.sync.inPassing()
         }
     }
 }
@@ -100,10 +90,9 @@ struct MatchCommand: ParsableCommand {
 
         func run() throws {
             let setup = try Setup.open(shared)
-            setup.syncInPassing()
-            let shown = try setup.games.newMatch(against: against, packID: pack, rules: rules, hard: hard, assist: assist, seed: seed,
-                                                 now: setup.clock())
-            setup.syncInPassing()
+            let shown = try setup.sync.around(publishing: true) {
+                try setup.games.newMatch(against: against, packID: pack, rules: rules, hard: hard, assist: assist, seed: seed, now: setup.clock())
+            }
             if json { return printJSON(MatchJSON(shown.state, words: nil)) }
             MatchText.show(shown).forEach(say)
             say("Play it with 'qiktionary play --match \(shown.state.match.id)'.")
@@ -117,7 +106,7 @@ struct MatchCommand: ParsableCommand {
 
         func run() throws {
             let setup = try Setup.open(shared)
-            setup.syncInPassing()
+            setup.sync.inPassing()
             let matches = try setup.games.matches()
             if json { return printJSON(matches.map { MatchJSON($0.state, words: words($0)) }) }
             if matches.isEmpty { return say("No matches yet. Start one with 'qiktionary match new --against NAME'.") }
@@ -171,9 +160,7 @@ extension MatchCommand {
 private func onMatch(_ shared: SharedOptions, json: Bool, publishing: Bool, _ act: (PlayerGames) throws -> MatchOverview,
                      say lines: (MatchOverview) -> [String]) throws {
     let setup = try Setup.open(shared)
-    setup.syncInPassing()
-    let shown = try act(setup.games)
-    if publishing { setup.syncInPassing() }
+    let shown = try setup.sync.around(publishing: publishing) { try act(setup.games) }
     if json { return printJSON(MatchJSON(shown.state, words: words(shown))) }
     lines(shown).forEach(say)
 }
@@ -203,7 +190,7 @@ struct LeaderboardCommand: ParsableCommand, UsesData {
 
     func run() throws {
         let setup = try Setup.open(shared)
-        setup.syncInPassing()
+        setup.sync.inPassing()
         let boards = try setup.games.leaderboards(day: date ?? setup.dailyClock.date)
         if json { return printJSON(LeaderboardJSON(boards, dailyOnly: daily)) }
         MatchText.leaderboards(boards, daily: daily).forEach(say)

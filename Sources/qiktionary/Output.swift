@@ -37,7 +37,7 @@ struct ListOptions: ParsableArguments {
                                       text: ([Item]) -> String) throws {
         let setup = try Setup.open(shared)
         // What the other machine changed shows: a quiet sync first (none with --no-sync).
-        setup.syncInPassing()
+        setup.sync.inPassing()
         let items = try read(setup)
         if json { return printJSON(items.map(view)) }
         if items.isEmpty, let empty { return say(empty) }

@@ -77,22 +77,11 @@ struct Play: ParsableCommand, UsesData {
     func run() throws {
         let setup = try Setup.open(shared)
         guard plain else {
-            // A level asked for is the player's from now on (their other machines follow through
-            // the games it starts); plain mode's `begin` does the same.
-            if let assist { try setup.games.chooseAssist(assist) }
-            if let match {
-                // Started here, so a match that cannot be played is one line on the terminal.
-                setup.syncInPassing()
-                let game = try setup.games.beginMatchGame(matchID: match)
-                return try FullScreen.run(setup: setup, request: GameRequest(), resuming: game.id)
-            }
-            // The code is checked before the screen opens, so a bad one is one line on the terminal.
-            let games = setup.games
-            let request = try games.request(for: GameOptions(pack: pack, word: word, rules: rules, seed: seed, hard: hard,
-                                                             daily: daily, challenge: challenge))
-            // So is the pack or word asked for: a bad one is one line and status 64, as when piped.
-            if request.packID != nil || request.word != nil { try games.check(request) }
-            return try FullScreen.run(setup: setup, request: request)
+            // A match's game is started before the screen opens, on what the other player sent.
+            if match != nil { setup.sync.inPassing() }
+            let options = GameOptions(pack: pack, word: word, rules: rules, seed: seed, hard: hard, assist: assist,
+                                      daily: daily, challenge: challenge, match: match)
+            return try FullScreen.run(setup: setup, opening: try setup.games.opening(options))
         }
         let asText = !json
         let write: @Sendable (String) -> Void = { line in
@@ -100,10 +89,10 @@ struct Play: ParsableCommand, UsesData {
         }
         let session = PlainSession(games: setup.games, rules: rules, seed: seed, hard: hard, assist: assist, json: json, write: write)
         // Sync before (to resume a game from the other machine) and after (to hand this one over).
-        setup.syncInPassing()
-        try session.begin(pack: pack, word: word, daily: daily, challenge: challenge, match: match)
-        session.run(readLine: { Swift.readLine() })
-        setup.syncInPassing()
+        try setup.sync.around(publishing: true) {
+            try session.begin(pack: pack, word: word, daily: daily, challenge: challenge, match: match)
+            session.run(readLine: { Swift.readLine() })
+        }
     }
 }
 

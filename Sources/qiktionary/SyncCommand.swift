@@ -1,6 +1,5 @@
 import App
 import ArgumentParser
-import Concurrency
 import Foundation
 import PlainMode
 import Sync
@@ -36,63 +35,16 @@ struct SyncCommand: ParsableCommand, UsesData {
     }
 
     func run() throws {
-        let setup = try Setup.open(shared)
-        var engine = try setup.syncEngine()
+        let sync = try Setup.open(shared).sync
         // A long import shows a live line on a terminal; never in JSON, never into a pipe.
-        let line = !json && isatty(STDERR_FILENO) == 1 ? ProgressLine() : nil
+        let line = !json && isatty(STDERR_FILENO) == 1 ? ProgressLine { FileHandle.standardError.write(Data($0.utf8)) } : nil
         if watch {
             let json = json
-            return try SyncWatch(setup: setup, engine: engine, progress: { line?.draw($0) }) { report in
-                if json { say(JSONLine.encode(report)) } else if report.uploaded + report.downloaded + report.deleted > 0 {
-                    say(Wording.sentence(report))
-                }
-            }.run()
+            return try sync.watch(progress: { line?.draw($0) }) { report in
+                if json { say(JSONLine.encode(report)) } else if report.movedRecords { say(Wording.sentence(report)) }
+            }
         }
-        if let line {
-            engine.progress = { @Sendable done, total in line.show(.importing, done: done, total: total) }
-            engine.sendProgress = { @Sendable done, total in line.show(.sending, done: done, total: total) }
-        }
-        defer { line?.clear() }
-        let report = try adoptReset.map { try engine.adoptReset($0) } ?? engine.sync()
-        line?.clear()
+        let report = try sync.once(adopting: adoptReset, progress: line)
         say(json ? JSONLine.encode(report) : Wording.sentence(report))
-    }
-}
-
-/// "importing 12000 of 40000 records" (or "sending …" for a long upload) on stderr, rewritten in
-/// place at most ten times a second and wiped when the sync ends, so the summary prints on a
-/// clean line.
-final class ProgressLine: Sendable {
-    enum Action: String { case importing, sending }
-
-    private let shown = Locked(false)
-    private let throttle = SyncService.Throttle()
-
-    func show(_ action: Action, done: Int, total: Int?) {
-        if throttle.due(done: done, total: total) { draw(action, done: done, total: total) }
-    }
-
-    /// The line now, for progress already throttled (`SyncService`'s events).
-    func draw(_ progress: SyncWatch.Progress) {
-        switch progress {
-        case .importing(let done, let total): draw(.importing, done: done, total: total)
-        case .sending(let done, let total): draw(.sending, done: done, total: total)
-        case .ended: clear()
-        }
-    }
-
-    func draw(_ action: Action, done: Int, total: Int?) {
-        shown.withLock { shown in
-            shown = true
-            let text = "\(action.rawValue) \(done)" + (total.map { " of \($0)" } ?? "") + " records"
-            FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
-        }
-    }
-
-    func clear() {
-        shown.withLock { shown in
-            if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-            shown = false
-        }
     }
 }

@@ -53,6 +53,14 @@ enum Content {
         #expect(try games.start(GameRequest(packID: "animals", word: "horse")).resumed == false)
     }
 
+    @Test func aGameIsResumedByItsIdUntilItIsOver() throws {
+        let game = try started()
+        #expect(try games.resume(idOrPrefix: String(game.id.prefix(8))).id == game.id)
+        _ = try games.giveUp(gameID: game.id)
+        #expect(throws: GuessRejection.gameOver) { try games.resume(idOrPrefix: game.id) }
+        #expect(throws: (any Error).self) { try games.resume(idOrPrefix: "nope") }
+    }
+
     @Test func aLevelAskedForBecomesThePlayersOnceAndTheGameHasIt() throws {
         let begun = try games.begin(GameOptions(pack: "animals", word: "tiger", assist: .noHelp))
         #expect(begun.game.game.assist == .noHelp)
@@ -199,6 +207,15 @@ enum Content {
         #expect(try games.beginMatchGame(matchID: made.state.match.id).id == first.game.id, "the same game until it is played")
         // Its maker does not decline it.
         #expect(throws: (any Error).self) { try games.declineMatch(id: made.state.match.id) }
+    }
+
+    @Test func theMakerCancelsAMatchAndItCannotBePlayedThen() throws {
+        try games.player.keepFriend("ben", joinedAt: Self.now)
+        let made = try games.newMatch(against: "ben", packID: "animals", rules: nil, hard: false, seed: 7)
+        let cancelled = try games.cancelMatch(id: made.state.match.id)
+        #expect(cancelled.state.status == .cancelled && cancelled.state.match.id == made.state.match.id)
+        #expect(throws: Failure.self) { try games.beginMatchGame(matchID: made.state.match.id) }
+        #expect(throws: (any Error).self) { try games.cancelMatch(id: "nosuchmatch") }
     }
 
     @Test func theLeaderboardsOfADayAreAskedOfTheStore() throws {

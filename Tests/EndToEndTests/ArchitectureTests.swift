@@ -139,6 +139,14 @@ import Testing
         }
     }
 
+    /// The query interface names a column through its record's `Columns` (made from its coding
+    /// keys, or the game table's list), never as a string; the frozen migrations spell theirs.
+    @Test func noStatementOfTheQueryInterfaceSpellsAColumn() throws {
+        for (path, text) in try Self.sources() where path.hasPrefix("Sources/") && !path.hasSuffix("/Migrations.swift") {
+            #expect(text.range(of: #"(?<!\w)Column\(""#, options: .regularExpression) == nil, "\(path) spells a column as a string")
+        }
+    }
+
     /// Text from data never commands the terminal: the executable and plain mode write to
     /// standard output only through `say`, `printJSON` and plain mode's `writeLine` (each line of
     /// which `PlainSession.emit` has passed through `visible` or `JSONLine`), and to standard error
@@ -161,26 +169,30 @@ import Testing
                     #expect(allowed[path]?.contains { code.contains($0) } == true, "\(path):\(number + 1) writes output around the escaping: \(code)")
                 }
                 if code.contains("FileHandle.standardError.write(") {
-                    #expect(code.contains("oneLine(") || code.contains("Data(\"\\r\\u{1B}[K") || code.contains("(copied to the clipboard"), "\(path):\(number + 1) writes stderr around oneLine: \(code)")
+                    // App's progress line (its words and numbers) and the clipboard's fixed note are the others.
+                    #expect(code.contains("oneLine(") || code.contains("ProgressLine {") || code.contains("Clipboard.note"),
+                            "\(path):\(number + 1) writes stderr around oneLine: \(code)")
                 }
             }
         }
     }
 
-    /// The cloud's record types, zones, record names and field names are spelled in one file,
-    /// the cloud schema: no other file of the targets that handle records spells a record type
+    /// The cloud's record types, zones, record names and field names are spelled in one place,
+    /// the cloud schema (the private zones' file and the shared zone's): no other file of the targets that handle records spells a record type
     /// or a record name's form, and no other file of Sync spells a field.
     @Test func theCloudSchemaIsSpelledInOneFile() throws {
         let files = try Self.sources()
-        let schema = "Sources/Sync/CloudSchema.swift"
-        let schemaText = try #require(files.first { $0.path == schema }?.text)
+        // The private zones' schema and the shared zone's, one type in two files.
+        let schema: Set = ["Sources/Sync/CloudSchema.swift", "Sources/Sync/CloudSchema+Shared.swift"]
+        let schemaText = files.filter { schema.contains($0.path) }.map(\.text).joined(separator: "\n")
+        #expect(files.filter { schema.contains($0.path) }.count == schema.count, "both schema files are read")
         // Every name the schema defines: `static let name = "Spelling"`, several to a line.
         let defined = Set(schemaText.matches(of: try Regex(#"(\w+) = "([A-Za-z]+-?)""#)).compactMap { $0.output[2].substring.map(String.init) })
-        for name in ["Game", "Guess", "Mark", "Bookmark", "bookmark-", "status", "markedAt", "bookmarked", "device"] {
+        for name in ["Game", "Guess", "Mark", "Bookmark", "bookmark-", "status", "markedAt", "bookmarked", "device", "Match", "joinedAt"] {
             #expect(defined.contains(name), "the schema defines \(name)")
         }
         let recordHandling = ["Sources/Storage/", "Sources/Sync/", "Sources/CloudStore/", "Sources/qiktionary/", "Sources/QiktionaryBench/"]
-        for (path, text) in files where path != schema && recordHandling.contains(where: path.hasPrefix) {
+        for (path, text) in files where !schema.contains(path) && recordHandling.contains(where: path.hasPrefix) {
             for spelling in [#""Game""#, #""Guess""#, #""Mark""#, #""Bookmark""#, #""bookmark-"#, "-mark-"] {
                 #expect(!text.contains(spelling), "\(path) spells the cloud's \(spelling)")
             }
