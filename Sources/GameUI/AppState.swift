@@ -127,6 +127,9 @@ public struct AppState: Sendable, Equatable {
     /// This machine's name, so an end reached on another machine can be told apart.
     public var device = ""
     public var sync: SyncState = .off
+    /// When this machine last synced, by this process or another on the same data dir: the
+    /// header's age, offline too.
+    public var lastSynced: Date?
     /// The wall clock as last told (by `.tick`), so the header can say how long ago sync ran.
     public var now: Date?
     /// The zone the daily word is reckoned in (the system's, `TZ` honoured), for the time to
@@ -232,15 +235,21 @@ public struct AppState: Sendable, Equatable {
         case .syncing: return "syncing" + glyphs.ellipsis
         case .importing(let done, let total): return "importing \(done)" + (total.map { " of \($0)" } ?? "") + glyphs.ellipsis
         case .sending(let done, let total): return "sending \(done) of \(total)" + glyphs.ellipsis
-        case .offline: return "offline"
+        case .offline: return "offline" + (lastSynced.map { ", " + syncedAgo($0) } ?? "")
         case .needsAttention: return "needs attention"
         case .failed: return "sync error"
-        case .synced(let at):
-            let seconds = max(0, Int((now ?? at).timeIntervalSince(at)))
-            if seconds < 60 { return "synced \(seconds) s ago" }
-            if seconds < 3600 { return "synced \(seconds / 60) min ago" }
-            return "synced \(seconds / 3600) h ago"
+        case .notYet: return "not synced yet"
+        case .synced(let at): return syncedAgo(at)
         }
+    }
+
+    /// "synced 5 s ago", "synced 8 min ago", "synced 2 h ago", "synced 3 d ago".
+    func syncedAgo(_ at: Date) -> String {
+        let seconds = max(0, Int((now ?? at).timeIntervalSince(at)))
+        if seconds < 60 { return "synced \(seconds) s ago" }
+        if seconds < 3600 { return "synced \(seconds / 60) min ago" }
+        if seconds < 86_400 { return "synced \(seconds / 3600) h ago" }
+        return "synced \(seconds / 86_400) d ago"
     }
 
     /// The candidates of the game on the board, when they were counted for its guesses as shown.

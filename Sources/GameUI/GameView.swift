@@ -107,21 +107,27 @@ extension Canvas {
         }
     }
 
-    /// The rule set in a few lines, with the game's limits: a reminder beside the board.
+    /// The rule set in a few lines, with the game's limits: a reminder beside the board. Cut
+    /// short by a low screen, its last line says F1 shows them all (the help screen starts with
+    /// them, and scrolls), with an arrow on the border.
     mutating func drawRules(_ saved: SavedGame, _ inner: Rect) {
+        let lines = Self.rulesLines(saved, width: inner.width - 2, glyphs: glyphs)
+        for (i, line) in lines.prefix(inner.height).enumerated() {
+            let cut = i == inner.height - 1 && lines.count > inner.height
+            writeCut(cut ? glyphs.ellipsis + " F1: all the rules" : line, x: inner.x + 1, y: inner.y + i, style: .dim, limit: inner.width - 2)
+            if cut { buffer.write(String(glyphs.arrowDown), x: inner.maxX, y: inner.y + i, style: .bold) }
+        }
+    }
+
+    /// The game's rules wrapped to `width`: the rule set, then its limit and where it started.
+    /// The Rules box beside the board and the help screen both show these lines.
+    static func rulesLines(_ saved: SavedGame, width: Int, glyphs: Glyphs) -> [String] {
         let game = saved.game
         let text = game.rules == .classic
             ? "Classic: a guess scores the letters it shares with the word, wherever they stand. No repeated letters."
             : "Mastermind: \(glyphs.pipInPlace) right letter in the right place, \(glyphs.pipInWord) right letter elsewhere. Letters may repeat."
-        let lines = Text.wrap(text, width: inner.width - 2) + ["", "Win in \(game.maxGuesses) guesses or fewer.", "Started on \(saved.startedOn)."]
-        for (i, line) in lines.prefix(inner.height).enumerated() {
-            // Cut short by a low screen: the last line shown ends in an ellipsis, an arrow on the
-            // border says more is below (the rules are on the help screen too).
-            let cut = i == inner.height - 1 && lines.count > inner.height
-            let more = line.isEmpty ? glyphs.ellipsis : Text.truncate(line + " " + glyphs.ellipsis, to: inner.width - 2, ellipsis: glyphs.ellipsis)
-            buffer.write(cut ? more : line, x: inner.x + 1, y: inner.y + i, style: .dim, limit: inner.width - 2)
-            if cut { buffer.write(String(glyphs.arrowDown), x: inner.maxX, y: inner.y + i, style: .bold) }
-        }
+        return Text.wrap(text, width: width) + [""] + Text.wrap("Win in \(game.maxGuesses) guesses or fewer.", width: width)
+            + Text.wrap("Started on \(saved.startedOn).", width: width)
     }
 
     /// One pip per letter: shared or in place, in the word elsewhere, or a miss.

@@ -135,10 +135,19 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
         return [.load(.stats)]
     case .syncUpdate(let news):
         state.sync = news.state
+        if case .synced(let at) = news.state { state.lastSynced = max(at, state.lastSynced ?? at) }
         if let note = news.note { state.status = StatusMessage(note, isError: news.isError) }
         return news.changedHere ? reloadShown(state) : []
     case .dataChanged:
         return reloadShown(state)
+    case .syncedElsewhere(let at):
+        // Another process synced this machine: the header's age is the newer of the two, and a
+        // round under way here still says so.
+        state.lastSynced = max(at, state.lastSynced ?? at)
+        switch state.sync {
+        case .notYet, .synced: state.sync = .synced(at: state.lastSynced ?? at)
+        default: break
+        }
     case .cloudWasReset:
         state.sync = .needsAttention
         state.confirmation = .cloudReset

@@ -186,8 +186,9 @@ struct Canvas {
             if state.game?.game.isFinished ?? true {
                 return [key(Keys.nextGame), key(Keys.bookmark), key(Keys.review), key(Keys.share), key(Keys.nextHardGame)] + common
             }
-            return [key(Keys.submit), key(Keys.nextPane, "notepad"), key(Keys.hint), key(Keys.giveUp), key(Keys.newGame), key(Keys.daily),
-                    key(Keys.help), key(Keys.quit)]
+            // F1 before the rest: where the Rules box does not fit, the help screen has the rules.
+            return [key(Keys.submit), key(Keys.nextPane, "notepad"), key(Keys.hint), key(Keys.help), key(Keys.giveUp), key(Keys.newGame),
+                    key(Keys.daily), key(Keys.quit)]
         case .notepad:
             return [key(Keys.cycleMark), key(Keys.markOut), key(Keys.markIn), key(Keys.backToGuess)] + common
         case .packs:

@@ -115,6 +115,61 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
         #expect(view(syncing, size: Size(width: 100, height: 30)).line(0).contains("syncing…"))
     }
 
+    /// The header's age is the machine's last sync, by this process or another on the same data
+    /// dir: a sync from the command line moves it on, never back; a machine that never synced
+    /// says so; offline, it says when it last synced.
+    @Test func theHeadersSyncAgeIsTheMachinesLastSync() {
+        let at = Date(timeIntervalSince1970: 1_800_000_000)
+        let size = Size(width: 100, height: 30)
+        var never = Fixtures.state(.guess)
+        never.sync = .notYet
+        #expect(view(never, size: size).line(0).contains("not synced yet"))
+        // Another process synced: the header follows, with the time the database keeps.
+        _ = update(&never, .syncedElsewhere(at: at))
+        _ = update(&never, .tick(at.addingTimeInterval(8 * 60)))
+        #expect(view(never, size: size).line(0).contains("synced 8 min ago"))
+        // A later sync from the command line moves the age on; an older time does not move it back.
+        _ = update(&never, .syncedElsewhere(at: at.addingTimeInterval(7 * 60)))
+        #expect(view(never, size: size).line(0).contains("synced 1 min ago"))
+        _ = update(&never, .syncedElsewhere(at: at))
+        #expect(view(never, size: size).line(0).contains("synced 1 min ago"))
+        // A round under way here still says so; offline names the last sync.
+        var busy = Fixtures.state(.guess)
+        _ = update(&busy, .syncUpdate(SyncNews(state: .syncing)))
+        _ = update(&busy, .syncedElsewhere(at: at))
+        #expect(view(busy, size: size).line(0).contains("syncing…"))
+        _ = update(&busy, .syncUpdate(SyncNews(state: .offline)))
+        _ = update(&busy, .tick(at.addingTimeInterval(3 * 3600)))
+        #expect(view(busy, size: size).line(0).contains("offline, synced 3 h ago"))
+        var old = Fixtures.state(.guess)
+        old.sync = .synced(at: at)
+        _ = update(&old, .tick(at.addingTimeInterval(2 * 86_400 + 60)))
+        #expect(view(old, size: size).line(0).contains("synced 2 d ago"))
+    }
+
+    /// The help screen starts with the rules of the game on the board, at every size, and
+    /// scrolls down to the keys; with no game it lists the keys alone.
+    @Test func theHelpScreenStartsWithTheGamesRules() {
+        var state = Fixtures.state(.guess)
+        state.helpOpen = true
+        for (width, height) in [(100, 30), (80, 24), (60, 20), (40, 12)] {
+            let text = view(state, size: Size(width: width, height: height)).text
+            #expect(text.contains("This game") && text.contains("Classic: a guess"), "\(width)x\(height): \(text)")
+            #expect(text.contains("↓"), "\(width)x\(height): the keys below, with an arrow")
+        }
+        // At 40x12 the rules are whole on the first page, the keys a scroll away.
+        let small = Size(width: 40, height: 12)
+        #expect(view(state, size: small).text.contains("Win in 15 guesses or fewer.") && view(state, size: small).text.contains("Started on desktop."))
+        #expect(!view(state, size: small).text.contains("Everywhere"))
+        var scrolled = state
+        for _ in 0..<4 { _ = update(&scrolled, .key(.down)) }
+        #expect(view(scrolled, size: small).text.contains("Everywhere"), "\(view(scrolled, size: small).text)")
+        var none = AppState()
+        none.helpOpen = true
+        #expect(!view(none, size: Size(width: 100, height: 30)).text.contains("This game"))
+        #expect(view(none, size: Size(width: 100, height: 30)).text.contains("Help: every key"))
+    }
+
     @Test func aMoveFromTheOtherMachineKeepsWhatThePlayerIsTyping() {
         var state = Fixtures.state(.guess)
         state.input = "cra"
