@@ -25,7 +25,7 @@ extension Canvas {
             lines.append(("\(number)  \(Text.pad(step.word.uppercased(), to: 8)) \(possible) \(padLeft(Review.format(step.expected), 8))  \(best)", .plain))
         }
         lines += [("", .plain), (Review.summary(skill: shown.review.skill, luck: shown.review.luck), .bold),
-                  ("Expected: the words a guess leaves on average; best: the guess that leaves the fewest.", .dim)]
+                  ("Expected: the words a guess leaves on average; best: the hint at that point.", .dim)]
         // Sentences wrap; a table row too wide ends in an ellipsis.
         let width = inner.width - 2
         lines = lines.flatMap { line -> [(String, Style)] in
