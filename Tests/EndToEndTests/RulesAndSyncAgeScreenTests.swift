@@ -54,3 +54,28 @@ extension FullScreenTests {
         #expect(try session.waitForExit() == 0)
     }
 }
+
+extension FullScreenTests {
+    /// F3 opens Matches with one press, whatever the game is busy with: sent before the first
+    /// board is drawn, and in the same burst as the Enter that wins (the win saved, the packs and
+    /// the sync asked for while the key waits), with a cloud folder.
+    @Test(.enabled(if: tmux != nil, "tmux is not installed; the full-screen end-to-end test needs it (CI installs it)"))
+    func f3OpensMatchesAtOnceAfterTheFirstLoadAndAfterAWin() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("qk-f3-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let arguments = ["--data-dir", root.appendingPathComponent("data").path, "--cloud-dir", root.appendingPathComponent("cloud").path,
+                         "--word", "tiger", "--device", "tmux"]
+        let session = try TmuxSession(width: 100, height: 30, arguments: arguments)
+        defer { session.close() }
+        session.send(["F3"])
+        try session.waitFor("the Matches screen, opened by the F3 sent as the game started") { $0.contains("┌─ Matches") && $0.contains("No matches yet") }
+        session.send(["1"])
+        try session.waitFor("the board") { $0.contains("> _ _ _ _ _") }
+        session.send(["t", "i", "g", "e", "r", "Enter", "F3"])
+        try session.waitFor("the Matches screen, opened by the F3 sent with the winning Enter") {
+            $0.contains("┌─ Matches") && $0.contains("You found TIGER")
+        }
+        session.send(["C-c"])
+        #expect(try session.waitForExit() == 0)
+    }
+}
