@@ -68,9 +68,12 @@ extension Canvas {
                 : "Find the \(game.length)-letter word. Each guess shows letters in the right place (\(glyphs.pipInPlace)) and letters elsewhere in the word (\(glyphs.pipInWord))."
             let lines = Text.wrap(text, width: inner.width - 2)
             for (i, line) in lines.prefix(inner.height).enumerated() {
-                // Cut short by a low screen: the last line shown says more follows.
+                // Cut short by a low screen: the last line shown says more follows, and where.
                 let cut = i == inner.height - 1 && lines.count > inner.height
-                buffer.write(cut ? Text.truncate(line + " " + glyphs.ellipsis, to: inner.width - 2, ellipsis: glyphs.ellipsis) : line,
+                let more = " \(glyphs.ellipsis) F1 rules"
+                var start = Text.truncate(line, to: inner.width - 2 - more.columns, ellipsis: "")
+                if start != line, let space = start.lastIndex(of: " ") { start = String(start[..<space]) }
+                buffer.write(cut ? start + more : line,
                              x: inner.x + 1, y: inner.y + i, style: .dim)
             }
             return

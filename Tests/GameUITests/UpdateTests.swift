@@ -164,6 +164,11 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
         var scrolled = state
         for _ in 0..<4 { _ = update(&scrolled, .key(.down)) }
         #expect(view(scrolled, size: small).text.contains("Everywhere"), "\(view(scrolled, size: small).text)")
+        // A new game's board, too low for its rules: the cut line names F1.
+        var fresh = Fixtures.state(.guess, game: Fixtures.game("g9", secret: "tiger", guesses: []))
+        fresh.helpOpen = false
+        let board = view(fresh, size: small).text
+        #expect(board.contains("Find the 5-letter word.") && board.contains("Find the 5-letter word. … F1 rules"), "\(board)")
         var none = AppState()
         none.helpOpen = true
         #expect(!view(none, size: Size(width: 100, height: 30)).text.contains("This game"))
