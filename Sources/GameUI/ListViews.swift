@@ -4,19 +4,24 @@ import Screen
 extension Canvas {
     /// A list screen: a box of rows with the selection, and under it a box about the selected row.
     mutating func drawListScreen(_ area: Rect, title: String, rows: [String], selected: Int, empty: String,
-                                 detailTitle: String? = nil, detail: String? = nil) {
+                                 detailTitle: String? = nil, detail: String? = nil, detailWhenLow: Bool = false) {
         guard !rows.isEmpty else {
             drawEmpty(box(area, title), empty)
             return
         }
         var listRect = area
-        if let detail, area.height >= 10 {
+        // Low (40x12), where the detail is what the list is for (a fact on the reading list): the
+        // list keeps one row, the chosen one, and the detail has the rest.
+        if let detail, area.height >= 10 || (detailWhenLow && area.height >= 7) {
             let lines = Text.wrap(detail, width: area.width - 4)
-            let height = min(lines.count + 2, area.height - 5, max(4, area.height / 2))
+            let height = area.height >= 10 ? min(lines.count + 2, area.height - 5, max(4, area.height / 2)) : min(lines.count + 2, area.height - 3)
             let (detailRect, rest) = area.sliceBottom(height)
             let inner = box(detailRect, detailTitle)
             for (i, line) in lines.prefix(inner.height).enumerated() {
-                buffer.write(line, x: inner.x + 1, y: inner.y + i, limit: inner.width - 2)
+                // Cut short: the last line shown ends in an ellipsis, an arrow on the border.
+                let cut = i == inner.height - 1 && lines.count > inner.height
+                writeCut(cut ? line + " " + glyphs.ellipsis : line, x: inner.x + 1, y: inner.y + i, limit: inner.width - 2)
+                if cut { buffer.write(String(glyphs.arrowDown), x: inner.maxX, y: inner.y + i, style: .bold) }
             }
             listRect = rest
         }
@@ -74,7 +79,7 @@ extension Canvas {
         let selected = list.indices.contains(state.readingSelection) ? list[state.readingSelection] : nil
         drawListScreen(area, title: "Reading list", rows: rows, selected: state.readingSelection,
                        empty: "Your reading list is empty. When a game ends, b bookmarks its fact.",
-                       detailTitle: selected.map { $0.word.uppercased() }, detail: selected?.fact)
+                       detailTitle: selected.map { $0.word.uppercased() }, detail: selected?.fact, detailWhenLow: true)
     }
 
     mutating func drawHistory(_ area: Rect) {

@@ -147,6 +147,16 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
         #expect(view(old, size: size).line(0).contains("synced 2 d ago"))
     }
 
+    /// At 40x12 the reading list keeps the chosen row and shows its fact under it, cut with an
+    /// ellipsis and an arrow; at 80x24 the whole list and the fact.
+    @Test func theReadingListShowsTheFactAtTheMinimum() {
+        let small = view(Fixtures.state(.readingList), size: Size(width: 40, height: 12)).text
+        #expect(small.contains("> ZEBRA") && !small.contains("FLOUR  "), "\(small)")
+        #expect(small.contains("Why zebras have stripes") && small.contains("…") && small.contains("↓"), "\(small)")
+        let large = view(Fixtures.state(.readingList), size: Size(width: 80, height: 24)).text
+        #expect(large.contains("FLOUR") && large.contains("on horses wearing striped coats."), "\(large)")
+    }
+
     /// The help screen starts with the rules of the game on the board, at every size, and
     /// scrolls down to the keys; with no game it lists the keys alone.
     @Test func theHelpScreenStartsWithTheGamesRules() {
