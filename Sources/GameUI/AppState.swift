@@ -177,6 +177,9 @@ public struct AppState: Sendable, Equatable {
     public var inProgressSelection = 0
     public var readingList: [Bookmark] = []
     public var readingSelection = 0
+    /// The reading list shows the chosen fact on the whole screen (Enter), scrolled by Up/Down.
+    public var readingOpen = false
+    public var readingScroll = 0
     public var history: [SavedGame] = []
     public var historySelection = 0
     /// History shows the selected game's board and fact on the whole screen.

@@ -77,6 +77,19 @@ extension Canvas {
              "added " + shortDate(bookmark.addedAt)].joined(separator: "  ")
         }
         let selected = list.indices.contains(state.readingSelection) ? list[state.readingSelection] : nil
+        if state.readingOpen, let selected {
+            // The fact whole: Up/Down scroll it when it is longer than the screen.
+            let inner = box(area, selected.word.uppercased() + glyphs.separator + packTitle(selected.packID))
+            guard !inner.isEmpty else { return }
+            let lines = Text.wrap(selected.fact, width: inner.width - 2) + ["", "added " + shortDate(selected.addedAt)]
+            let scroll = min(state.readingScroll, max(0, lines.count - inner.height))
+            for (row, line) in lines.dropFirst(scroll).prefix(inner.height).enumerated() {
+                buffer.write(line, x: inner.x + 1, y: inner.y + row, limit: inner.width - 2)
+            }
+            if scroll + inner.height < lines.count { buffer.write(String(glyphs.arrowDown), x: inner.maxX, y: inner.maxY - 1, style: .bold) }
+            if scroll > 0 { buffer.write(String(glyphs.arrowUp), x: inner.maxX, y: inner.y, style: .bold) }
+            return
+        }
         drawListScreen(area, title: "Reading list", rows: rows, selected: state.readingSelection,
                        empty: "Your reading list is empty. When a game ends, b bookmarks its fact.",
                        detailTitle: selected.map { $0.word.uppercased() }, detail: selected?.fact, detailWhenLow: true)

@@ -98,6 +98,7 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
         show(games, in: &state.inProgress, selection: &state.inProgressSelection)
     case .readingListLoaded(let list):
         show(list, in: &state.readingList, selection: &state.readingSelection)
+        if list.isEmpty { state.readingOpen = false }
     case .historyLoaded(let games):
         show(games, in: &state.history, selection: &state.historySelection)
         if games.isEmpty { state.historyOpen = false }
@@ -338,6 +339,10 @@ private func handleGlobal(_ key: Key, _ state: inout AppState) -> [Effect]? {
             state.matchOpen = false
             return []
         }
+        if state.pane == .readingList && state.readingOpen {
+            state.readingOpen = false
+            return []
+        }
         if state.pane == .guess { forgetTyping(&state) }
         return go(to: .guess, &state)
     case .character(let c) where Keys.screen ~= key:
@@ -376,6 +381,7 @@ private func go(to pane: Pane, _ state: inout AppState) -> [Effect] {
     state.pane = pane
     state.historyOpen = false
     state.matchOpen = false
+    state.readingOpen = false
     return listShown(pane).map { [.load($0)] } ?? []
 }
 
@@ -596,6 +602,21 @@ private func handleList(_ key: Key, _ state: inout AppState) -> [Effect] {
         }
         move(&state.inProgressSelection, state.inProgress.count, key)
     case .readingList:
+        // Open: the fact on the whole screen; Up/Down scroll it, Enter closes it.
+        if state.readingOpen {
+            switch key {
+            case Keys.up: state.readingScroll = max(0, state.readingScroll - 1)
+            case Keys.down: state.readingScroll += 1
+            case Keys.open: state.readingOpen = false
+            default: break
+            }
+            return []
+        }
+        if Keys.open ~= key, state.readingList.indices.contains(state.readingSelection) {
+            state.readingOpen = true
+            state.readingScroll = 0
+            return []
+        }
         if Keys.delete ~= key, state.readingList.indices.contains(state.readingSelection) {
             state.confirmation = .removeBookmark(word: state.readingList[state.readingSelection].word)
             return []

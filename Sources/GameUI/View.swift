@@ -196,7 +196,9 @@ struct Canvas {
             return [key(Keys.open), key(Keys.playHard), key(Keys.helpLevel), key(Keys.packChallenge), key(Keys.matches), key(Keys.leaderboard),
                     key(Keys.help), key(Keys.quit)]
         case .inProgress: return [key(Keys.open, "resume"), key(Keys.up)] + common
-        case .readingList: return [key(Keys.up, "read"), key(Keys.delete, "remove (asks)")] + common
+        case .readingList:
+            if state.readingOpen { return [key(Keys.open, "close"), key(Keys.scrollUp)] + common }
+            return [key(Keys.open, "open"), key(Keys.up, "choose"), key(Keys.delete, "remove (asks)")] + common
         case .history:
             return [key(Keys.open, state.historyOpen ? "close" : "open"), key(Keys.historyReview), key(Keys.historyBookmark), key(Keys.delete)] + common
         case .stats: return [key(Keys.screen), key(Keys.sync)] + common

@@ -402,7 +402,7 @@ import Testing
 │ struggled to land on horses wearing striped coats.                           │
 └──────────────────────────────────────────────────────────────────────────────┘
 
- ↑↓ read  d remove (asks)  Tab next  F1 help  ^C quit
+ Enter open  ↑↓ choose  d remove (asks)  Tab next  F1 help  ^C quit
 """, "readingList")
     }
 
@@ -447,7 +447,7 @@ import Testing
 │ striped coats.                                                                                                       │
 └──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────┘
 
- ↑↓ read  d remove (asks)  Tab next  F1 help  ^C quit
+ Enter open  ↑↓ choose  d remove (asks)  Tab next  F1 help  ^C quit
 """, "readingList")
     }
 

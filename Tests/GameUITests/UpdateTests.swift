@@ -155,6 +155,22 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
         #expect(small.contains("Why zebras have stripes") && small.contains("…") && small.contains("↓"), "\(small)")
         let large = view(Fixtures.state(.readingList), size: Size(width: 80, height: 24)).text
         #expect(large.contains("FLOUR") && large.contains("on horses wearing striped coats."), "\(large)")
+        // Enter opens the fact on the whole screen; Up/Down scroll it to its end; Enter or Esc closes it.
+        var long = Fixtures.state(.readingList)
+        long.readingList[0].fact = String(repeating: "Stripes confuse the flies. ", count: 9) + "The end of the fact."
+        var open = press(.enter, on: long).0
+        #expect(open.readingOpen)
+        /// The box's lines, without the footer (which names the arrows too).
+        func board(_ state: AppState) -> String {
+            view(state, size: Size(width: 40, height: 12)).text.split(separator: "\n").filter { $0.contains("│") || $0.contains("┌") }.joined(separator: "\n")
+        }
+        let first = board(open)
+        #expect(first.contains("ZEBRA · Animals") && first.contains("Stripes confuse") && first.contains("↓") && !first.contains("↑"), "\(first)")
+        for _ in 0..<12 { open = press(.down, on: open).0 }
+        let end = board(open)
+        #expect(end.contains("The end of the fact.") && end.contains("added ") && end.contains("↑") && !end.contains("↓"), "\(end)")
+        #expect(!press(.enter, on: open).0.readingOpen && !press(.escape, on: open).0.readingOpen)
+        #expect(press(.escape, on: open).0.pane == .readingList, "Esc closes the fact, back to the list")
     }
 
     /// The help screen starts with the rules of the game on the board, at every size, and
