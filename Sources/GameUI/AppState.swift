@@ -184,6 +184,8 @@ public struct AppState: Sendable, Equatable {
     public var historySelection = 0
     /// History shows the selected game's board and fact on the whole screen.
     public var historyOpen = false
+    /// Lines the open History game's card is scrolled by (PgUp/PgDn), when it does not fit.
+    public var historyCardScroll = 0
     public var stats: Statistics?
     /// Achievements scrolled by (Up/Down on Stats), when they do not all fit.
     public var statsScroll = 0

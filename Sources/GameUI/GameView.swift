@@ -235,7 +235,8 @@ extension Canvas {
     /// The card shown when a game is over: the word, how it went, its fact and, on the game
     /// screen, the actions. Drawn at the bottom of `rect`; returns what is left above it, at
     /// least three rows so the newest guess stays in view.
-    mutating func drawFactCard(_ saved: SavedGame, in rect: Rect, actions: Bool, keepGuesses: Bool = true) -> Rect {
+    /// `scroll`: the card's scroll where it is not the board's (an open History game).
+    mutating func drawFactCard(_ saved: SavedGame, in rect: Rect, actions: Bool, keepGuesses: Bool = true, scroll scrolled: Int? = nil) -> Rect {
         let width = rect.width - 4
         let reserve = keepGuesses ? 3 : 0
         guard width > 4, rect.height - reserve >= 3 else { return rect }
@@ -261,7 +262,7 @@ extension Canvas {
         let inner = buffer.drawBox(cardRect, title: title, glyphs: glyphs, style: Style(color: .cyan), titleStyle: Style(color: .cyan, bold: true))
         // Longer than the room: Up/Down scroll it (on the game screen), arrows on the border say
         // more is above or below, and the last line shown ends in an ellipsis.
-        let scroll = actions ? min(state.cardScroll, max(0, lines.count - inner.height)) : 0
+        let scroll = min(scrolled ?? (actions ? state.cardScroll : 0), max(0, lines.count - inner.height))
         if scroll > 0 { buffer.write(String(glyphs.arrowUp), x: cardRect.maxX - 1, y: inner.y, style: Style(color: .cyan, bold: true)) }
         if lines.count - scroll > inner.height {
             buffer.write(String(glyphs.arrowDown), x: cardRect.maxX - 1, y: inner.maxY - 1, style: Style(color: .cyan, bold: true))

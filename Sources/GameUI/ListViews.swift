@@ -99,7 +99,7 @@ extension Canvas {
         let games = state.history
         let selected = games.indices.contains(state.historySelection) ? games[state.historySelection] : nil
         if state.historyOpen, let selected {
-            let rest = drawFactCard(selected, in: area, actions: false)
+            let rest = drawFactCard(selected, in: area, actions: false, scroll: state.historyCardScroll)
             let title = [packTitle(selected.game.packID), selected.game.rules.rawValue + (selected.game.hard ? ", hard" : ""),
                          "finished \(shortDate(selected.finishedAt)) on \(selected.lastChangedOn)"]
             drawGuesses(selected, box(rest, title.joined(separator: glyphs.separator)))

@@ -668,11 +668,18 @@ private func handleList(_ key: Key, _ state: inout AppState) -> [Effect] {
         guard state.history.indices.contains(state.historySelection) else { return [] }
         let game = state.history[state.historySelection]
         switch key {
-        case Keys.open: state.historyOpen.toggle()
+        case Keys.open:
+            state.historyOpen.toggle()
+            state.historyCardScroll = 0
         case Keys.historyBookmark: return toggleBookmark(game)
         case Keys.historyReview: return askReview(game, &state)
         case Keys.delete: state.confirmation = .deleteGame(id: game.id, word: game.game.secret)
-        default: move(&state.historySelection, state.history.count, key)
+        // An open game's card, longer than the room: PgUp/PgDn scroll it (Up/Down choose the game).
+        case Keys.pageUp where state.historyOpen: state.historyCardScroll = max(0, state.historyCardScroll - 3)
+        case Keys.pageDown where state.historyOpen: state.historyCardScroll += 3
+        default:
+            move(&state.historySelection, state.history.count, key)
+            state.historyCardScroll = 0
         }
     default:
         break

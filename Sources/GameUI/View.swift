@@ -200,7 +200,9 @@ struct Canvas {
             if state.readingOpen { return [key(Keys.open, "close"), key(Keys.scrollUp)] + common }
             return [key(Keys.open, "open"), key(Keys.up, "choose"), key(Keys.delete, "remove (asks)")] + common
         case .history:
-            return [key(Keys.open, state.historyOpen ? "close" : "open"), key(Keys.historyReview), key(Keys.historyBookmark), key(Keys.delete)] + common
+            // Open: PgUp/PgDn scroll its card, named before the rest where the card is cut.
+            if state.historyOpen { return [key(Keys.open, "close"), ("PgDn", "the card"), key(Keys.historyReview), key(Keys.historyBookmark), key(Keys.delete)] + common }
+            return [key(Keys.open, "open"), key(Keys.historyReview), key(Keys.historyBookmark), key(Keys.delete)] + common
         case .stats: return [key(Keys.screen), key(Keys.sync)] + common
         case .matches:
             if state.matchOpen { return [key(Keys.back), key(Keys.scrollUp), key(Keys.leaderboard)] + common }

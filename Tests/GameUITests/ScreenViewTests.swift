@@ -550,7 +550,7 @@ import Testing
 │ individuals from camera-trap photos.                                         │
 └──────────────────────────────────────────────────────────────────────────────┘
 
- Enter close  r review  b bookmark  d delete  Tab next  F1 help  ^C quit
+ Enter close  PgDn the card  r review  b bookmark  d delete  Tab next  F1 help
 """, "historyOpen")
     }
 
@@ -595,7 +595,7 @@ import Testing
 │ so researchers can identify individuals from camera-trap photos.                                                     │
 └──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────┘
 
- Enter close  r review  b bookmark  d delete  Tab next  F1 help  ^C quit
+ Enter close  PgDn the card  r review  b bookmark  d delete  Tab next  F1 help  ^C quit
 """, "historyOpen")
     }
 
@@ -723,7 +723,7 @@ import Testing
 │  Ctrl-C             quit                                                                                             │
 │                                                           Lists                                                      │
 │ Game                                                       Up/Down, j/k       choose                                 │
-│  a to z             type a guess                           PgUp/PgDn          a page up / down                       │
+│  a to z             type a guess                           PgUp/PgDn          a page; an open card (history)         │
 │  Enter              submit the guess                       Home/End           first / last                           │
 │  Backspace, Ctrl-H  delete a letter                        Enter              play, resume, open                     │
 │  Ctrl-U             clear the guess                        h                  play hard (packs)                      │

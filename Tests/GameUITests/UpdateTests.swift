@@ -223,6 +223,30 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
         #expect(none.isEmpty && later.confirmation == nil && later.status?.text.contains("F5") == true)
     }
 
+    /// At 40x12 an open History game's card is cut with an arrow: PgDn scrolls it to its end, PgUp
+    /// back; Up/Down still choose the game, its card from the top.
+    @Test func pgDnScrollsAnOpenHistoryGamesCard() {
+        var open = Fixtures.state(.history)
+        open.historyOpen = true
+        let size = Size(width: 40, height: 12)
+        /// The card's lines, from its title to its bottom border (the guesses above have arrows of their own).
+        func card(_ state: AppState) -> String {
+            let lines = view(state, size: size).text.split(separator: "\n")
+            guard let top = lines.firstIndex(where: { $0.contains("┌─ TIGER") }) else { return "" }
+            return lines[top...].prefix { !$0.hasPrefix("└") }.joined(separator: "\n")
+        }
+        #expect(card(open).contains("↓") && !card(open).contains("↑"), "\(card(open))")
+        #expect(view(open, size: size).text.contains("PgDn the card"))
+        var scrolled = open
+        for _ in 0..<10 { scrolled = press(.pageDown, on: scrolled).0 }
+        #expect(scrolled.historyOpen && card(scrolled).contains("↑") && !card(scrolled).contains("↓"), "\(card(scrolled))")
+        #expect(card(scrolled) != card(open))
+        for _ in 0..<10 { scrolled = press(.pageUp, on: scrolled).0 }
+        #expect(card(scrolled) == card(open))
+        let chosen = press(.down, on: press(.pageDown, on: open).0).0
+        #expect(chosen.historySelection == open.historySelection + 1 && chosen.historyCardScroll == 0)
+    }
+
     @Test func escapeGoesBackToTheGameAndClosesAnOpenHistoryEntry() {
         #expect(press(.escape, on: Fixtures.state(.stats)).0.pane == .guess)
         var open = Fixtures.state(.history)
