@@ -137,6 +137,8 @@ public struct PlayerGames: Sendable {
     private func answersLeft(in game: Game) throws(StorageError) -> [String] {
         GameCoach.candidates(of: game, packAnswers: try database.answers(for: game), lexicon: lexicon())
     }
+    /// When this machine last synced (any process on its data dir), nil when it never has.
+    public func lastSynced() throws -> Date? { try run { () throws(StorageError) in try player.syncStatus().lastSyncAt } }
     public func assistLevel() throws -> Assist { try run { () throws(StorageError) in try player.assistLevel() } }
     public func chooseAssist(_ level: Assist) throws { try run { () throws(StorageError) in try player.chooseAssist(level) } }
 

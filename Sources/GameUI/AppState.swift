@@ -151,6 +151,9 @@ public struct AppState: Sendable, Equatable {
     /// The player's name, for the pairing screen.
     public var player = ""
     public var sync: SyncState = .off
+    /// When this machine last synced, by this process or another on the same data dir: the
+    /// header's age, offline too.
+    public var lastSynced: Date?
     /// The wall clock as last told (by `.tick`), so the header can say how long ago sync ran.
     public var now: Date?
     /// The zone the daily word is reckoned in (the system's, `TZ` honoured), for the time to
@@ -198,10 +201,15 @@ public struct AppState: Sendable, Equatable {
     public var inProgressSelection = 0
     public var readingList: [Bookmark] = []
     public var readingSelection = 0
+    /// The reading list shows the chosen fact on the whole screen (Enter), scrolled by Up/Down.
+    public var readingOpen = false
+    public var readingScroll = 0
     public var history: [SavedGame] = []
     public var historySelection = 0
     /// History shows the selected game's board and fact on the whole screen.
     public var historyOpen = false
+    /// Lines the open History game's card is scrolled by (PgUp/PgDn), when it does not fit.
+    public var historyCardScroll = 0
     public var stats: Statistics?
     /// Achievements scrolled by (Up/Down on Stats), when they do not all fit.
     public var statsScroll = 0
@@ -264,16 +272,22 @@ public struct AppState: Sendable, Equatable {
         case .syncing: return "syncing" + glyphs.ellipsis
         case .importing(let done, let total): return "importing \(done)" + (total.map { " of \($0)" } ?? "") + glyphs.ellipsis
         case .sending(let done, let total): return "sending \(done) of \(total)" + glyphs.ellipsis
-        case .offline: return "offline"
+        case .offline: return "offline" + (lastSynced.map { ", " + syncedAgo($0) } ?? "")
         case .needsAttention: return "needs attention"
         case .notPaired: return "not paired (F5)"
         case .failed: return "sync error"
-        case .synced(let at):
-            let seconds = max(0, Int((now ?? at).timeIntervalSince(at)))
-            if seconds < 60 { return "synced \(seconds) s ago" }
-            if seconds < 3600 { return "synced \(seconds / 60) min ago" }
-            return "synced \(seconds / 3600) h ago"
+        case .notYet: return "not synced yet"
+        case .synced(let at): return syncedAgo(at)
         }
+    }
+
+    /// "synced 5 s ago", "synced 8 min ago", "synced 2 h ago", "synced 3 d ago".
+    func syncedAgo(_ at: Date) -> String {
+        let seconds = max(0, Int((now ?? at).timeIntervalSince(at)))
+        if seconds < 60 { return "synced \(seconds) s ago" }
+        if seconds < 3600 { return "synced \(seconds / 60) min ago" }
+        if seconds < 86_400 { return "synced \(seconds / 3600) h ago" }
+        return "synced \(seconds / 86_400) d ago"
     }
 
     /// The candidates of the game on the board, when they were counted for its guesses as shown.

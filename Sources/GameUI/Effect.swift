@@ -64,6 +64,9 @@ public enum SyncState: Sendable, Equatable {
     /// A long upload (a history played before sync was turned on) being sent: records done, of how many.
     case sending(done: Int, total: Int)
     case synced(at: Date)
+    /// Sync is on and this machine has never synced (a new process shows the machine's last
+    /// sync, read from the database, until its first round ends).
+    case notYet
     case offline
     case needsAttention
     /// This machine is not one of its player's machines yet: nothing syncs until it joins.
@@ -130,6 +133,9 @@ public enum Message: Sendable, Equatable {
     /// Another process on this data dir changed the database (a second window of the game, a
     /// command): what is on screen is reloaded, as when a sync brings a change.
     case dataChanged
+    /// The machine's last sync as the database keeps it, read when another process on this data
+    /// dir wrote (a `sync` from the command line): the header's age follows it.
+    case syncedElsewhere(at: Date)
     /// Another machine reset the cloud: the player chooses what to do with this machine's games.
     case cloudWasReset
     /// This machine joined its player's machines: the line that says so.

@@ -68,9 +68,12 @@ extension Canvas {
                 : "Find the \(game.length)-letter word. Each guess shows letters in the right place (\(glyphs.pipInPlace)) and letters elsewhere in the word (\(glyphs.pipInWord))."
             let lines = Text.wrap(text, width: inner.width - 2)
             for (i, line) in lines.prefix(inner.height).enumerated() {
-                // Cut short by a low screen: the last line shown says more follows.
+                // Cut short by a low screen: the last line shown says more follows, and where.
                 let cut = i == inner.height - 1 && lines.count > inner.height
-                buffer.write(cut ? Text.truncate(line + " " + glyphs.ellipsis, to: inner.width - 2, ellipsis: glyphs.ellipsis) : line,
+                let more = " \(glyphs.ellipsis) F1 rules"
+                var start = Text.truncate(line, to: inner.width - 2 - more.columns, ellipsis: "")
+                if start != line, let space = start.lastIndex(of: " ") { start = String(start[..<space]) }
+                buffer.write(cut ? start + more : line,
                              x: inner.x + 1, y: inner.y + i, style: .dim)
             }
             return
@@ -107,21 +110,27 @@ extension Canvas {
         }
     }
 
-    /// The rule set in a few lines, with the game's limits: a reminder beside the board.
+    /// The rule set in a few lines, with the game's limits: a reminder beside the board. Cut
+    /// short by a low screen, its last line says F1 shows them all (the help screen starts with
+    /// them, and scrolls), with an arrow on the border.
     mutating func drawRules(_ saved: SavedGame, _ inner: Rect) {
+        let lines = Self.rulesLines(saved, width: inner.width - 2, glyphs: glyphs)
+        for (i, line) in lines.prefix(inner.height).enumerated() {
+            let cut = i == inner.height - 1 && lines.count > inner.height
+            writeCut(cut ? glyphs.ellipsis + " F1: all the rules" : line, x: inner.x + 1, y: inner.y + i, style: .dim, limit: inner.width - 2)
+            if cut { buffer.write(String(glyphs.arrowDown), x: inner.maxX, y: inner.y + i, style: .bold) }
+        }
+    }
+
+    /// The game's rules wrapped to `width`: the rule set, then its limit and where it started.
+    /// The Rules box beside the board and the help screen both show these lines.
+    static func rulesLines(_ saved: SavedGame, width: Int, glyphs: Glyphs) -> [String] {
         let game = saved.game
         let text = game.rules == .classic
             ? "Classic: a guess scores the letters it shares with the word, wherever they stand. No repeated letters."
             : "Mastermind: \(glyphs.pipInPlace) right letter in the right place, \(glyphs.pipInWord) right letter elsewhere. Letters may repeat."
-        let lines = Text.wrap(text, width: inner.width - 2) + ["", "Win in \(game.maxGuesses) guesses or fewer.", "Started on \(saved.startedOn)."]
-        for (i, line) in lines.prefix(inner.height).enumerated() {
-            // Cut short by a low screen: the last line shown ends in an ellipsis, an arrow on the
-            // border says more is below (the rules are on the help screen too).
-            let cut = i == inner.height - 1 && lines.count > inner.height
-            let more = line.isEmpty ? glyphs.ellipsis : Text.truncate(line + " " + glyphs.ellipsis, to: inner.width - 2, ellipsis: glyphs.ellipsis)
-            buffer.write(cut ? more : line, x: inner.x + 1, y: inner.y + i, style: .dim, limit: inner.width - 2)
-            if cut { buffer.write(String(glyphs.arrowDown), x: inner.maxX, y: inner.y + i, style: .bold) }
-        }
+        return Text.wrap(text, width: width) + [""] + Text.wrap("Win in \(game.maxGuesses) guesses or fewer.", width: width)
+            + Text.wrap("Started on \(saved.startedOn).", width: width)
     }
 
     /// One pip per letter: shared or in place, in the word elsewhere, or a miss.
@@ -226,7 +235,8 @@ extension Canvas {
     /// The card shown when a game is over: the word, how it went, its fact and, on the game
     /// screen, the actions. Drawn at the bottom of `rect`; returns what is left above it, at
     /// least three rows so the newest guess stays in view.
-    mutating func drawFactCard(_ saved: SavedGame, in rect: Rect, actions: Bool, keepGuesses: Bool = true) -> Rect {
+    /// `scroll`: the card's scroll where it is not the board's (an open History game).
+    mutating func drawFactCard(_ saved: SavedGame, in rect: Rect, actions: Bool, keepGuesses: Bool = true, scroll scrolled: Int? = nil) -> Rect {
         let width = rect.width - 4
         let reserve = keepGuesses ? 3 : 0
         guard width > 4, rect.height - reserve >= 3 else { return rect }
@@ -252,7 +262,7 @@ extension Canvas {
         let inner = buffer.drawBox(cardRect, title: title, glyphs: glyphs, style: Style(color: .cyan), titleStyle: Style(color: .cyan, bold: true))
         // Longer than the room: Up/Down scroll it (on the game screen), arrows on the border say
         // more is above or below, and the last line shown ends in an ellipsis.
-        let scroll = actions ? min(state.cardScroll, max(0, lines.count - inner.height)) : 0
+        let scroll = min(scrolled ?? (actions ? state.cardScroll : 0), max(0, lines.count - inner.height))
         if scroll > 0 { buffer.write(String(glyphs.arrowUp), x: cardRect.maxX - 1, y: inner.y, style: Style(color: .cyan, bold: true)) }
         if lines.count - scroll > inner.height {
             buffer.write(String(glyphs.arrowDown), x: cardRect.maxX - 1, y: inner.maxY - 1, style: Style(color: .cyan, bold: true))

@@ -84,7 +84,7 @@ public enum Keys {
 
     static let up = KeyBinding([.up, .character("k")], help: ("Up/Down, j/k", "choose"), footer: nil, "choose")
     static let down = KeyBinding([.down, .character("j")])
-    static let pageUp = KeyBinding([.pageUp], help: ("PgUp/PgDn", "a page up / down"))
+    static let pageUp = KeyBinding([.pageUp], help: ("PgUp/PgDn", "a page; an open card (history)"))
     static let pageDown = KeyBinding([.pageDown])
     static let first = KeyBinding([.home], help: ("Home/End", "first / last"))
     static let last = KeyBinding([.end])

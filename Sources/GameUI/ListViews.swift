@@ -4,19 +4,24 @@ import Screen
 extension Canvas {
     /// A list screen: a box of rows with the selection, and under it a box about the selected row.
     mutating func drawListScreen(_ area: Rect, title: String, rows: [String], selected: Int, empty: String,
-                                 detailTitle: String? = nil, detail: String? = nil) {
+                                 detailTitle: String? = nil, detail: String? = nil, detailWhenLow: Bool = false) {
         guard !rows.isEmpty else {
             drawEmpty(box(area, title), empty)
             return
         }
         var listRect = area
-        if let detail, area.height >= 10 {
+        // Low (40x12), where the detail is what the list is for (a fact on the reading list): the
+        // list keeps one row, the chosen one, and the detail has the rest.
+        if let detail, area.height >= 10 || (detailWhenLow && area.height >= 7) {
             let lines = Text.wrap(detail, width: area.width - 4)
-            let height = min(lines.count + 2, area.height - 5, max(4, area.height / 2))
+            let height = area.height >= 10 ? min(lines.count + 2, area.height - 5, max(4, area.height / 2)) : min(lines.count + 2, area.height - 3)
             let (detailRect, rest) = area.sliceBottom(height)
             let inner = box(detailRect, detailTitle)
             for (i, line) in lines.prefix(inner.height).enumerated() {
-                buffer.write(line, x: inner.x + 1, y: inner.y + i, limit: inner.width - 2)
+                // Cut short: the last line shown ends in an ellipsis, an arrow on the border.
+                let cut = i == inner.height - 1 && lines.count > inner.height
+                writeCut(cut ? line + " " + glyphs.ellipsis : line, x: inner.x + 1, y: inner.y + i, limit: inner.width - 2)
+                if cut { buffer.write(String(glyphs.arrowDown), x: inner.maxX, y: inner.y + i, style: .bold) }
             }
             listRect = rest
         }
@@ -72,16 +77,29 @@ extension Canvas {
              "added " + shortDate(bookmark.addedAt)].joined(separator: "  ")
         }
         let selected = list.indices.contains(state.readingSelection) ? list[state.readingSelection] : nil
+        if state.readingOpen, let selected {
+            // The fact whole: Up/Down scroll it when it is longer than the screen.
+            let inner = box(area, selected.word.uppercased() + glyphs.separator + packTitle(selected.packID))
+            guard !inner.isEmpty else { return }
+            let lines = Text.wrap(selected.fact, width: inner.width - 2) + ["", "added " + shortDate(selected.addedAt)]
+            let scroll = min(state.readingScroll, max(0, lines.count - inner.height))
+            for (row, line) in lines.dropFirst(scroll).prefix(inner.height).enumerated() {
+                buffer.write(line, x: inner.x + 1, y: inner.y + row, limit: inner.width - 2)
+            }
+            if scroll + inner.height < lines.count { buffer.write(String(glyphs.arrowDown), x: inner.maxX, y: inner.maxY - 1, style: .bold) }
+            if scroll > 0 { buffer.write(String(glyphs.arrowUp), x: inner.maxX, y: inner.y, style: .bold) }
+            return
+        }
         drawListScreen(area, title: "Reading list", rows: rows, selected: state.readingSelection,
                        empty: "Your reading list is empty. When a game ends, b bookmarks its fact.",
-                       detailTitle: selected.map { $0.word.uppercased() }, detail: selected?.fact)
+                       detailTitle: selected.map { $0.word.uppercased() }, detail: selected?.fact, detailWhenLow: true)
     }
 
     mutating func drawHistory(_ area: Rect) {
         let games = state.history
         let selected = games.indices.contains(state.historySelection) ? games[state.historySelection] : nil
         if state.historyOpen, let selected {
-            let rest = drawFactCard(selected, in: area, actions: false)
+            let rest = drawFactCard(selected, in: area, actions: false, scroll: state.historyCardScroll)
             let title = [packTitle(selected.game.packID), selected.game.rules.rawValue + (selected.game.hard ? ", hard" : ""),
                          "finished \(shortDate(selected.finishedAt)) on \(selected.lastChangedOn)"]
             drawGuesses(selected, box(rest, title.joined(separator: glyphs.separator)))

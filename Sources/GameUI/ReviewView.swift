@@ -10,24 +10,37 @@ extension Canvas {
         guard !inner.isEmpty else { return }
         let arrow = glyphs == .ascii ? "->" : "→"
         func padLeft(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.columns)) + text }
+        let width = inner.width - 2
+        // Too narrow for the best guess beside each row: it goes on a line of its own under it.
+        let header = "  #  guess    possible    expected"
+        let beside = (header + "  best guess").columns <= width && shown.review.steps.allSatisfy { row($0, 0).columns <= width }
         var lines: [(String, Style)] = [
             ("\(endLine(shown.game, here: state.device))  \(game.rules.rawValue)\(game.hard ? ", hard" : "")"
                 + (shown.game.hints.isEmpty ? "" : ", \(shown.game.hints.count) \(shown.game.hints.count == 1 ? "hint" : "hints")"), .bold),
             ("", .plain),
-            ("  #  guess    possible    expected  best guess", .dim),
+            (beside ? header + "  best guess" : header, .dim),
         ]
-        for (i, step) in shown.review.steps.enumerated() {
-            let number = padLeft(String(i + 1), 3)
-            let possible = Text.pad("\(step.candidatesBefore) \(arrow) \(step.candidatesAfter)", to: 11)
-            let best = step.word == step.best || step.expected <= step.bestExpected + 1e-9
+        func best(_ step: Review.Step) -> String {
+            step.word == step.best || step.expected <= step.bestExpected + 1e-9
                 ? "\(glyphs.check) as good as the best"
                 : "\(step.best.uppercased()) (\(Review.format(step.bestExpected)))"
-            lines.append(("\(number)  \(Text.pad(step.word.uppercased(), to: 8)) \(possible) \(padLeft(Review.format(step.expected), 8))  \(best)", .plain))
+        }
+        /// The step's number, guess, words possible before and after, and its expected figure.
+        func figures(_ step: Review.Step, _ i: Int) -> String {
+            let possible = Text.pad("\(step.candidatesBefore) \(arrow) \(step.candidatesAfter)", to: 11)
+            return "\(padLeft(String(i + 1), 3))  \(Text.pad(step.word.uppercased(), to: 8)) \(possible) \(padLeft(Review.format(step.expected), 8))"
+        }
+        func row(_ step: Review.Step, _ i: Int) -> String { figures(step, i) + "  " + best(step) }
+        for (i, step) in shown.review.steps.enumerated() {
+            if beside {
+                lines.append((row(step, i), .plain))
+            } else {
+                lines += [(figures(step, i), .plain), ("       best: " + best(step), .dim)]
+            }
         }
         lines += [("", .plain), (Review.summary(skill: shown.review.skill, luck: shown.review.luck), .bold),
-                  ("Expected: the words a guess leaves on average; best: the guess that leaves the fewest.", .dim)]
+                  ("Expected: the words a guess leaves on average; best: the hint at that point.", .dim)]
         // Sentences wrap; a table row too wide ends in an ellipsis.
-        let width = inner.width - 2
         lines = lines.flatMap { line -> [(String, Style)] in
             guard line.0.columns > width else { return [line] }
             let isRow = line.0.hasPrefix("  ")

@@ -103,6 +103,7 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
         show(games, in: &state.inProgress, selection: &state.inProgressSelection)
     case .readingListLoaded(let list):
         show(list, in: &state.readingList, selection: &state.readingSelection)
+        if list.isEmpty { state.readingOpen = false }
     case .historyLoaded(let games):
         show(games, in: &state.history, selection: &state.historySelection)
         if games.isEmpty { state.historyOpen = false }
@@ -141,6 +142,7 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
     case .syncUpdate(let news):
         let before = state.sync
         state.sync = news.state
+        if case .synced(let at) = news.state { state.lastSynced = max(at, state.lastSynced ?? at) }
         if news.state == .notPaired {
             offerPairing(wasNotPaired: before == .notPaired, &state)
             return []
@@ -173,6 +175,14 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.pairing?.problem = sentence.hasSuffix(".") ? sentence : sentence + "."
     case .dataChanged:
         return reloadShown(state)
+    case .syncedElsewhere(let at):
+        // Another process synced this machine: the header's age is the newer of the two, and a
+        // round under way here still says so.
+        state.lastSynced = max(at, state.lastSynced ?? at)
+        switch state.sync {
+        case .notYet, .synced: state.sync = .synced(at: state.lastSynced ?? at)
+        default: break
+        }
     case .cloudWasReset:
         state.sync = .needsAttention
         state.confirmation = .cloudReset
@@ -369,6 +379,10 @@ private func handleGlobal(_ key: Key, _ state: inout AppState) -> [Effect]? {
             state.matchOpen = false
             return []
         }
+        if state.pane == .readingList && state.readingOpen {
+            state.readingOpen = false
+            return []
+        }
         if state.pane == .guess { forgetTyping(&state) }
         return go(to: .guess, &state)
     case .character(let c) where Keys.screen ~= key:
@@ -407,6 +421,7 @@ private func go(to pane: Pane, _ state: inout AppState) -> [Effect] {
     state.pane = pane
     state.historyOpen = false
     state.matchOpen = false
+    state.readingOpen = false
     return listShown(pane).map { [.load($0)] } ?? []
 }
 
@@ -679,6 +694,21 @@ private func handleList(_ key: Key, _ state: inout AppState) -> [Effect] {
         }
         move(&state.inProgressSelection, state.inProgress.count, key)
     case .readingList:
+        // Open: the fact on the whole screen; Up/Down scroll it, Enter closes it.
+        if state.readingOpen {
+            switch key {
+            case Keys.up: state.readingScroll = max(0, state.readingScroll - 1)
+            case Keys.down: state.readingScroll += 1
+            case Keys.open: state.readingOpen = false
+            default: break
+            }
+            return []
+        }
+        if Keys.open ~= key, state.readingList.indices.contains(state.readingSelection) {
+            state.readingOpen = true
+            state.readingScroll = 0
+            return []
+        }
         if Keys.delete ~= key, state.readingList.indices.contains(state.readingSelection) {
             state.confirmation = .removeBookmark(word: state.readingList[state.readingSelection].word)
             return []
@@ -730,11 +760,18 @@ private func handleList(_ key: Key, _ state: inout AppState) -> [Effect] {
         guard state.history.indices.contains(state.historySelection) else { return [] }
         let game = state.history[state.historySelection]
         switch key {
-        case Keys.open: state.historyOpen.toggle()
+        case Keys.open:
+            state.historyOpen.toggle()
+            state.historyCardScroll = 0
         case Keys.historyBookmark: return toggleBookmark(game)
         case Keys.historyReview: return askReview(game, &state)
         case Keys.delete: state.confirmation = .deleteGame(id: game.id, word: game.game.secret)
-        default: move(&state.historySelection, state.history.count, key)
+        // An open game's card, longer than the room: PgUp/PgDn scroll it (Up/Down choose the game).
+        case Keys.pageUp where state.historyOpen: state.historyCardScroll = max(0, state.historyCardScroll - 3)
+        case Keys.pageDown where state.historyOpen: state.historyCardScroll += 3
+        default:
+            move(&state.historySelection, state.history.count, key)
+            state.historyCardScroll = 0
         }
     default:
         break

@@ -189,8 +189,9 @@ struct Canvas {
             if state.game?.game.isFinished ?? true {
                 return [key(Keys.nextGame), key(Keys.bookmark), key(Keys.review), key(Keys.share), key(Keys.nextHardGame)] + common
             }
-            return [key(Keys.submit), key(Keys.nextPane, "notepad"), key(Keys.hint), key(Keys.giveUp), key(Keys.newGame), key(Keys.daily),
-                    key(Keys.help), key(Keys.quit)]
+            // F1 before the rest: where the Rules box does not fit, the help screen has the rules.
+            return [key(Keys.submit), key(Keys.nextPane, "notepad"), key(Keys.hint), key(Keys.help), key(Keys.giveUp), key(Keys.newGame),
+                    key(Keys.daily), key(Keys.quit)]
         case .notepad:
             return [key(Keys.cycleMark), key(Keys.markOut), key(Keys.markIn), key(Keys.backToGuess)] + common
         case .packs:
@@ -198,9 +199,13 @@ struct Canvas {
             return [key(Keys.open), key(Keys.playHard), key(Keys.helpLevel), key(Keys.packChallenge), key(Keys.matches), key(Keys.leaderboard),
                     key(Keys.help), key(Keys.quit)]
         case .inProgress: return [key(Keys.open, "resume"), key(Keys.up)] + common
-        case .readingList: return [key(Keys.up, "read"), key(Keys.delete, "remove (asks)")] + common
+        case .readingList:
+            if state.readingOpen { return [key(Keys.open, "close"), key(Keys.scrollUp)] + common }
+            return [key(Keys.open, "open"), key(Keys.up, "choose"), key(Keys.delete, "remove (asks)")] + common
         case .history:
-            return [key(Keys.open, state.historyOpen ? "close" : "open"), key(Keys.historyReview), key(Keys.historyBookmark), key(Keys.delete)] + common
+            // Open: PgUp/PgDn scroll its card, named before the rest where the card is cut.
+            if state.historyOpen { return [key(Keys.open, "close"), ("PgDn", "the card"), key(Keys.historyReview), key(Keys.historyBookmark), key(Keys.delete)] + common }
+            return [key(Keys.open, "open"), key(Keys.historyReview), key(Keys.historyBookmark), key(Keys.delete)] + common
         case .stats: return [key(Keys.screen), key(Keys.sync)] + common
         case .matches:
             if state.matchOpen { return [key(Keys.back), key(Keys.scrollUp), key(Keys.leaderboard)] + common }

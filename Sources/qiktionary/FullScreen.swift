@@ -19,6 +19,11 @@ enum FullScreen {
         state.device = setup.profile.device.name
         state.player = setup.profile.playerID
         state.timeZone = Setup.systemTimeZone()
+        // The header's sync age from the start is the machine's last sync, by any process.
+        if setup.syncEnabled {
+            state.lastSynced = try? setup.games.lastSynced()
+            state.sync = state.lastSynced.map { .synced(at: $0) } ?? .notYet
+        }
         let inbox = Inbox()
         let background = setup.sync.background { if let message = $0.message { inbox.post(message) } }
             .map { ScreenSync(service: $0, setup: setup) }
@@ -33,7 +38,11 @@ enum FullScreen {
             var messages = inbox.take()
             // Another process on this data dir (a second window, a command) wrote: the board and
             // lists follow within a frame, as they do a sync's news.
-            if changes.changed() { messages.append(.dataChanged) }
+            if changes.changed() {
+                messages.append(.dataChanged)
+                // A sync from the command line: the header's age follows.
+                if setup.syncEnabled, let at = (try? setup.games.lastSynced()) ?? nil { messages.append(.syncedElsewhere(at: at)) }
+            }
             if Date().timeIntervalSince(lastTick) >= 1 {
                 lastTick = Date()
                 messages.append(.tick(setup.clock()))

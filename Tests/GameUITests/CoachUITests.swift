@@ -127,6 +127,13 @@ import Testing
         #expect(screen.contains("  1  CRANE    36 → 9           8.3  SLATE (6.5)"))
         #expect(screen.contains("  2  TIGER    9 → 1            1.4  ✓ as good as the best"))
         #expect(screen.contains("Skill 89 of 100; luck +0.4: the answers left fewer words than expected."))
+        // At 40x12 the best guess goes under its row, whole, and the review scrolls to it.
+        let narrow = view(shown, size: Size(width: 40, height: 12)).text
+        #expect(narrow.contains("  1  CRANE    36 → 9           8.3") && narrow.contains("       best: SLATE (6.5)"), "\(narrow)")
+        #expect(!narrow.contains("CRANE    36 → 9           8.3 …"), "nothing of the row cut")
+        var end = shown
+        for _ in 0..<6 { _ = update(&end, .key(.down)) }
+        #expect(view(end, size: Size(width: 40, height: 12)).text.contains("best: ✓ as good as the best"))
         let down = press(.down, on: shown).0
         #expect(down.review != nil && down.reviewScroll == 1, "arrows scroll the review")
         let closed = press(.escape, on: shown).0

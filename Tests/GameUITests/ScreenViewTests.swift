@@ -26,13 +26,13 @@ import Testing
 │                                              ││ letters it shares with the   │
 │                                              ││ word, wherever they stand.   │
 │                                              ││ No repeated letters.         │
-│                                              ││ …                            ↓
+│                                              ││ … F1: all the rules          ↓
 └──────────────────────────────────────────────┘└──────────────────────────────┘
 ┌─ Guess 5 of 15 ──────────────────────────────────────────────────────────────┐
 │ > _ _ _ _ _                                                    11 of 15 left │
 └──────────────────────────────────────────────────────────────────────────────┘
 
- Enter guess  Tab notepad  F2 hint  ^G give up  ^N new  ^D daily  F1 help
+ Enter guess  Tab notepad  F2 hint  F1 help  ^G give up  ^N new  ^D daily
 """, "game")
     }
 
@@ -77,7 +77,7 @@ import Testing
 │ > _ _ _ _ _                                                                                            11 of 15 left │
 └──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────┘
 
- Enter guess  Tab notepad  F2 hint  ^G give up  ^N new  ^D daily  F1 help  ^C quit
+ Enter guess  Tab notepad  F2 hint  F1 help  ^G give up  ^N new  ^D daily  ^C quit
 """, "game")
     }
 
@@ -100,7 +100,7 @@ import Testing
 │ camera-trap photos.                          ││ letters it shares with the   │
 │                                              ││ word, wherever they stand.   │
 │ b bookmark · r review · s share · n next     ││ No repeated letters.         │
-│ game                                         ││ …                            ↓
+│ game                                         ││ … F1: all the rules          ↓
 └──────────────────────────────────────────────┘└──────────────────────────────┘
 ┌─ Game over ──────────────────────────────────────────────────────────────────┐
 │ n next game  ·  b bookmark  ·  Tab other screens                             │
@@ -174,7 +174,7 @@ import Testing
 │                                              ││ letters it shares with the   │
 │                                              ││ word, wherever they stand.   │
 │                                              ││ No repeated letters.         │
-│                                              ││ …                            ↓
+│                                              ││ … F1: all the rules          ↓
 └──────────────────────────────────────────────┘└──────────────────────────────┘
 ┌─ Guess 5 of 15 ──────────────────────────────────────────────────────────────┐
 │ > _ _ _ _ _                                                    11 of 15 left │
@@ -402,7 +402,7 @@ import Testing
 │ struggled to land on horses wearing striped coats.                           │
 └──────────────────────────────────────────────────────────────────────────────┘
 
- ↑↓ read  d remove (asks)  Tab next  F1 help  ^C quit
+ Enter open  ↑↓ choose  d remove (asks)  Tab next  F1 help  ^C quit
 """, "readingList")
     }
 
@@ -447,7 +447,7 @@ import Testing
 │ striped coats.                                                                                                       │
 └──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────┘
 
- ↑↓ read  d remove (asks)  Tab next  F1 help  ^C quit
+ Enter open  ↑↓ choose  d remove (asks)  Tab next  F1 help  ^C quit
 """, "readingList")
     }
 
@@ -550,7 +550,7 @@ import Testing
 │ individuals from camera-trap photos.                                         │
 └──────────────────────────────────────────────────────────────────────────────┘
 
- Enter close  r review  b bookmark  d delete  Tab next  F1 help  ^C quit
+ Enter close  PgDn the card  r review  b bookmark  d delete  Tab next  F1 help
 """, "historyOpen")
     }
 
@@ -595,7 +595,7 @@ import Testing
 │ so researchers can identify individuals from camera-trap photos.                                                     │
 └──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────┘
 
- Enter close  r review  b bookmark  d delete  Tab next  F1 help  ^C quit
+ Enter close  PgDn the card  r review  b bookmark  d delete  Tab next  F1 help  ^C quit
 """, "historyOpen")
     }
 
@@ -677,7 +677,14 @@ import Testing
         expectScreen({ var s = Fixtures.state(.guess); s.helpOpen = true; return s }(), 80, 24, """
  Animals 12/36 solved · classic, 5 letters       sync off · last change: laptop
   1 Game  2 Packs  3 In progress  4 Reading list  5 History  6 Stats  Help
-┌─ Help: every key ────────────────────────────────────────────────────────────┐
+┌─ Help: the rules, every key ─────────────────────────────────────────────────┐
+│ This game                                                                    │
+│  Classic: a guess scores the letters it shares with the word, wherever they  │
+│  stand. No repeated letters.                                                 │
+│                                                                              │
+│  Win in 15 guesses or fewer.                                                 │
+│  Started on desktop.                                                         │
+│                                                                              │
 │ Everywhere                                                                   │
 │  Tab, S-Tab         next / previous pane                                     │
 │  1 to 6             go to a screen                                           │
@@ -688,14 +695,7 @@ import Testing
 │  Ctrl-C             quit                                                     │
 │                                                                              │
 │ Game                                                                         │
-│  a to z             type a guess                                             │
-│  Enter              submit the guess                                         │
-│  Backspace, Ctrl-H  delete a letter                                          │
-│  Ctrl-U             clear the guess                                          │
-│  F2                 a hint (counted)                                         │
-│  Ctrl-G             give up (asks first)                                     │
-│  Ctrl-N             start another game                                       │
-│  Ctrl-D             today's daily word                                      ↓│
+│  a to z             type a guess                                            ↓│
 └──────────────────────────────────────────────────────────────────────────────┘
 
  Esc close  ↑↓ scroll  ^C quit
@@ -706,7 +706,13 @@ import Testing
         expectScreen({ var s = Fixtures.state(.guess); s.helpOpen = true; return s }(), 120, 40, """
  qiktionary · Animals 12/36 solved · classic, 5 letters                                  sync off · last change: laptop
   1 Game  2 Packs  3 In progress  4 Reading list  5 History  6 Stats  Help
-┌─ Help: every key ────────────────────────────────────────────────────────────────────────────────────────────────────┐
+┌─ Help: the rules, every key ─────────────────────────────────────────────────────────────────────────────────────────┐
+│ This game                                                                                                            │
+│  Classic: a guess scores the letters it shares with the word, wherever they stand. No repeated letters.              │
+│                                                                                                                      │
+│  Win in 15 guesses or fewer.                                                                                         │
+│  Started on desktop.                                                                                                 │
+│                                                                                                                      │
 │ Everywhere                                                Notepad (Tab from the guess)                               │
 │  Tab, S-Tab         next / previous pane                   arrows             move between letters                   │
 │  1 to 6             go to a screen                         a to z             jump to a letter                       │
@@ -717,7 +723,7 @@ import Testing
 │  Ctrl-C             quit                                                                                             │
 │                                                           Lists                                                      │
 │ Game                                                       Up/Down, j/k       choose                                 │
-│  a to z             type a guess                           PgUp/PgDn          a page up / down                       │
+│  a to z             type a guess                           PgUp/PgDn          a page; an open card (history)         │
 │  Enter              submit the guess                       Home/End           first / last                           │
 │  Backspace, Ctrl-H  delete a letter                        Enter              play, resume, open                     │
 │  Ctrl-U             clear the guess                        h                  play hard (packs)                      │
@@ -735,12 +741,6 @@ import Testing
 │                                                            0-9, A-Z           type the code 'devices add' printed    │
 │                                                            Enter              join your machines                     │
 │                                                            Esc                later: play on this machine alone      │
-│                                                                                                                      │
-│                                                                                                                      │
-│                                                                                                                      │
-│                                                                                                                      │
-│                                                                                                                      │
-│                                                                                                                      │
 └──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────┘
 
  Esc close  ↑↓ scroll  ^C quit
@@ -766,13 +766,13 @@ import Testing
 |                                              || letters it shares with the   |
 |                                              || word, wherever they stand.   |
 |                                              || No repeated letters.         |
-|                                              || ...                          v
+|                                              || ... F1: all the rules        v
 +----------------------------------------------++------------------------------+
 +- Guess 5 of 15 --------------------------------------------------------------+
 | > _ _ _ _ _                                                    11 of 15 left |
 +------------------------------------------------------------------------------+
 
- Enter guess  Tab notepad  F2 hint  ^G give up  ^N new  ^D daily  F1 help
+ Enter guess  Tab notepad  F2 hint  F1 help  ^G give up  ^N new  ^D daily
 """, "ascii")
     }
 

@@ -81,8 +81,13 @@ import Testing
         var state = Fixtures.state(.guess)
         _ = update(&state, .key(.function(1)))
         var seen = ""
-        for _ in 0..<80 {
-            seen += view(state, size: Size(width: 40, height: 12)).text + "\n"
+        // Down until the help stops moving: every line has then been on the screen once.
+        var last = ""
+        for _ in 0..<400 {
+            let screen = view(state, size: Size(width: 40, height: 12)).text
+            if screen == last { break }
+            seen += screen + "\n"
+            last = screen
             _ = update(&state, .key(.down))
         }
         for entry in HelpKeys.sections.flatMap(\.entries) { Self.expectWhole(entry.action, on: seen, "help: \(entry.keys)") }

@@ -117,6 +117,92 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
         #expect(view(syncing, size: Size(width: 100, height: 30)).line(0).contains("syncing…"))
     }
 
+    /// The header's age is the machine's last sync, by this process or another on the same data
+    /// dir: a sync from the command line moves it on, never back; a machine that never synced
+    /// says so; offline, it says when it last synced.
+    @Test func theHeadersSyncAgeIsTheMachinesLastSync() {
+        let at = Date(timeIntervalSince1970: 1_800_000_000)
+        let size = Size(width: 100, height: 30)
+        var never = Fixtures.state(.guess)
+        never.sync = .notYet
+        #expect(view(never, size: size).line(0).contains("not synced yet"))
+        // Another process synced: the header follows, with the time the database keeps.
+        _ = update(&never, .syncedElsewhere(at: at))
+        _ = update(&never, .tick(at.addingTimeInterval(8 * 60)))
+        #expect(view(never, size: size).line(0).contains("synced 8 min ago"))
+        // A later sync from the command line moves the age on; an older time does not move it back.
+        _ = update(&never, .syncedElsewhere(at: at.addingTimeInterval(7 * 60)))
+        #expect(view(never, size: size).line(0).contains("synced 1 min ago"))
+        _ = update(&never, .syncedElsewhere(at: at))
+        #expect(view(never, size: size).line(0).contains("synced 1 min ago"))
+        // A round under way here still says so; offline names the last sync.
+        var busy = Fixtures.state(.guess)
+        _ = update(&busy, .syncUpdate(SyncNews(state: .syncing)))
+        _ = update(&busy, .syncedElsewhere(at: at))
+        #expect(view(busy, size: size).line(0).contains("syncing…"))
+        _ = update(&busy, .syncUpdate(SyncNews(state: .offline)))
+        _ = update(&busy, .tick(at.addingTimeInterval(3 * 3600)))
+        #expect(view(busy, size: size).line(0).contains("offline, synced 3 h ago"))
+        var old = Fixtures.state(.guess)
+        old.sync = .synced(at: at)
+        _ = update(&old, .tick(at.addingTimeInterval(2 * 86_400 + 60)))
+        #expect(view(old, size: size).line(0).contains("synced 2 d ago"))
+    }
+
+    /// At 40x12 the reading list keeps the chosen row and shows its fact under it, cut with an
+    /// ellipsis and an arrow; at 80x24 the whole list and the fact.
+    @Test func theReadingListShowsTheFactAtTheMinimum() {
+        let small = view(Fixtures.state(.readingList), size: Size(width: 40, height: 12)).text
+        #expect(small.contains("> ZEBRA") && !small.contains("FLOUR  "), "\(small)")
+        #expect(small.contains("Why zebras have stripes") && small.contains("…") && small.contains("↓"), "\(small)")
+        let large = view(Fixtures.state(.readingList), size: Size(width: 80, height: 24)).text
+        #expect(large.contains("FLOUR") && large.contains("on horses wearing striped coats."), "\(large)")
+        // Enter opens the fact on the whole screen; Up/Down scroll it to its end; Enter or Esc closes it.
+        var long = Fixtures.state(.readingList)
+        long.readingList[0].fact = String(repeating: "Stripes confuse the flies. ", count: 9) + "The end of the fact."
+        var open = press(.enter, on: long).0
+        #expect(open.readingOpen)
+        /// The box's lines, without the footer (which names the arrows too).
+        func board(_ state: AppState) -> String {
+            view(state, size: Size(width: 40, height: 12)).text.split(separator: "\n").filter { $0.contains("│") || $0.contains("┌") }.joined(separator: "\n")
+        }
+        let first = board(open)
+        #expect(first.contains("ZEBRA · Animals") && first.contains("Stripes confuse") && first.contains("↓") && !first.contains("↑"), "\(first)")
+        for _ in 0..<12 { open = press(.down, on: open).0 }
+        let end = board(open)
+        #expect(end.contains("The end of the fact.") && end.contains("added ") && end.contains("↑") && !end.contains("↓"), "\(end)")
+        #expect(!press(.enter, on: open).0.readingOpen && !press(.escape, on: open).0.readingOpen)
+        #expect(press(.escape, on: open).0.pane == .readingList, "Esc closes the fact, back to the list")
+    }
+
+    /// The help screen starts with the rules of the game on the board, at every size, and
+    /// scrolls down to the keys; with no game it lists the keys alone.
+    @Test func theHelpScreenStartsWithTheGamesRules() {
+        var state = Fixtures.state(.guess)
+        state.helpOpen = true
+        for (width, height) in [(100, 30), (80, 24), (60, 20), (40, 12)] {
+            let text = view(state, size: Size(width: width, height: height)).text
+            #expect(text.contains("This game") && text.contains("Classic: a guess"), "\(width)x\(height): \(text)")
+            #expect(text.contains("↓"), "\(width)x\(height): the keys below, with an arrow")
+        }
+        // At 40x12 the rules are whole on the first page, the keys a scroll away.
+        let small = Size(width: 40, height: 12)
+        #expect(view(state, size: small).text.contains("Win in 15 guesses or fewer.") && view(state, size: small).text.contains("Started on desktop."))
+        #expect(!view(state, size: small).text.contains("Everywhere"))
+        var scrolled = state
+        for _ in 0..<4 { _ = update(&scrolled, .key(.down)) }
+        #expect(view(scrolled, size: small).text.contains("Everywhere"), "\(view(scrolled, size: small).text)")
+        // A new game's board, too low for its rules: the cut line names F1.
+        var fresh = Fixtures.state(.guess, game: Fixtures.game("g9", secret: "tiger", guesses: []))
+        fresh.helpOpen = false
+        let board = view(fresh, size: small).text
+        #expect(board.contains("Find the 5-letter word.") && board.contains("Find the 5-letter word. … F1 rules"), "\(board)")
+        var none = AppState()
+        none.helpOpen = true
+        #expect(!view(none, size: Size(width: 100, height: 30)).text.contains("This game"))
+        #expect(view(none, size: Size(width: 100, height: 30)).text.contains("Help: every key"))
+    }
+
     @Test func aMoveFromTheOtherMachineKeepsWhatThePlayerIsTyping() {
         var state = Fixtures.state(.guess)
         state.input = "cra"
@@ -137,6 +223,30 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
         #expect(press(.character("e"), on: state).1 == [.adoptReset(keepLocal: false)])
         let (later, none) = press(.escape, on: state)
         #expect(none.isEmpty && later.confirmation == nil && later.status?.text.contains("F5") == true)
+    }
+
+    /// At 40x12 an open History game's card is cut with an arrow: PgDn scrolls it to its end, PgUp
+    /// back; Up/Down still choose the game, its card from the top.
+    @Test func pgDnScrollsAnOpenHistoryGamesCard() {
+        var open = Fixtures.state(.history)
+        open.historyOpen = true
+        let size = Size(width: 40, height: 12)
+        /// The card's lines, from its title to its bottom border (the guesses above have arrows of their own).
+        func card(_ state: AppState) -> String {
+            let lines = view(state, size: size).text.split(separator: "\n")
+            guard let top = lines.firstIndex(where: { $0.contains("┌─ TIGER") }) else { return "" }
+            return lines[top...].prefix { !$0.hasPrefix("└") }.joined(separator: "\n")
+        }
+        #expect(card(open).contains("↓") && !card(open).contains("↑"), "\(card(open))")
+        #expect(view(open, size: size).text.contains("PgDn the card"))
+        var scrolled = open
+        for _ in 0..<10 { scrolled = press(.pageDown, on: scrolled).0 }
+        #expect(scrolled.historyOpen && card(scrolled).contains("↑") && !card(scrolled).contains("↓"), "\(card(scrolled))")
+        #expect(card(scrolled) != card(open))
+        for _ in 0..<10 { scrolled = press(.pageUp, on: scrolled).0 }
+        #expect(card(scrolled) == card(open))
+        let chosen = press(.down, on: press(.pageDown, on: open).0).0
+        #expect(chosen.historySelection == open.historySelection + 1 && chosen.historyCardScroll == 0)
     }
 
     @Test func escapeGoesBackToTheGameAndClosesAnOpenHistoryEntry() {
