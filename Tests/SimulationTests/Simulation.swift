@@ -318,7 +318,10 @@ enum Simulation {
             try world.quiesce()
             lap(\.quiescence)
             defer { lap(\.checks) }
-            return try world.check()
+            let found = try world.check()
+            // Every round has ended (quiescence ended them): the connections can serve again.
+            Content.giveBack(world.machines.map(\.queue))
+            return found
         } catch {
             return ["the run stopped: \(error)"]
         }

@@ -2,6 +2,7 @@ import CloudStore
 import Concurrency
 import Foundation
 import GRDB
+import GRDBSQLite
 import QiktionaryCore
 import QiktionaryResources
 import Storage
@@ -17,6 +18,36 @@ enum Content {
         _ = try! database.importPacks(from: PackFile.files(in: BundledContent.packsFolder), lexicon: { lexicon })
         return queue
     }()
+
+    /// Connections of finished runs, kept for the next. A new connection (or GRDB's own
+    /// `backup`, which forgets what the connection knew of the schema) makes GRDB read every
+    /// table's keys and columns again before its first statements, which cost a seed more than
+    /// the copy itself; SQLite's backup API run directly keeps them, and they stay true, since
+    /// the schema is the template's every time (nothing but the migrations changes it).
+    private static let spare = Locked<[DatabaseQueue]>([])
+
+    /// A connection holding a copy of the template.
+    static func copyOfTemplate() throws -> DatabaseQueue {
+        let queue = try spare.withLock { $0.popLast() } ?? DatabaseQueue()
+        try template.writeWithoutTransaction { source in
+            try queue.writeWithoutTransaction { destination in
+                guard let backup = sqlite3_backup_init(destination.sqliteConnection, "main", source.sqliteConnection, "main") else {
+                    throw DatabaseError(resultCode: ResultCode(rawValue: sqlite3_errcode(destination.sqliteConnection)), message: "the template could not be copied")
+                }
+                let step = sqlite3_backup_step(backup, -1)
+                let finish = sqlite3_backup_finish(backup)
+                guard step == SQLITE_DONE, finish == SQLITE_OK else {
+                    throw DatabaseError(resultCode: ResultCode(rawValue: step == SQLITE_DONE ? finish : step), message: "the template could not be copied")
+                }
+            }
+        }
+        return queue
+    }
+
+    /// A run's connections, given back once no round of it is under way.
+    static func giveBack(_ queues: [DatabaseQueue]) {
+        spare.withLock { $0.append(contentsOf: queues) }
+    }
 }
 
 /// The wall clock of every machine: one time that moves a few milliseconds a step, and each
@@ -48,6 +79,7 @@ final class SimProcess {
 /// the folder it sees (the shared one, or its own replica).
 final class SimMachine {
     let index: Int
+    let queue: DatabaseQueue
     let database: AppDatabase
     let profile: Profile
     let folder: MemoryFolder
@@ -61,8 +93,7 @@ final class SimMachine {
     init(index: Int, folder: MemoryFolder, clock: SimClock) throws {
         self.index = index
         self.folder = folder
-        let queue = try DatabaseQueue()
-        try Content.template.backup(to: queue)
+        queue = try Content.copyOfTemplate()
         // A fixed device id, so the order of two versions stamped alike is the same every run.
         try queue.write { db in
             try db.execute(sql: "INSERT INTO device (id, name, isLocal, lastSeenAt) VALUES (?, ?, 1, NULL)", arguments: ["device-\(index)", "machine\(index)"])
