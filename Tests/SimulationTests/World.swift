@@ -1,3 +1,4 @@
+import App
 import CloudStore
 import Concurrency
 import Foundation
@@ -18,6 +19,12 @@ enum Content {
         _ = try! database.importPacks(from: PackFile.files(in: BundledContent.packsFolder), lexicon: { lexicon })
         return queue
     }()
+
+    /// The `choice`th word of `length` letters (counting round, spread over the dictionary).
+    static func words(ofLength length: Int, choice: Int) -> String {
+        let words = lexicon.words(ofLength: length)
+        return words.isEmpty ? "" : words[(choice &* 7_919) % words.count]
+    }
 
     /// Connections of finished runs, kept for the next. A new connection (or GRDB's own
     /// `backup`, which forgets what the connection knew of the schema) makes GRDB read every
@@ -60,6 +67,9 @@ final class SimClock: Sendable {
     func now(_ machine: Int) -> Date { state.withLock { $0.base + $0.offsets[machine] } }
     func tick(_ seconds: TimeInterval = 0.003) { state.withLock { $0.base += seconds } }
     func jump(_ machine: Int, by seconds: TimeInterval) { state.withLock { $0.offsets[machine] += seconds } }
+    /// A clock that only moves forward (the base's, in nanoseconds), for what real code reads
+    /// from the machine's uptime: how long ago another player's store was last read.
+    func uptime() -> UInt64 { state.withLock { UInt64($0.base.timeIntervalSince1970 * 1e9) } }
 }
 
 /// A process of a machine: its own store opened on the machine's folder (its own clock
@@ -68,10 +78,14 @@ final class SimProcess {
     var store: FolderCloudDatabase
     var faults: CloudFaults
     var running: SteppedSync?
+    /// What this process's rounds keep between them of the shared zones, as a running program's
+    /// engine does (the readers' stamps go by the simulation's clock).
+    let exchange: SharedExchange
 
-    init(store: FolderCloudDatabase, faults: CloudFaults) {
+    init(store: FolderCloudDatabase, faults: CloudFaults, exchange: SharedExchange) {
         self.store = store
         self.faults = faults
+        self.exchange = exchange
     }
 }
 
@@ -82,6 +96,8 @@ final class SimMachine {
     let queue: DatabaseQueue
     let database: AppDatabase
     let profile: Profile
+    /// The machine's player's use cases: matches and leaderboards.
+    let games: PlayerGames
     let folder: MemoryFolder
     var processes: [SimProcess] = []
     /// The games started here, by id, in order.
@@ -90,7 +106,7 @@ final class SimMachine {
     var player: PlayerDatabase { database.player(profile) }
     var name: String { profile.device.name }
 
-    init(index: Int, folder: MemoryFolder, clock: SimClock) throws {
+    init(index: Int, player: String, folder: MemoryFolder, clock: SimClock) throws {
         self.index = index
         self.folder = folder
         queue = try Content.copyOfTemplate()
@@ -99,7 +115,8 @@ final class SimMachine {
             try db.execute(sql: "INSERT INTO device (id, name, isLocal, lastSeenAt) VALUES (?, ?, 1, NULL)", arguments: ["device-\(index)", "machine\(index)"])
         }
         database = try AppDatabase(queue, clock: { clock.now(index) })
-        profile = try database.profile(player: World.player, device: "machine\(index)", hostName: "machine\(index)")
+        profile = try database.profile(player: player, device: "machine\(index)", hostName: "machine\(index)")
+        games = PlayerGames(player: database.player(profile), lexicon: { Content.lexicon })
     }
 }
 
