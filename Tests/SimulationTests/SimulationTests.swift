@@ -13,7 +13,7 @@ import Testing
     static let environment = ProcessInfo.processInfo.environment
     /// How many seeds run (QIKTIONARY_SIM_SEEDS for a longer run before a release): what fits
     /// in about a minute on the two cores of the build machine (docs/reliability.md).
-    static let seeds = environment["QIKTIONARY_SIM_SEEDS"].flatMap(Int.init) ?? 400
+    static let seeds = environment["QIKTIONARY_SIM_SEEDS"].flatMap(Int.init) ?? 300
     /// The seeds are shared out among this many tests, which run side by side.
     static let slices = 8
 
