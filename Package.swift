@@ -107,7 +107,7 @@ let package = Package(
         // A deterministic simulation of sync (machines, processes, faults, all from a seed) and the merges' properties.
         .testTarget(name: "SimulationTests", dependencies: [
             "Sync", "App", "Storage", "CloudStore", "QiktionaryCore", "QiktionaryResources", "Concurrency",
-            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ]),
         .testTarget(name: "CloudStoreTests", dependencies: ["CloudStore", "cloudstore-probe", "Concurrency", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "EndToEndTests", dependencies: ["qiktionary", "qiktionary-bench", "qiktionary-coach-bench", "QiktionaryCore", "CloudStore", "TestSupport"],

@@ -346,6 +346,15 @@ extension PlayerDatabase {
         }
     }
 
+    /// A stored pack's word length and guess limit, what a match of it read from the folder is
+    /// held to (nil: no such pack here), without reading every pack's words as `storedPacks` does.
+    public func packLimits(of id: String) throws(StorageError) -> (length: Int, guessLimit: Int)? {
+        try read { db in
+            try PackRecord.fetchOne(db, sql: "SELECT * FROM pack WHERE id = ?", arguments: [id])
+                .map { ($0.length, $0.maxGuesses ?? Game.defaultMaxGuesses) }
+        }
+    }
+
     /// Every pack stored, with its words in order: what a match is drawn from.
     public func storedPacks() throws(StorageError) -> [Pack] {
         try read { db in

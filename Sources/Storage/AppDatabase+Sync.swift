@@ -473,7 +473,7 @@ extension PlayerDatabase {
 
     public func syncRecord() throws(StorageError) -> (generation: String?, databaseToken: Data?, incompleteZones: Set<String>) {
         try read { db in
-            let row = try SyncStateRecord.fetchOne(db, key: profile.playerID)
+            let row = try SyncStateRecord.of(profile.playerID, db)
             return (row?.generation, row?.databaseToken,
                     Set((row?.incompleteZones ?? "").split(separator: ",").map(String.init)))
         }
@@ -514,7 +514,7 @@ extension PlayerDatabase {
     public func syncStatus() throws(StorageError) -> SyncStatus {
         let pending = try pendingChangeCount()
         return try read { db in
-            let row = try SyncStateRecord.fetchOne(db, key: profile.playerID)
+            let row = try SyncStateRecord.of(profile.playerID, db)
             return SyncStatus(generation: row?.generation, lastSyncAt: row?.lastSyncAt, state: row?.state ?? "never",
                               message: row?.message, pendingChanges: pending)
         }
@@ -543,7 +543,7 @@ extension PlayerDatabase {
 
     private func updateSyncState(_ change: @escaping (inout SyncStateRecord) -> Void) throws(StorageError) {
         try write { db in
-            var row = try SyncStateRecord.fetchOne(db, key: profile.playerID)
+            var row = try SyncStateRecord.of(profile.playerID, db)
                 ?? SyncStateRecord(playerId: profile.playerID, generation: nil, databaseToken: nil, incompleteZones: "",
                                    lastSyncAt: nil, state: "never", message: nil)
             change(&row)

@@ -279,6 +279,13 @@ struct SyncStateRecord: Codable, FetchableRecord, PersistableRecord, StoredTimes
     var message: String?
     /// The zone whose first upload was being written as a snapshot (nil: none).
     var snapshotUpload: String? = nil
+
+    /// The player's row. A sync round reads it several times; building the query anew each time
+    /// (GRDB's query interface compiles a new statement and asks which keys are unique) cost more
+    /// than the read, so it goes through a statement compiled once per connection.
+    static func of(_ player: String, _ db: Database) throws -> SyncStateRecord? {
+        try fetchOne(db.cachedStatement(sql: "SELECT * FROM syncState WHERE playerId = ?"), arguments: [player])
+    }
 }
 
 extension AppDatabase {

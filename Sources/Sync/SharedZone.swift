@@ -325,9 +325,9 @@ public struct SharedZone: Sendable {
     /// A match of a pack this machine has is held to the pack: its guess limit and word
     /// length are the pack's (the words themselves are checked when they are decoded).
     private func checkAgainstPack(_ match: Match) throws {
-        guard let pack = try player.storedPacks().first(where: { $0.id == match.pack }) else { return }
-        guard match.maxGuesses == pack.guessLimit else { throw MatchRefusal.notThePacks("guess limit \(match.maxGuesses)", pack: pack.id) }
-        guard match.length == pack.length else { throw MatchRefusal.notThePacks("word length \(match.length)", pack: pack.id) }
+        guard let pack = try player.packLimits(of: match.pack) else { return }
+        guard match.maxGuesses == pack.guessLimit else { throw MatchRefusal.notThePacks("guess limit \(match.maxGuesses)", pack: match.pack) }
+        guard match.length == pack.length else { throw MatchRefusal.notThePacks("word length \(match.length)", pack: match.pack) }
     }
 
     /// Whether `name` has played any of the match: a play of theirs kept, or for this player a

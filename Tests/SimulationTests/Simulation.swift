@@ -1,3 +1,4 @@
+import App
 import CloudStore
 import Foundation
 import QiktionaryCore
@@ -14,26 +15,35 @@ struct Failure: Error, CustomStringConvertible {
 /// moves at a time), then quiescence and the checks.
 final class World {
     static let player = "ann"
+    /// The second player, on machines of their own, when the plan has them (matches).
+    static let friend = "bob"
 
     let plan: Plan
     let clock: SimClock
     var machines: [SimMachine] = []
     /// Replicated folders: copiers[from][to].
     var copiers: [[Copier]] = []
-    /// Every guess a process was told was saved: game id → words.
-    var saved: [String: Set<String>] = [:]
+    /// Every guess a process was told was saved: player → game id → words.
+    var saved: [String: [String: Set<String>]] = [:]
     /// Games deleted from a history: their guesses may go (a deletion wins).
     var deleted: Set<String> = []
+    /// The games of every match made (both players'): a step deleting a finished game leaves
+    /// them alone (a match game deleted from the history is an open defect: docs/reliability.md).
+    var matchGames: Set<String> = []
+    /// Matches made, and guesses played in match games, in the run.
+    var matchesMade = 0, matchGuesses = 0
     /// Syncs that failed for another reason than an injected fault.
     var problems: [String] = []
 
     init(_ plan: Plan) throws {
         self.plan = plan
-        clock = SimClock(machines: plan.machines)
+        clock = SimClock(machines: plan.allMachines)
         let shared = MemoryFolder()
-        for index in 0..<plan.machines {
-            let machine = try SimMachine(index: index, folder: plan.replicated ? MemoryFolder() : shared, clock: clock)
-            machine.processes = try (0..<plan.processes).map { _ in try Self.process(of: machine, clock: clock) }
+        for index in 0..<plan.allMachines {
+            let ann = index < plan.machines
+            let machine = try SimMachine(index: index, player: ann ? Self.player : Self.friend, folder: plan.replicated ? MemoryFolder() : shared,
+                                         clock: clock)
+            machine.processes = try (0..<(ann ? plan.processes : 1)).map { _ in try Self.process(of: machine, clock: clock) }
             machines.append(machine)
         }
         if plan.replicated {
@@ -42,20 +52,38 @@ final class World {
         // Every machine syncs once before play, as a player sets sync up: the first one makes
         // the cloud, the others (having received its files) join it. (A game deleted while a
         // machine's very first round sends it is not deleted again: docs/reliability.md.)
-        for machine in machines {
-            drain(into: machine)
-            try SyncEngine(player: machine.player, cloud: machine.processes[0].store, now: { [clock, index = machine.index] in clock.now(index) },
-                           pause: { _ in }).sync()
+        // With matches, every machine joins the folder (joining is a machine's own act: one
+        // that has not joined shows no line of its own player, docs/multiplayer.md), and the
+        // second player's machines sync first, so the first player's see them from the start.
+        if plan.friendMachines > 0 {
+            for machine in machines { try machine.games.join(now: clock.now(machine.index)) }
         }
+        // The second player's machines sync again at the end, so each player sees the other.
+        let friends = machines[plan.machines...]
+        for machine in friends + machines[..<plan.machines] + (friends.isEmpty ? [] : [friends.first!]) {
+            drain(into: machine)
+            try engine(machine, machine.processes[0], cloud: machine.processes[0].store).sync()
+        }
+    }
+
+    /// A round of the machine's process on `cloud`: with matches, each round ends with the
+    /// shared zones' exchange, as the program's does (App's `Setup`).
+    func engine(_ machine: SimMachine, _ process: SimProcess, cloud: any CloudDatabase) -> SyncEngine {
+        var engine = SyncEngine(player: machine.player, cloud: cloud, now: { [clock, index = machine.index] in clock.now(index) }, pause: { _ in })
+        if plan.friendMachines > 0 {
+            let games = machine.games, exchange = process.exchange
+            engine.afterRound = { cloud, report in try games.exchangeShared(cloud: cloud, warnings: nil, round: report, memory: exchange) }
+        }
+        return engine
     }
 
     static func process(of machine: SimMachine, clock: SimClock) throws -> SimProcess {
         let faults = CloudFaults()
         let generation = try machine.player.syncRecord().generation.map { try CloudGeneration($0) }
         let index = machine.index
-        let store = try FolderCloudDatabase.inMemory(machine.folder, player: player, device: DeviceID(machine.profile.device.id),
+        let store = try FolderCloudDatabase.inMemory(machine.folder, player: machine.profile.playerID, device: DeviceID(machine.profile.device.id),
                                                      generation: generation, options: CloudStoreOptions(now: { clock.now(index) }, faults: faults))
-        return SimProcess(store: store, faults: faults)
+        return SimProcess(store: store, faults: faults, exchange: SharedExchange(readers: SharedZone.Readers(uptime: { clock.uptime() })))
     }
 
     /// A process killed (or its sync failed): it starts again, with a store opened afresh.
@@ -121,7 +149,7 @@ final class World {
         case .unbookmark(_, let word):
             attempt { try player.removeBookmark(word: Step.bookmarks[word % Step.bookmarks.count]) }
         case .delete(_, let game):
-            let history = try player.history().sorted { $0.game.id < $1.game.id }
+            let history = try player.history().filter { !matchGames.contains($0.game.id) }.sorted { $0.game.id < $1.game.id }
             guard !history.isEmpty else { return }
             let id = history[game % history.count].game.id
             try player.deleteGame(id: id)
@@ -134,8 +162,7 @@ final class World {
             let process = machine.processes[index]
             if process.running == nil {
                 let cloud = SteppedCloud(process.store)
-                let engine = SyncEngine(player: player, cloud: cloud, now: { [clock, index = machine.index] in clock.now(index) }, pause: { _ in })
-                process.running = SteppedSync(engine: engine, cloud: cloud)
+                process.running = SteppedSync(engine: engine(machine, process, cloud: cloud), cloud: cloud)
             }
             let running = process.running!
             var ended = false
@@ -160,15 +187,33 @@ final class World {
                 copiers[from.index][machine.index].scan()
                 copiers[from.index][machine.index].deliver(count, seed: order &+ UInt64(from.index), damage: true)
             }
+        case .makeMatch(_, let seed):
+            let other = machine.profile.playerID == Self.player ? Self.friend : Self.player
+            attempt {
+                let match = try machine.games.newMatch(against: other, packID: nil, rules: nil, hard: false, seed: seed, now: now).state.match
+                matchGames.formUnion(match.players.flatMap { player in Match.games.map { match.gameID(player: player, index: $0) } })
+                matchesMade += 1
+            }
+        case .playMatch(_, let choice, let word):
+            let matches = try machine.games.matches().map(\.state.match.id).sorted()
+            guard !matches.isEmpty, let game = try? machine.games.beginMatchGame(matchID: matches[choice % matches.count]) else { return }
+            // A match's pack may have words of another length than the steps' guesses: a word of its length.
+            let length = game.game.secret.count
+            let guessed = word < Step.guesses.count ? Content.words(ofLength: length, choice: word) : game.game.secret
+            if try guess(guessed, in: game, on: machine, now: now) { matchGuesses += 1 }
         }
     }
 
-    private func guess(_ word: String, in game: SavedGame, on machine: SimMachine, now: Date) throws {
+    /// Whether the guess was saved.
+    @discardableResult
+    private func guess(_ word: String, in game: SavedGame, on machine: SimMachine, now: Date) throws -> Bool {
         do {
             _ = try machine.player.submitGuess(word, gameID: game.game.id, lexicon: Content.lexicon, now: now)
-            saved[game.game.id, default: []].insert(word)
+            saved[machine.profile.playerID, default: [:]][game.game.id, default: []].insert(word)
+            return true
         } catch {
             // Refused (played already, not allowed): nothing was saved.
+            return false
         }
     }
 
@@ -207,12 +252,15 @@ final class World {
         for turn in 0..<(12 * machines.count) {
             let machine = machines[turn % machines.count]
             drain(into: machine)
-            let engine = SyncEngine(player: machine.player, cloud: machine.processes[0].store,
-                                    now: { [clock, index = machine.index] in clock.now(index) }, pause: { _ in })
+            let engine = engine(machine, machine.processes[0], cloud: machine.processes[0].store)
             clock.tick(1)
             do {
+                let publishedBefore = try machine.player.published()
                 let report = try engine.sync()
-                quiet = report.uploaded + report.conflictsResolved > 0 ? 0 : quiet + 1
+                // Records of the shared zones that arrived here, or published from here, are
+                // not quiet either: others must read what was published.
+                let published = try machine.player.published() != publishedBefore
+                quiet = report.uploaded + report.conflictsResolved + report.shared > 0 || published ? 0 : quiet + 1
             } catch {
                 problems.append("machine \(machine.index): a sync after the run failed: \(error)")
                 return
@@ -226,8 +274,10 @@ final class World {
     func check() throws -> [String] {
         var found = problems
         let states = try machines.map(State.init)
-        for (index, state) in states.enumerated().dropFirst() where state != states[0] {
-            found.append("machine \(index) differs from machine 0:\n" + state.difference(from: states[0]).joined(separator: "\n"))
+        // Each player's machines hold the same games and reading list.
+        for state in states {
+            guard let first = states.first(where: { $0.player == state.player }), first.machine != state.machine, state != first else { continue }
+            found.append("machine \(state.machine) differs from machine \(first.machine):\n" + state.difference(from: first).joined(separator: "\n"))
         }
         for machine in machines {
             let pending = try machine.player.pendingChangeCount()
@@ -237,11 +287,19 @@ final class World {
             for (id, game) in state.games where Set(game.guesses).count != game.guesses.count {
                 found.append("machine \(state.machine): game \(id) holds a guess twice: \(game.guesses)")
             }
-            for (id, words) in saved where !deleted.contains(id) {
+            for (id, words) in saved[state.player] ?? [:] where !deleted.contains(id) {
                 let there = Set(state.games[id]?.guesses ?? [])
                 if !words.isSubset(of: there) {
                     found.append("machine \(state.machine): game \(id) lost guesses it was told were saved: \(words.subtracting(there).sorted())")
                 }
+            }
+        }
+        // Every machine of both players shows the same matches and leaderboard lines.
+        if plan.friendMachines > 0 {
+            let shown = try machines.map(SharedState.init)
+            for state in shown.dropFirst() where state != shown[0] {
+                found.append("machine \(state.machine) shows other matches or leaderboards than machine 0:\n"
+                             + state.difference(from: shown[0]).joined(separator: "\n"))
             }
         }
         return found
@@ -273,11 +331,13 @@ struct State: Equatable {
     }
 
     var machine: Int
+    var player: String
     var games: [String: GameState]
     var readingList: [String]
 
     init(_ machine: SimMachine) throws {
         self.machine = machine.index
+        player = machine.profile.playerID
         let player = machine.player
         var games: [String: GameState] = [:]
         for saved in try player.history() + player.gamesInProgress() { games[saved.game.id] = GameState(saved) }
@@ -294,6 +354,38 @@ struct State: Equatable {
         }
         if readingList != other.readingList {
             lines.append("  reading list: \(other.readingList) on machine \(other.machine), \(readingList) here")
+        }
+        return lines
+    }
+}
+
+/// The matches and leaderboards a machine shows, to compare between the machines of both players.
+struct SharedState: Equatable {
+    var machine: Int
+    var matches: [String: MatchState]
+    var leaderboards: Leaderboards
+
+    /// The day the daily board is asked for: the simulation's (no game of it is a daily one, so
+    /// the all-time board is the one that holds anything).
+    static let day = "2026-09-21"
+
+    init(_ machine: SimMachine) throws {
+        self.machine = machine.index
+        var matches: [String: MatchState] = [:]
+        for overview in try machine.games.matches() { matches[overview.state.match.id] = overview.state }
+        self.matches = matches
+        leaderboards = try machine.games.leaderboards(day: Self.day)
+    }
+
+    static func == (a: SharedState, b: SharedState) -> Bool { a.matches == b.matches && a.leaderboards == b.leaderboards }
+
+    func difference(from other: SharedState) -> [String] {
+        var lines: [String] = []
+        for id in Set(matches.keys).union(other.matches.keys).sorted() where matches[id] != other.matches[id] {
+            lines.append("  match \(id): \(other.matches[id].map { "\($0)" } ?? "absent") on machine \(other.machine), \(matches[id].map { "\($0)" } ?? "absent") here")
+        }
+        if leaderboards != other.leaderboards {
+            lines.append("  leaderboards: \(other.leaderboards.allTime) on machine \(other.machine), \(leaderboards.allTime) here")
         }
         return lines
     }
@@ -318,7 +410,12 @@ enum Simulation {
             try world.quiesce()
             lap(\.quiescence)
             defer { lap(\.checks) }
-            return try world.check()
+            let found = try world.check()
+            time?.pointee.matchesMade += world.matchesMade
+            time?.pointee.matchGuesses += world.matchGuesses
+            // Every round has ended (quiescence ended them): the connections can serve again.
+            Content.giveBack(world.machines.map(\.queue))
+            return found
         } catch {
             return ["the run stopped: \(error)"]
         }
@@ -330,9 +427,12 @@ enum Simulation {
         var steps: TimeInterval = 0
         var quiescence: TimeInterval = 0
         var checks: TimeInterval = 0
+        /// What the runs did of matches: matches made, guesses saved in their games.
+        var matchesMade = 0, matchGuesses = 0
 
         var description: String {
-            String(format: "setting up %.1f s, steps %.1f s, quiescence %.1f s, checks %.1f s", setUp, steps, quiescence, checks)
+            String(format: "setting up %.1f s, steps %.1f s, quiescence %.1f s, checks %.1f s; %d matches made, %d guesses in their games",
+                   setUp, steps, quiescence, checks, matchesMade, matchGuesses)
         }
     }
 
@@ -364,7 +464,8 @@ enum Simulation {
         let steps = shrunk.steps.enumerated().map { "  \($0.offset + 1). \($0.element)" }.joined(separator: "\n")
         return """
             simulation seed \(plan.seed) failed (replay: QIKTIONARY_SIM_SEED=\(plan.seed) swift test --filter SimulationTests): \
-            \(plan.machines) machines x \(plan.processes) processes, \(plan.replicated ? "replicated folders" : "one shared folder")
+            \(plan.machines) machines x \(plan.processes) processes\(plan.friendMachines > 0 ? ", the other player's \(plan.friendMachines) (from machine \(plan.machines) on)" : ""), \
+            \(plan.replicated ? "replicated folders" : "one shared folder")
             \(problems.joined(separator: "\n"))
             shortest failing list (\(shrunk.steps.count) of \(plan.steps.count) steps), which fails with:
             \(Simulation.problems(shrunk).joined(separator: "\n"))

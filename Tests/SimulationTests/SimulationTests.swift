@@ -2,15 +2,18 @@ import Foundation
 import Testing
 
 /// The sync engine under a deterministic simulation (docs/reliability.md): seeded runs of 2 or
-/// 3 machines with 1 to 3 processes each, playing, bookmarking, deleting, resetting and syncing
+/// 3 machines with 1 to 3 processes each (and, in half the seeds, a second player's one or two
+/// machines), playing, bookmarking, deleting, resetting, making and playing matches and syncing
 /// in every interleaving the seed picks, with processes killed between any two steps of a
 /// round, crashes while a file is written, clocks that jump and files that arrive late, cut
-/// short or out of order; then quiescence and the checks. A failure prints its seed and the
-/// shortest step list that still fails.
+/// short or out of order; then quiescence and the checks (the matches and leaderboards compared
+/// across both players' machines too). A failure prints its seed and the shortest step list that
+/// still fails.
 @Suite struct SimulationTests {
     static let environment = ProcessInfo.processInfo.environment
-    /// How many seeds run (QIKTIONARY_SIM_SEEDS for a longer run before a release).
-    static let seeds = environment["QIKTIONARY_SIM_SEEDS"].flatMap(Int.init) ?? 1_000
+    /// How many seeds run (QIKTIONARY_SIM_SEEDS for a longer run before a release): what fits
+    /// in about a minute on the two cores of the build machine (docs/reliability.md).
+    static let seeds = environment["QIKTIONARY_SIM_SEEDS"].flatMap(Int.init) ?? 300
     /// The seeds are shared out among this many tests, which run side by side.
     static let slices = 8
 

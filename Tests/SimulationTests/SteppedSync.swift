@@ -13,6 +13,10 @@ final class SteppedCloud: ForwardingCloudDatabase, @unchecked Sendable {
 
     init(_ inner: FolderCloudDatabase) { self.inner = inner }
 
+    /// The shared zones (matches, leaderboards) are read from every player's folder directly;
+    /// this player's own are written through the stops above.
+    var sharedFolder: (any CloudFolder)? { inner.sharedFolder }
+
     func zones() throws(CloudStoreError) -> [ZoneID] {
         try stop("list zones")
         return try inner.zones()

@@ -28,6 +28,12 @@ enum Step: CustomStringConvertible, Sendable, Equatable {
     /// Replicated folders: up to `count` of the files other machines wrote arrive at this
     /// machine's replica, in an order drawn from `order`, some cut short first.
     case deliver(machine: Int, count: Int, order: UInt64)
+    /// The machine's player makes a match against the other player (refused while the other
+    /// is not yet seen in the folder here); the match's words drawn from `seed`.
+    case makeMatch(machine: Int, seed: UInt64)
+    /// The machine's player starts (or resumes) their next game of the `match`th of their
+    /// matches and plays a guess in it: one of `guesses`, or the game's word (a win) past them.
+    case playMatch(machine: Int, match: Int, word: Int)
 
     static let secrets = ["tiger", "zebra", "horse", "camel", "snake"]
     static let guesses = ["crane", "pilot", "mouse", "shark", "whale", "bison", "sloth", "horse", "tiger", "zebra"]
@@ -39,7 +45,7 @@ enum Step: CustomStringConvertible, Sendable, Equatable {
         switch self {
         case .start(let m, _), .guess(let m, _, _), .finish(let m, _), .giveUp(let m, _), .mark(let m, _, _, _), .bookmark(let m, _),
              .unbookmark(let m, _), .delete(let m, _), .resetSync(let m), .sync(let m, _, _), .kill(let m, _), .crashWriting(let m, _, _),
-             .clockJump(let m, _), .deliver(let m, _, _):
+             .clockJump(let m, _), .deliver(let m, _, _), .makeMatch(let m, _), .playMatch(let m, _, _):
             return m
         }
     }
@@ -61,6 +67,9 @@ enum Step: CustomStringConvertible, Sendable, Equatable {
         case .crashWriting(let m, let p, let s): "machine \(m) process \(p) will crash at write step \(s)"
         case .clockJump(let m, let s): "machine \(m)'s clock jumps \(s) s"
         case .deliver(let m, let c, let o): "\(c) files arrive at machine \(m) (order \(o))"
+        case .makeMatch(let m, let s): "machine \(m) makes a match against the other player (seed \(s))"
+        case .playMatch(let m, let g, let w):
+            "machine \(m) plays its next game of match #\(g): " + (w < Self.guesses.count ? "guesses '\(Self.guesses[w])'" : "guesses its word")
         }
     }
 }
@@ -72,7 +81,13 @@ struct Plan: Sendable {
     var processes: Int
     /// Each machine with its own replica of the folder, a copier between them.
     var replicated: Bool
+    /// Machines of a second player (0: the player is alone), after the first player's, one
+    /// process each; with them both players join the folder and make and play matches.
+    var friendMachines: Int
     var steps: [Step]
+
+    /// All machines, the first player's then the second's.
+    var allMachines: Int { machines + friendMachines }
 
     /// `length`: how many steps (by default 8 to 32, drawn from the seed).
     init(seed: UInt64, length: Int? = nil) {
@@ -103,6 +118,25 @@ struct Plan: Sendable {
             case 96..<100: return .clockJump(machine: m, seconds: [-86_400, -3_600, -1, 1, 3_600, 86_400][any(0..<6)])
             default: return .deliver(machine: m, count: any(1..<6), order: UInt64(any(0..<1_000_000)))
             }
+        }
+        // Matches, from a generator of their own, so the steps above are those the seed gave
+        // before there were matches: half the seeds add a second player with one or two
+        // machines, and before one step in three a match step (or a sync of the second player's).
+        var other = SeededGenerator(seed: seed &* 0x9E37_79B9_7F4A_7C15 &+ 7)
+        friendMachines = Int.random(in: 0..<2, using: &other) == 0 ? Int.random(in: 1...2, using: &other) : 0
+        guard friendMachines > 0 else { return }
+        let all = machines + friendMachines, friendMachines = friendMachines
+        func draw(_ range: Range<Int>) -> Int { Int.random(in: range, using: &other) }
+        steps = steps.flatMap { step -> [Step] in
+            let roll = draw(0..<60)
+            guard roll < 20 else { return [step] }
+            let m = draw(0..<all)
+            let added: Step = switch roll {
+            case 0..<5: .makeMatch(machine: m, seed: UInt64(draw(0..<1_000_000)))
+            case 5..<15: .playMatch(machine: m, match: draw(0..<4), word: draw(0..<(Step.guesses.count + 3)))
+            default: .sync(machine: all - friendMachines + draw(0..<friendMachines), process: 0, stops: draw(0..<2) == 0 ? 0 : draw(1..<4))
+            }
+            return [added, step]
         }
     }
 }

@@ -1,7 +1,9 @@
+import App
 import CloudStore
 import Concurrency
 import Foundation
 import GRDB
+import GRDBSQLite
 import QiktionaryCore
 import QiktionaryResources
 import Storage
@@ -17,6 +19,42 @@ enum Content {
         _ = try! database.importPacks(from: PackFile.files(in: BundledContent.packsFolder), lexicon: { lexicon })
         return queue
     }()
+
+    /// The `choice`th word of `length` letters (counting round, spread over the dictionary).
+    static func words(ofLength length: Int, choice: Int) -> String {
+        let words = lexicon.words(ofLength: length)
+        return words.isEmpty ? "" : words[(choice &* 7_919) % words.count]
+    }
+
+    /// Connections of finished runs, kept for the next. A new connection (or GRDB's own
+    /// `backup`, which forgets what the connection knew of the schema) makes GRDB read every
+    /// table's keys and columns again before its first statements, which cost a seed more than
+    /// the copy itself; SQLite's backup API run directly keeps them, and they stay true, since
+    /// the schema is the template's every time (nothing but the migrations changes it).
+    private static let spare = Locked<[DatabaseQueue]>([])
+
+    /// A connection holding a copy of the template.
+    static func copyOfTemplate() throws -> DatabaseQueue {
+        let queue = try spare.withLock { $0.popLast() } ?? DatabaseQueue()
+        try template.writeWithoutTransaction { source in
+            try queue.writeWithoutTransaction { destination in
+                guard let backup = sqlite3_backup_init(destination.sqliteConnection, "main", source.sqliteConnection, "main") else {
+                    throw DatabaseError(resultCode: ResultCode(rawValue: sqlite3_errcode(destination.sqliteConnection)), message: "the template could not be copied")
+                }
+                let step = sqlite3_backup_step(backup, -1)
+                let finish = sqlite3_backup_finish(backup)
+                guard step == SQLITE_DONE, finish == SQLITE_OK else {
+                    throw DatabaseError(resultCode: ResultCode(rawValue: step == SQLITE_DONE ? finish : step), message: "the template could not be copied")
+                }
+            }
+        }
+        return queue
+    }
+
+    /// A run's connections, given back once no round of it is under way.
+    static func giveBack(_ queues: [DatabaseQueue]) {
+        spare.withLock { $0.append(contentsOf: queues) }
+    }
 }
 
 /// The wall clock of every machine: one time that moves a few milliseconds a step, and each
@@ -29,6 +67,9 @@ final class SimClock: Sendable {
     func now(_ machine: Int) -> Date { state.withLock { $0.base + $0.offsets[machine] } }
     func tick(_ seconds: TimeInterval = 0.003) { state.withLock { $0.base += seconds } }
     func jump(_ machine: Int, by seconds: TimeInterval) { state.withLock { $0.offsets[machine] += seconds } }
+    /// A clock that only moves forward (the base's, in nanoseconds), for what real code reads
+    /// from the machine's uptime: how long ago another player's store was last read.
+    func uptime() -> UInt64 { state.withLock { UInt64($0.base.timeIntervalSince1970 * 1e9) } }
 }
 
 /// A process of a machine: its own store opened on the machine's folder (its own clock
@@ -37,10 +78,14 @@ final class SimProcess {
     var store: FolderCloudDatabase
     var faults: CloudFaults
     var running: SteppedSync?
+    /// What this process's rounds keep between them of the shared zones, as a running program's
+    /// engine does (the readers' stamps go by the simulation's clock).
+    let exchange: SharedExchange
 
-    init(store: FolderCloudDatabase, faults: CloudFaults) {
+    init(store: FolderCloudDatabase, faults: CloudFaults, exchange: SharedExchange) {
         self.store = store
         self.faults = faults
+        self.exchange = exchange
     }
 }
 
@@ -48,8 +93,11 @@ final class SimProcess {
 /// the folder it sees (the shared one, or its own replica).
 final class SimMachine {
     let index: Int
+    let queue: DatabaseQueue
     let database: AppDatabase
     let profile: Profile
+    /// The machine's player's use cases: matches and leaderboards.
+    let games: PlayerGames
     let folder: MemoryFolder
     var processes: [SimProcess] = []
     /// The games started here, by id, in order.
@@ -58,17 +106,17 @@ final class SimMachine {
     var player: PlayerDatabase { database.player(profile) }
     var name: String { profile.device.name }
 
-    init(index: Int, folder: MemoryFolder, clock: SimClock) throws {
+    init(index: Int, player: String, folder: MemoryFolder, clock: SimClock) throws {
         self.index = index
         self.folder = folder
-        let queue = try DatabaseQueue()
-        try Content.template.backup(to: queue)
+        queue = try Content.copyOfTemplate()
         // A fixed device id, so the order of two versions stamped alike is the same every run.
         try queue.write { db in
             try db.execute(sql: "INSERT INTO device (id, name, isLocal, lastSeenAt) VALUES (?, ?, 1, NULL)", arguments: ["device-\(index)", "machine\(index)"])
         }
         database = try AppDatabase(queue, clock: { clock.now(index) })
-        profile = try database.profile(player: World.player, device: "machine\(index)", hostName: "machine\(index)")
+        profile = try database.profile(player: player, device: "machine\(index)", hostName: "machine\(index)")
+        games = PlayerGames(player: database.player(profile), lexicon: { Content.lexicon })
     }
 }
 
