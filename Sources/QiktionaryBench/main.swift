@@ -580,9 +580,11 @@ struct HistoryTimes {
 /// straight into a fresh database after reading every file of the folder.
 func firstSyncs(of history: History, from laptop: Machine, cloud: URL, root: URL, runs: Int) throws -> HistoryTimes {
     let expected = try PlayerView(laptop)
-    var desktop: Machine?, records = 0
+    var desktop: Machine?, records = 0, made = 0
     let times = try samples(runs) {
-        let machine = try Machine("desktop-\(history.rawValue)", root: root, cloud: cloud)
+        // Each new machine joins the player under a name of its own: a name already paired is refused.
+        made += 1
+        let machine = try Machine("desktop-\(history.rawValue)-\(made)", root: root, cloud: cloud)
         var report = SyncReport()
         let elapsed = try time { report = try machine.engine.sync() }
         try expected.check(machine, history)
@@ -592,7 +594,8 @@ func firstSyncs(of history: History, from laptop: Machine, cloud: URL, root: URL
     }
     let floor = try Floor(rowsOf: desktop!)
     let floorTimes = try samples(runs) {
-        let target = try Machine("floor-\(history.rawValue)", root: root, cloud: cloud)
+        made += 1
+        let target = try Machine("floor-\(history.rawValue)-\(made)", root: root, cloud: cloud)
         return try time { _ = try floor.run(cloud: cloud, into: target) }
     }
     return HistoryTimes(firstSync: times, floor: floorTimes, records: records)
