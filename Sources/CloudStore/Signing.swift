@@ -100,12 +100,18 @@ public struct KeyFileError: Error, CustomStringConvertible {
 /// A machine's public key: what a player's device set and a friend's pin hold.
 public struct DevicePublicKey: Hashable, Sendable, Codable, Comparable {
     public let raw: Data
+    /// The 64 hex digits of the key's SHA-256, worked out once: every signed file read names its
+    /// key by them, and a first sync reads thousands.
+    private let digest: String
 
-    init(validated raw: Data) { self.raw = raw }
+    init(validated raw: Data) {
+        self.raw = raw
+        digest = Self.hexDigest(of: raw)
+    }
 
     public init?(raw: Data) {
         guard raw.count == 32, (try? Curve25519.Signing.PublicKey(rawRepresentation: raw)) != nil else { return nil }
-        self.raw = raw
+        self.init(validated: raw)
     }
 
     public init?(base64: String) {
@@ -116,15 +122,24 @@ public struct DevicePublicKey: Hashable, Sendable, Codable, Comparable {
     public var base64: String { raw.base64EncodedString() }
 
     /// The short name a signed file gives for the key that signed it: 16 hex digits of its SHA-256.
-    public var id: String { String(hex.prefix(16)) }
+    public var id: String { String(digest.prefix(16)) }
 
     /// What two people compare out of band: 32 hex digits of the key's SHA-256 in groups of four.
     public var fingerprint: String {
-        let digits = Array(hex.prefix(32))
+        let digits = Array(digest.prefix(32))
         return stride(from: 0, to: digits.count, by: 4).map { String(digits[$0..<$0 + 4]) }.joined(separator: " ")
     }
 
-    private var hex: String { SHA256.hash(data: raw).map { String(format: "%02x", $0) }.joined() }
+    private static func hexDigest(of raw: Data) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(64)
+        for byte in SHA256.hash(data: raw) {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
 
     public func verifies(_ signature: Data, of message: Data) -> Bool {
         guard signature.count == 64, let key = try? Curve25519.Signing.PublicKey(rawRepresentation: raw) else { return false }
