@@ -130,6 +130,17 @@ extension PlayerGames {
         return try overview(match, calledOff: try calledOff())
     }
 
+    /// A game of a match stays in the history: it is the match's result as much as this
+    /// player's, and the other player's machines keep the play published from it, so taking it
+    /// away here would leave the two players seeing the match differently for good.
+    func refuseDeletingAMatchGame(_ gameID: String) throws {
+        guard let overview = try matchOverview(ofGame: gameID) else { return }
+        let match = overview.state.match
+        let index = Match.games.first { match.gameID(player: me, index: $0) == gameID } ?? 1
+        throw Failure("game \(gameID) is game \(index) of your match against \(match.opponent(of: me) ?? "a friend"): "
+                      + "a match's games stay in the history")
+    }
+
     /// Starts or resumes this player's next unfinished game of the match: an ordinary game of
     /// theirs whose id the match gives, on the match's word, rules, hard setting and limit.
     public func beginMatchGame(matchID: String) throws -> SavedGame {

@@ -79,6 +79,7 @@ public struct PlayerGames: Sendable {
         guard saved.game.isFinished else {
             throw PlayerDataError(use == .review ? .notFinishedForReview(saved.id) : .gameInProgress(saved.id))
         }
+        if use == .deletion { try refuseDeletingAMatchGame(saved.id) }
         return saved
     }
     /// A game asked for by its id or the start of it, to play on: one that is over is refused
@@ -96,7 +97,12 @@ public struct PlayerGames: Sendable {
         try run { () throws(StorageError) in try player.mark(letter, as: mark, gameID: gameID) }
     }
     public func giveUp(gameID: String) throws -> SavedGame { try run { () throws(StorageError) in try player.giveUp(gameID: gameID) } }
-    public func deleteGame(id: String) throws { try run { () throws(StorageError) in try player.deleteGame(id: id) } }
+    /// Takes a finished game out of the history; a game of a match is refused
+    /// (`refuseDeletingAMatchGame`).
+    public func deleteGame(id: String) throws {
+        try refuseDeletingAMatchGame(id)
+        try run { () throws(StorageError) in try player.deleteGame(id: id) }
+    }
     public func history() throws -> [SavedGame] { try run { () throws(StorageError) in try player.history() } }
 
     // MARK: Packs, reading list, statistics

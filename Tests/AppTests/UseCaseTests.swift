@@ -209,6 +209,26 @@ enum Content {
         #expect(throws: (any Error).self) { try games.declineMatch(id: made.state.match.id) }
     }
 
+    @Test func aMatchGameStaysInTheHistoryWhileASoloGameIsDeleted() throws {
+        try games.player.keepFriend("ben", joinedAt: Self.now)
+        let made = try games.newMatch(against: "ben", packID: "animals", rules: nil, hard: false, seed: 7)
+        let first = try games.begin(GameOptions(match: made.state.match.id)).game
+        _ = try games.submitGuess(first.game.secret, gameID: first.id)
+        #expect(try games.game(id: first.id).game.isFinished)
+        // Refused before `history delete` asks, and by the deletion itself (the full screen's).
+        let asked = #expect(throws: Failure.self) { try games.finishedGame(idOrPrefix: first.id, for: .deletion) }
+        #expect(asked?.message == "game \(first.id) is game 1 of your match against ben: a match's games stay in the history")
+        #expect(throws: Failure.self) { try games.deleteGame(id: first.id) }
+        #expect(try games.history().map(\.id).contains(first.id))
+        // Its review is still there, and a solo game is deleted as before.
+        #expect(try games.finishedGame(idOrPrefix: first.id, for: .review).id == first.id)
+        let solo = try started("zebra")
+        _ = try games.submitGuess("zebra", gameID: solo.id)
+        _ = try games.finishedGame(idOrPrefix: solo.id, for: .deletion)
+        try games.deleteGame(id: solo.id)
+        #expect(try !games.history().map(\.id).contains(solo.id))
+    }
+
     @Test func theMakerCancelsAMatchAndItCannotBePlayedThen() throws {
         try games.player.keepFriend("ben", joinedAt: Self.now)
         let made = try games.newMatch(against: "ben", packID: "animals", rules: nil, hard: false, seed: 7)
