@@ -17,6 +17,24 @@ extension FolderCloudDatabase {
         return current.systemFields?.changeTag == expected ? nil : .serverRecordChanged(serverRecord: current)
     }
 
+    /// The stamp of a commit: this device's clock reading, or, when a version it saves over or
+    /// deletes carries a later one, the first reading after that version. A save that passed its
+    /// change-tag check was made knowing the version it replaces, so it must win over it
+    /// everywhere, and the clock reading alone does not promise that: a reading more than a day
+    /// ahead of this machine's wall clock does not move its clock (`HLCTimestamp.trustedAhead`),
+    /// so a machine whose clock is that far behind would stamp its change before the version it
+    /// changed, acknowledge it and keep its value while every other machine kept the one it
+    /// replaced (simulation seeds 939 and 4015). Only the stamp moves, never this device's clock:
+    /// a version far ahead reaches no other record's stamp.
+    static func stamp(_ own: HLCTimestamp, replacing commit: CommitBatch, in view: ZoneView) -> HLCTimestamp {
+        var stamp = own
+        for name in commit.saving.lazy.map(\.recordName) + commit.deleting {
+            guard let replaced = view.winners[name]?.entry.hlc, replaced >= stamp, let after = replaced.readableSuccessor else { continue }
+            stamp = after
+        }
+        return stamp
+    }
+
     func entry(named name: String, type: String, fields: [String: FieldValue]?, seq: Int, stamp: HLCTimestamp, previous: ZoneView.Winner?) -> RecordEntry {
         let live = previous.flatMap { $0.entry.deleted ? nil : $0.entry }
         return RecordEntry(name: name, type: type, seq: seq, hlc: stamp, deleted: fields == nil, fields: fields,
@@ -72,7 +90,8 @@ extension FolderCloudDatabase {
                         break
                     }
                     let seq = (view.positions[device] ?? 0) + 1
-                    let stamp = state.clock.advanced(wall: options.now(), observed: max(view.latestHLC, head.clock))
+                    let own = state.clock.advanced(wall: options.now(), observed: max(view.latestHLC, head.clock))
+                    let stamp = Self.stamp(own, replacing: commit, in: view)
                     let entries = commit.saving.map { record in
                         let previous = view.winners[record.recordName]
                         var fields = record.fields
@@ -84,8 +103,8 @@ extension FolderCloudDatabase {
                         entry(named: name, type: view.winners[name]?.entry.type ?? "Deleted", fields: nil, seq: seq, stamp: stamp, previous: view.winners[name])
                     }
                     segments.append(SegmentBody(generation: generation, device: device, zone: zone, seq: seq, hlc: stamp, entries: entries))
-                    state.clock = stamp
-                    head.clock = stamp
+                    state.clock = own
+                    head.clock = own
                     for entry in entries { view.merge(entry, from: device) }
                     view.positions[device] = seq
                 }

@@ -44,6 +44,13 @@ public struct HLCTimestamp: Hashable, Sendable, Codable, Comparable, CustomStrin
         return HLCTimestamp(millis: latest.millis, counter: latest.counter + 1)
     }
 
+    /// The first reading after `self` that a file may still hold, or nil when `self` is the
+    /// last one (`latestReadable` with its counter full).
+    public var readableSuccessor: HLCTimestamp? {
+        if counter < UInt32.max { return HLCTimestamp(millis: millis, counter: counter + 1) }
+        return millis < Self.latestReadable ? HLCTimestamp(millis: millis + 1, counter: 0) : nil
+    }
+
     public var date: Date { Date(timeIntervalSince1970: Double(millis) / 1000) }
 
     /// Fixed width, so change tags built from it compare and read the same everywhere.

@@ -61,6 +61,44 @@ import Testing
         #expect(stamp.millis < wall + HLCTimestamp.trustedAhead, "stamped \(stamp) after a reading of \(ahead)")
     }
 
+    /// A machine whose clock is more than a day behind another changes a record it fetched from
+    /// that machine (simulation seeds 939 and 4015): its version, made knowing the other, wins
+    /// on every reader, and its clock still does not follow the reading ahead.
+    @Test(arguments: [false, true])
+    func aChangeMadeOverAVersionADayAheadWinsEverywhere(deleting: Bool) throws {
+        let ahead = try FolderCloudDatabase.inMemory(folder, player: "ann", device: DeviceID("desktop"),
+                                                     options: CloudStoreOptions(now: { [now] in now.addingTimeInterval(25 * 3600) }))
+        try ahead.createZone(zone)
+        let theirs = try ahead.modifyRecords(in: zone, saving: [CloudRecord(recordType: "Bookmark", recordName: "zebra", fields: ["on": .int(1)])],
+                                             deleting: [])
+        let aheadStamp = try #require(theirs.savedRecords.first?.systemFields?.modifiedAt)
+        let behind = try store("laptop")
+        var fetched = try #require(try behind.fetchZoneChanges(zone, since: nil).changedRecords.first { $0.recordName == "zebra" })
+        fetched.fields["on"] = .int(0)
+        let made = try behind.modifyRecords(in: zone, saving: deleting ? [] : [fetched], deleting: deleting ? ["zebra"] : [])
+        if !deleting {
+            let stamp = try #require(made.savedRecords.first?.systemFields?.modifiedAt)
+            #expect(stamp > aheadStamp, "a change made over \(aheadStamp) was stamped \(stamp)")
+        }
+        for reader in [try store("reader"), ahead] {
+            let changes = try reader.fetchZoneChanges(zone, since: nil)
+            if deleting {
+                #expect(!changes.changedRecords.contains { $0.recordName == "zebra" }, "\(changes.changedRecords)")
+            } else {
+                #expect(changes.changedRecords.first { $0.recordName == "zebra" }?.fields["on"] == .int(0), "\(changes.changedRecords)")
+            }
+        }
+        let next = try behind.modifyRecords(in: zone, saving: [record("other")], deleting: [])
+        let wall = Int64(now.timeIntervalSince1970 * 1000)
+        #expect(try #require(next.savedRecords.first?.systemFields?.modifiedAt).millis < wall + 1000, "this machine's clock followed the reading ahead")
+    }
+
+    @Test func theLastReadingHasNoSuccessor() {
+        #expect(HLCTimestamp(millis: 5, counter: 2).readableSuccessor == HLCTimestamp(millis: 5, counter: 3))
+        #expect(HLCTimestamp(millis: 5, counter: .max).readableSuccessor == HLCTimestamp(millis: 6, counter: 0))
+        #expect(HLCTimestamp(millis: HLCTimestamp.latestReadable, counter: .max).readableSuccessor == nil)
+    }
+
     @Test func advancingNeverOverflows() {
         let wall = Date(timeIntervalSince1970: 1_790_000_000)
         let top = HLCTimestamp(millis: .max, counter: .max)
