@@ -152,6 +152,7 @@ enum Metric: String, CaseIterable {
     case receiveOneGuessMemory = "program.receiveOneGuess.peakMemory"
     case firstScreenWaiting = "program.firstScreenWithAChangeWaiting"
     case firstScreenWaitingMemory = "program.firstScreenWithAChangeWaiting.peakMemory"
+    case nothingToDoNewProcess = "program.nothingToDoRound"
     case databaseBytesPerGame = "database.bytesPerGame"
     case folderRatio = "cloud.sizeVsLiveJSON"
     case historyFirstSync = "history.firstSync"
@@ -195,6 +196,7 @@ enum Metric: String, CaseIterable {
         case .receiveOneGuessMemory: "  its peak memory (RSS)"
         case .firstScreenWaiting: "`qiktionary` to its first screen and out with one change waiting, whole process"
         case .firstScreenWaitingMemory: "  its peak memory (RSS)"
+        case .nothingToDoNewProcess: "`qiktionary sync` with nothing to do, a new process: the round's own time (its `durationMs`)"
         case .databaseBytesPerGame: "database size per game (a new machine's, after its first sync)"
         case .folderRatio: "cloud folder after compaction ÷ live data as JSON"
         case .historyFirstSync: "first sync of a new machine"
@@ -263,6 +265,8 @@ enum Metric: String, CaseIterable {
         case .sendOneGuessProgram, .receiveOneGuessProgram: Target(atMost: 60, unit: "ms")
         case .sendOneGuessMemory, .receiveOneGuessMemory: Target(atMost: 40, unit: "MB")
         case .firstScreenWaiting: Target(atMost: 150, unit: "ms")
+        // Issue 37: a new process's round with nothing to do, signatures and all.
+        case .nothingToDoNewProcess: Target(atMost: 5, unit: "ms")
         case .databaseBytesPerGame: Target(atMost: 1_200, unit: "bytes")
         case .neverCompactedFirstSyncMemory, .neverCompactedCompactionMemory: Target(atMost: 100, unit: "MB")
         default: nil
@@ -481,6 +485,25 @@ func measureOneGuess(games: Int, laptop: Machine, receiver: URL, cloud: URL, run
     record(.receiveOneGuessMemory, receives.map(\.peakMegabytes))
     record(.firstScreenWaiting, screens.map(\.milliseconds))
     record(.firstScreenWaitingMemory, screens.map(\.peakMegabytes))
+
+    // Then nothing moves: a new process's whole round (verifying the heads it reads included),
+    // timed by the round itself, as `sync --json` reports it. The first sync after the screen
+    // above may still fold what that run left; it is not counted.
+    _ = try sync(laptop.dataDir, laptop.profile.device.name)
+    var rounds: [Double] = []
+    for _ in 0..<max(8, runs * 2) {
+        let outcome = try Child.run(["sync", "--json", "--data-dir", laptop.dataDir.path, "--cloud-dir", cloud.path,
+                                     "--player", Seeding.player, "--device", laptop.profile.device.name])
+        guard outcome.status == 0, let line = outcome.output.split(separator: "\n").last,
+              let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+              let duration = (object["durationMs"] as? NSNumber)?.doubleValue else {
+            throw BenchFailure("qiktionary sync --json with nothing to do did not report its round (exit \(outcome.status)): \(outcome.output)")
+        }
+        let moved = ["uploaded", "downloaded", "deleted"].map { (object[$0] as? NSNumber)?.intValue ?? 0 }.reduce(0, +)
+        guard moved == 0 else { throw BenchFailure("the sync with nothing to do moved \(moved) records: \(outcome.output)") }
+        rounds.append(duration)
+    }
+    record(.nothingToDoNewProcess, rounds)
 }
 
 /// The bytes of a data dir's database (its file and any write-ahead log left beside it).

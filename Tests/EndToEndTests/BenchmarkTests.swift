@@ -18,7 +18,7 @@ import Testing
                         "program.firstUpload", "program.firstUpload.peakMemory", "program.firstSync", "program.firstSync.peakMemory", "program.firstScreen", "program.firstScreen.peakMemory",
                         "database.bytesPerGame", "program.sendOneGuess", "program.sendOneGuess.peakMemory", "program.receiveOneGuess",
                         "program.receiveOneGuess.peakMemory", "program.firstScreenWithAChangeWaiting", "program.firstScreenWithAChangeWaiting.peakMemory",
-                        "cloud.sizeVsLiveJSON", "sync.nothingToDo.manyPlayers", "sync.nothingToDo.manyPlayers.everyStoreRead", "program.matchSyncRound", "program.neverCompactedFirstSync", "program.neverCompactedFirstSync.peakMemory",
+                        "program.nothingToDoRound", "cloud.sizeVsLiveJSON", "sync.nothingToDo.manyPlayers", "sync.nothingToDo.manyPlayers.everyStoreRead", "program.matchSyncRound", "program.neverCompactedFirstSync", "program.neverCompactedFirstSync.peakMemory",
                         "program.bogusPlaysRound", "program.bogusPlaysRound.peakMemory", "program.bogusPlayersRound",
                         "program.bogusPlayersRound.peakMemory"]
         // (`program.compactionOfANeverCompactedLog` needs a log worth compacting: not at 40 games.)
@@ -39,6 +39,10 @@ import Testing
         #expect(median("program.firstScreen.peakMemory") > 1)
         #expect(median("program.sendOneGuess.peakMemory") > 1 && median("program.receiveOneGuess.peakMemory") > 1)
         #expect(median("database.bytesPerGame") > 100)
+        // A new process's round with nothing to do, as its own durationMs tells it: whole
+        // milliseconds, far below any process's start, and never the minutes a wrong count would be.
+        #expect(byMetric["program.nothingToDoRound"]?["runs"] as? Int ?? 0 >= 8)
+        #expect(median("program.nothingToDoRound") >= 0 && median("program.nothingToDoRound") < 60_000)
         #expect(median("program.neverCompactedFirstSync.peakMemory") > 1)
         // Only the 10,000-game scale (and issue 27's metrics at 100,000) carries targets.
         #expect(result.events.allSatisfy { $0["target"] == nil && $0["met"] == nil })
