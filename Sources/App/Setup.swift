@@ -301,7 +301,7 @@ final class LoadedLexicon: Sendable {
             if let lexicon { return lexicon }
             do {
                 // With the common tier, which the hint prefers at a near-equal split.
-                let loaded = try BundledContent.lexicon().withCommon((try? BundledContent.commonWords()) ?? Lexicon([String]()))
+                let loaded = try BundledContent.lexicon().withCommon(loading: { (try? BundledContent.commonWords()) ?? Lexicon([String]()) })
                 lexicon = loaded
                 return loaded
             } catch {

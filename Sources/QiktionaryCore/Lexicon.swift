@@ -4,8 +4,11 @@ import Foundation
 public struct Lexicon: Sendable {
     private let words: Set<String>
     /// The common tier, when given (`withCommon`): the hint prefers these words when they split
-    /// the candidates as well, or nearly.
-    public private(set) var common: Set<String> = []
+    /// the candidates as well, or nearly. Read the first time it is asked for: checking a word
+    /// (a guess played, a fetched one) never needs it, and a process that receives one guess
+    /// would otherwise spend a tenth of its time reading the tier.
+    public var common: Set<String> { commonTier.words }
+    private var commonTier = CommonTier { [] }
     /// Each length's words, worked out the first time they are asked for: decoding one code
     /// (a challenge, each of a match's three words) asks for them, and filtering and sorting
     /// the whole dictionary every time made listing a few matches cost more than a sync round.
@@ -14,7 +17,15 @@ public struct Lexicon: Sendable {
     /// This dictionary with `tier`'s words as its common ones.
     public func withCommon(_ tier: Lexicon) -> Lexicon {
         var copy = self
-        copy.common = tier.words
+        copy.commonTier = CommonTier { tier.words }
+        return copy
+    }
+
+    /// This dictionary with the common words `load` gives, read the first time they are asked
+    /// for (once, whichever copy asks).
+    public func withCommon(loading load: @escaping @Sendable () -> Lexicon) -> Lexicon {
+        var copy = self
+        copy.commonTier = CommonTier { load().words }
         return copy
     }
 
@@ -26,12 +37,30 @@ public struct Lexicon: Sendable {
     public init(text: String) {
         var words = Set<String>()
         words.reserveCapacity(40_000)
-        // Split as bytes: the words are ASCII, and splitting by characters costs several times
-        // more (every process that plays or syncs reads the whole list). A line holding any
-        // other character is not a word either way.
-        for line in text.utf8.split(whereSeparator: { (10...13).contains($0) }) {
-            guard let word = String(line), word.isLowercaseASCIIWord else { continue }
-            words.insert(word)
+        // Split as bytes, in one pass over the text's storage: a word is a line of a to z only,
+        // so a line is checked as it is split, and only a word is made a string (every process
+        // that checks a guess, a fetched one included, reads the whole list: splitting into
+        // substrings first and checking each again cost a quarter of a sync receiving one guess).
+        var text = text
+        text.withUTF8 { bytes in
+            var start = 0, index = 0, letters = true
+            func end() {
+                if letters && index > start {
+                    words.insert(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+                }
+            }
+            while index < bytes.count {
+                let byte = bytes[index]
+                if (10...13).contains(byte) {
+                    end()
+                    start = index + 1
+                    letters = true
+                } else if !(97...122).contains(byte) {
+                    letters = false
+                }
+                index += 1
+            }
+            end()
         }
         self.words = words
     }
@@ -66,5 +95,24 @@ private final class WordsByLength: @unchecked Sendable {
         let words = make()
         known[length] = words
         return words
+    }
+}
+
+/// The common tier, read once when first asked for, shared by every copy of its dictionary.
+private final class CommonTier: @unchecked Sendable {
+    private let lock = NSLock()
+    private var load: (@Sendable () -> Set<String>)?
+    private var loaded: Set<String> = []
+
+    init(_ load: @escaping @Sendable () -> Set<String>) { self.load = load }
+
+    var words: Set<String> {
+        lock.lock()
+        defer { lock.unlock() }
+        if let load {
+            loaded = load()
+            self.load = nil
+        }
+        return loaded
     }
 }

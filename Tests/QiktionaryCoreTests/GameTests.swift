@@ -47,6 +47,24 @@ import Testing
         for word in ["Honey", "honey", "cr4ne", "café", ""] { #expect(!list.contains(word)) }
     }
 
+    @Test func theWordListKeepsItsLastLineWithoutANewline_andReadsItsCommonTierOnlyWhenAsked() {
+        #expect(Lexicon(text: "crane\nghost").contains("ghost"))
+        #expect(Lexicon(text: "ghost").count == 1)
+        #expect(Lexicon(text: "").count == 0)
+        #expect(Lexicon(text: "\n\r\n").count == 0)
+        let reads = Counter()
+        let list = Lexicon(text: "crane\nghost\n").withCommon(loading: { reads.add(); return Lexicon(["crane"]) })
+        #expect(list.contains("ghost") && reads.value == 0, "checking a word reads no common tier")
+        let copy = list
+        #expect(copy.common == ["crane"] && list.common == ["crane"])
+        #expect(reads.value == 1, "read once, whichever copy asks")
+    }
+
+    private final class Counter: @unchecked Sendable {
+        private(set) var value = 0
+        func add() { value += 1 }
+    }
+
     @Test func aRepeatedGuessIsRefused() throws {
         var game = classic()
         try game.submit("crane", lexicon: lexicon)
