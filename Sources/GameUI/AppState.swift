@@ -173,6 +173,10 @@ public struct AppState: Sendable, Equatable {
     /// The guess line holds a word just refused: the next letter starts a new word, and Enter
     /// does not send it again unchanged.
     public var inputRefused = false
+    /// Letters typed past the word's length (not shown, but counted): Enter then refuses the
+    /// line rather than send the word's first letters, which may be another word (STARE typed
+    /// in a 4-letter game is not STAR), and Backspace takes them off first.
+    public var inputOverflow = 0
     /// The game on the board ended by a change from elsewhere (another machine) while it was in
     /// play here: the card says so, and its one-key commands wait for Enter or Esc.
     public var notice: String?

@@ -226,6 +226,10 @@ extension Canvas {
             x = buffer.write(i < typed.count ? String(typed[i]) : "_", x: x, y: line.y, style: style, limit: line.maxX - x)
             x = buffer.write(" ", x: x, y: line.y, limit: line.maxX - x)
         }
+        // Letters typed past the end are counted where the next would go: Enter will not send.
+        if state.inputOverflow > 0 {
+            x = buffer.write("+\(state.inputOverflow)", x: x, y: line.y, style: Style(color: .red, bold: true), limit: line.maxX - x)
+        }
         let left = "\(game.guessesLeft) of \(game.maxGuesses) left "
         if line.maxX - x >= left.columns + 1 {
             buffer.write(left, x: line.maxX - left.columns, y: line.y, style: game.guessesLeft <= 3 ? Style(color: .yellow, bold: true) : .plain)

@@ -254,6 +254,7 @@ private func hintLine(_ hint: Hint, game: SavedGame, _ state: AppState) -> Strin
 private func forgetTyping(_ state: inout AppState) {
     state.input = ""
     state.inputRefused = false
+    state.inputOverflow = 0
 }
 
 /// What the status line says when a game ends. `here` is this machine's name: a word found on
@@ -598,14 +599,20 @@ private func handleGuess(_ key: Key, _ state: inout AppState) -> [Effect] {
         state.boardScroll = max(0, state.boardScroll - (key == .down ? 1 : 5))
     case .character(let c) where Keys.typeLetter ~= key:
         if state.inputRefused { forgetTyping(&state) }
-        if state.input.count < game.length {
+        if state.input.count < game.length && state.inputOverflow == 0 {
             state.input.append(Character(c.lowercased()))
         } else {
-            state.status = StatusMessage("The word has \(game.length) letters: Enter to guess, Backspace to change it.")
+            state.inputOverflow += 1
+            state.status = StatusMessage(overflowLine(state, game: game), isError: true)
         }
     case Keys.deleteLetter:
-        // Ctrl-H is what many terminals send for Backspace.
-        if !state.input.isEmpty { state.input.removeLast() }
+        // Ctrl-H is what many terminals send for Backspace. Letters typed past the end go first.
+        if state.inputOverflow > 0 {
+            state.inputOverflow -= 1
+            state.status = state.inputOverflow > 0 ? StatusMessage(overflowLine(state, game: game), isError: true) : nil
+        } else if !state.input.isEmpty {
+            state.input.removeLast()
+        }
         state.inputRefused = false
     case Keys.clearGuess:
         forgetTyping(&state)
@@ -616,6 +623,10 @@ private func handleGuess(_ key: Key, _ state: inout AppState) -> [Effect] {
         }
         if state.inputRefused {
             state.status = StatusMessage("\(state.input.uppercased()) was refused: type another word, or Backspace to change it.", isError: true)
+            return []
+        }
+        if state.inputOverflow > 0 {
+            state.status = StatusMessage(overflowLine(state, game: game), isError: true)
             return []
         }
         return [.guess(state.input, gameID: game.id)]
@@ -635,6 +646,12 @@ private func handleGuess(_ key: Key, _ state: inout AppState) -> [Effect] {
         break
     }
     return []
+}
+
+/// What the status line says while letters typed past the word's length wait to be taken off.
+private func overflowLine(_ state: AppState, game: Game) -> String {
+    let typed = state.input.count + state.inputOverflow
+    return "\(typed) letters typed; the word has \(game.length): Backspace takes off the extra \(state.inputOverflow == 1 ? "one" : "\(state.inputOverflow)"), Ctrl-U clears."
 }
 
 private func toggleBookmark(_ saved: SavedGame) -> [Effect] {

@@ -286,10 +286,29 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
         let (state, effects) = press("CraNEs".map { Key.character($0) }, on: Fixtures.state(.guess))
         #expect(state.input == "crane")
         #expect(effects.isEmpty)
-        #expect(state.status?.text.contains("5 letters") == true)
+        #expect(state.status?.text.contains("the word has 5") == true)
         let (digit, _) = press(.character("3"), on: Fixtures.state(.guess))
         #expect(digit.pane == .inProgress && digit.input == "", "digits are screen keys, never typed")
         #expect(press(.character("!"), on: Fixtures.state(.guess)).0.status?.isError == true)
+    }
+
+    /// A word longer than the game's typed and sent at once (CRANES in a 5-letter game) is not
+    /// sent as its first letters, which may be another word: Enter refuses the line, the extra
+    /// letters show as a count, and Backspace takes them off first.
+    @Test func lettersTypedPastTheLengthKeepEnterFromSendingTheirStart() {
+        let typed = "cranes".map { Key.character($0) }
+        let (refused, effects) = press(typed + [.enter], on: Fixtures.state(.guess))
+        #expect(effects.isEmpty, "CRANE is a word: it must not be played for CRANES")
+        #expect(refused.input == "crane" && refused.inputOverflow == 1)
+        #expect(refused.status?.isError == true && refused.status?.text == "6 letters typed; the word has 5: Backspace takes off the extra one, Ctrl-U clears.")
+        #expect(view(refused, size: Size(width: 100, height: 30)).text.contains("> C R A N E +1"))
+        let (twoOver, _) = press(typed + [.character("x")], on: Fixtures.state(.guess))
+        #expect(twoOver.inputOverflow == 2 && twoOver.status?.text.contains("extra 2") == true)
+        let (trimmed, sent) = press(typed + [.backspace, .enter], on: Fixtures.state(.guess))
+        #expect(trimmed.inputOverflow == 0 && sent == [.guess("crane", gameID: "g1")], "once the extra letter is off, the word goes")
+        let (cleared, _) = press(typed + [.control("u")], on: Fixtures.state(.guess))
+        #expect(cleared.input == "" && cleared.inputOverflow == 0)
+        #expect(press([.character("t"), .enter], on: cleared).0.inputOverflow == 0)
     }
 
     @Test func enterSubmitsTheGuessOrAsksForOne() {
