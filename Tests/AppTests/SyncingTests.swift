@@ -72,10 +72,14 @@ import Testing
         defer { opened.cleanUp() }
         let game = try opened.setup.games.begin(GameOptions(pack: "animals", word: "tiger")).game
         _ = try opened.setup.games.submitGuess("crane", gameID: game.id)
+        #expect(try opened.setup.games.lastSynced() == nil, "never synced: the header says 'not synced yet'")
         let written = Locked<[String]>([])
         let line = ProgressLine { text in written.withLock { $0.append(text) } }
         line.draw(.importing, done: 1, total: 2)
+        let before = opened.setup.clock()
         let report = try opened.setup.sync.once(progress: line)
+        let synced = try #require(try opened.setup.games.lastSynced(), "the round is the machine's last sync")
+        #expect(synced >= before.addingTimeInterval(-0.001) && synced <= opened.setup.clock().addingTimeInterval(0.001), "\(synced)")
         #expect(report.uploaded > 0 && report.movedRecords, "\(report)")
         #expect(written.withLock { $0 }.last == "\r\u{1B}[K", "the line is wiped when the round ends")
         let again = try opened.setup.sync.once()
