@@ -173,7 +173,7 @@ public struct AppState: Sendable, Equatable {
     /// The guess line holds a word just refused: the next letter starts a new word, and Enter
     /// does not send it again unchanged.
     public var inputRefused = false
-    /// Letters typed past the word's length (not shown, but counted): Enter then refuses the
+    /// Letters typed past the word's length (counted after the word, `+1`): Enter then refuses the
     /// line rather than send the word's first letters, which may be another word (STARE typed
     /// in a 4-letter game is not STAR), and Backspace takes them off first.
     public var inputOverflow = 0

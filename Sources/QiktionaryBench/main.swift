@@ -456,8 +456,8 @@ func measureOneGuess(games: Int, laptop: Machine, receiver: URL, cloud: URL, run
         _ = try laptop.player.submitGuess(word, gameID: game.game.id, lexicon: Seeding.lexicon)
         return game.game.id
     }
-    func sync(_ dataDir: URL, _ device: String) throws -> Child.Outcome {
-        let outcome = try Child.run(["sync", "--data-dir", dataDir.path, "--cloud-dir", cloud.path, "--player", Seeding.player, "--device", device])
+    func sync(_ dataDir: URL, _ device: String, json: Bool = false) throws -> Child.Outcome {
+        let outcome = try Child.run(["sync"] + (json ? ["--json"] : []) + ["--data-dir", dataDir.path, "--cloud-dir", cloud.path, "--player", Seeding.player, "--device", device])
         guard outcome.status == 0 else { throw BenchFailure("qiktionary sync on \(device) exited \(outcome.status): \(outcome.output)") }
         return outcome
     }
@@ -492,9 +492,8 @@ func measureOneGuess(games: Int, laptop: Machine, receiver: URL, cloud: URL, run
     _ = try sync(laptop.dataDir, laptop.profile.device.name)
     var rounds: [Double] = []
     for _ in 0..<max(8, runs * 2) {
-        let outcome = try Child.run(["sync", "--json", "--data-dir", laptop.dataDir.path, "--cloud-dir", cloud.path,
-                                     "--player", Seeding.player, "--device", laptop.profile.device.name])
-        guard outcome.status == 0, let line = outcome.output.split(separator: "\n").last,
+        let outcome = try sync(laptop.dataDir, laptop.profile.device.name, json: true)
+        guard let line = outcome.output.split(separator: "\n").last,
               let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
               let duration = (object["durationMs"] as? NSNumber)?.doubleValue else {
             throw BenchFailure("qiktionary sync --json with nothing to do did not report its round (exit \(outcome.status)): \(outcome.output)")

@@ -16,9 +16,7 @@ public struct Lexicon: Sendable {
 
     /// This dictionary with `tier`'s words as its common ones.
     public func withCommon(_ tier: Lexicon) -> Lexicon {
-        var copy = self
-        copy.commonTier = CommonTier { tier.words }
-        return copy
+        withCommon(loading: { tier })
     }
 
     /// This dictionary with the common words `load` gives, read the first time they are asked
