@@ -61,6 +61,15 @@ let package = Package(
         // The application layer: the use cases every front end calls (start, guess, hint, daily and
         // challenge games, import and export, resets, recovery) and the wording of errors for a person.
         .target(name: "App", dependencies: ["QiktionaryCore", "Storage", "Sync", "CloudStore", "QiktionaryResources", "TextSafety", "Concurrency"]),
+        // The sync engine under a deterministic simulation: machines, processes and faults, all
+        // from a seed (docs/reliability.md). SimulationTests runs it in process, and so does
+        // qiktionary-sim, built optimized, for thousands of seeds.
+        .target(name: "Simulation", dependencies: [
+            "Sync", "App", "Storage", "CloudStore", "QiktionaryCore", "QiktionaryResources", "Concurrency",
+            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
+        ]),
+        // The simulation's seeds shared out among worker processes (a test tool, not shipped).
+        .executableTarget(name: "qiktionary-sim", dependencies: ["Simulation", "Spawn"], path: "Sources/SimulationRunner"),
         // A child process for the cloud store's multi-process and crash tests.
         .executableTarget(name: "cloudstore-probe", dependencies: ["CloudStore"], path: "Sources/CloudStoreProbe"),
         // Timings of the cloud store at 10,000 records (a benchmark, not a test).
@@ -105,10 +114,7 @@ let package = Package(
             "qiktionary", "App", "PlainMode", "Storage", "QiktionaryCore", "QiktionaryResources", "CloudStore", "Sync", "TestSupport",
         ]),
         // A deterministic simulation of sync (machines, processes, faults, all from a seed) and the merges' properties.
-        .testTarget(name: "SimulationTests", dependencies: [
-            "Sync", "App", "Storage", "CloudStore", "QiktionaryCore", "QiktionaryResources", "Concurrency",
-            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
-        ]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "CloudStore", "QiktionaryCore", "Storage", "TestSupport"]),
         .testTarget(name: "CloudStoreTests", dependencies: ["CloudStore", "cloudstore-probe", "Concurrency", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "EndToEndTests", dependencies: ["qiktionary", "qiktionary-bench", "qiktionary-coach-bench", "QiktionaryCore", "CloudStore", "TestSupport"],
                     exclude: ["Fixtures"]),

@@ -27,9 +27,9 @@ extension AppDatabase {
     static func assistKey(_ player: String) -> String { "assist \(player)" }
 
     static func assist(_ player: String, _ db: Database) throws -> Assist {
-        let latest = try Row.fetchOne(db, sql: """
+        let latest = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT assist, startedAt FROM game INDEXED BY game_player_started WHERE playerId = ? ORDER BY startedAt DESC LIMIT 1
-            """, arguments: [player])
+            """), arguments: [player])
         let chosen = try SettingRecord.fetchOne(db, key: assistKey(player)).flatMap { record -> (Assist, Int64)? in
             let parts = record.value.split(separator: " ")
             guard parts.count == 2, let level = Assist(rawValue: String(parts[0])), let at = Int64(parts[1]) else { return nil }

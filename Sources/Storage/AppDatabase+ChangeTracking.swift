@@ -17,24 +17,24 @@ extension AppDatabase {
     }
 
     static func trackMarkChange(_ gameID: String, letter: String, _ db: Database) throws {
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO markChange (gameId, letter, version) VALUES (?, ?, 1)
             ON CONFLICT (gameId, letter) DO UPDATE SET version = version + 1
-            """, arguments: [gameID, letter])
+            """).execute(arguments: [gameID, letter])
     }
 
     static func trackBookmarkChange(_ playerID: String, word: String, _ db: Database) throws {
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO bookmarkChange (playerId, word, version) VALUES (?, ?, 1)
             ON CONFLICT (playerId, word) DO UPDATE SET version = version + 1
-            """, arguments: [playerID, word])
+            """).execute(arguments: [playerID, word])
     }
 
     /// Before a game is deleted: queue the deletion of the records the cloud has of it (the
     /// game, its guesses and its marks), so other machines drop them too.
     static func trackGameDeletion(_ record: GameRecord, _ db: Database) throws {
         // Its marks by the names the cloud gave, kept with their system fields.
-        let names = try String.fetchAll(db, sql: "SELECT recordName FROM remoteRecord WHERE playerId = ? AND gameId = ?",
+        let names = try String.fetchAll(db.cachedStatement(sql: "SELECT recordName FROM remoteRecord WHERE playerId = ? AND gameId = ?"),
                                         arguments: [record.playerId, record.id])
         for name in names {
             try db.execute(sql: "INSERT OR IGNORE INTO recordDeletion (playerId, recordName, zone) VALUES (?, ?, ?)",
@@ -45,13 +45,13 @@ extension AppDatabase {
         // may be in the cloud all the same (a commit that landed though the process sending it
         // was killed or crashed before it heard so): its deletion goes too, at the cost of a
         // deletion the cloud may not need.
-        let maybeSent = try Bool.fetchOne(db, sql: "SELECT 1 FROM syncState WHERE playerId = ?", arguments: [record.playerId]) ?? false
+        let maybeSent = try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM syncState WHERE playerId = ?"), arguments: [record.playerId]) ?? false
         if record.uploaded || maybeSent {
-            try db.execute(sql: "INSERT OR IGNORE INTO deletionByGame (playerId, gameId, word) VALUES (?, ?, '')", arguments: [record.playerId, record.id])
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO deletionByGame (playerId, gameId, word) VALUES (?, ?, '')").execute(arguments: [record.playerId, record.id])
         }
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT OR IGNORE INTO deletionByGame (playerId, gameId, word) SELECT ?, gameId, word FROM guess WHERE gameId = ? AND (uploaded OR ?)
-            """, arguments: [record.playerId, record.id, maybeSent])
+            """).execute(arguments: [record.playerId, record.id, maybeSent])
     }
 
     /// The fields of a game row that differ between two versions of it: the columns that are

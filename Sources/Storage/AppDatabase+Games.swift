@@ -13,7 +13,7 @@ extension AppDatabase {
     /// dictionary's words of the game's length).
     public func answers(for game: Game) throws(StorageError) -> [String]? {
         try read { db in
-            let words = try String.fetchAll(db, sql: "SELECT word FROM packWord WHERE packId = ? ORDER BY position",
+            let words = try String.fetchAll(db.cachedStatement(sql: "SELECT word FROM packWord WHERE packId = ? ORDER BY position"),
                                             arguments: [game.packID]).filter { $0.count == game.length && game.rules.allows($0) }
             return words.contains(game.secret) ? words : nil
         }
@@ -116,10 +116,10 @@ extension AppDatabase {
         if let packID = request.packID {
             guard let found = try PackRecord.fetchOne(db, key: packID) else { throw StorageError.unknownPack(packID) }
             pack = found
-        } else if let recent = try String.fetchOne(db, sql: """
+        } else if let recent = try String.fetchOne(db.cachedStatement(sql: """
             SELECT g.packId FROM game g JOIN pack p ON p.id = g.packId
             WHERE g.playerId = ? ORDER BY g.startedAt DESC LIMIT 1
-            """, arguments: [playerID]), let found = try PackRecord.fetchOne(db, key: recent) {
+            """), arguments: [playerID]), let found = try PackRecord.fetchOne(db, key: recent) {
             pack = found
         } else if let first = try PackRecord.order(PackRecord.Columns.length, PackRecord.Columns.title).fetchOne(db) {
             pack = first
@@ -130,10 +130,10 @@ extension AppDatabase {
         let entries = try PackWordRecord.filter(PackWordRecord.Columns.packId == pack.id).order(PackWordRecord.Columns.position).fetchAll(db)
             .filter { rules.allows($0.word) }
         // The pack's words already had: one index probe per word, however many games were played.
-        let played = try Set(String.fetchAll(db, sql: """
+        let played = try Set(String.fetchAll(db.cachedStatement(sql: """
             SELECT w.word FROM packWord w
             WHERE w.packId = ? AND EXISTS (SELECT 1 FROM game g WHERE g.playerId = ? AND g.packId = w.packId AND g.secret = w.word)
-            """, arguments: [pack.id, playerID]))
+            """), arguments: [pack.id, playerID]))
         var seeded = SeededGenerator(seed: request.seed ?? UInt64.random(in: .min ... .max))
         guard let word = WordChoice.choose(from: entries.map(\.word), notYet: played, using: &seeded),
               let entry = entries.first(where: { $0.word == word }) else {
@@ -200,10 +200,10 @@ extension PlayerDatabase {
             }
             // Core's one rule for a short id (`IDPrefix`), asked of the table.
             guard let prefix = IDPrefix.normalized(typed) else { throw StorageError.noGame(typed) }
-            let found = try GameRecord.fetchAll(db, sql: "SELECT * FROM game WHERE playerId = ? AND substr(id, 1, ?) = ? LIMIT 3",
+            let found = try GameRecord.fetchAll(db.cachedStatement(sql: "SELECT * FROM game WHERE playerId = ? AND substr(id, 1, ?) = ? LIMIT 3"),
                                                 arguments: [profile.playerID, prefix.count, prefix])
             if found.count > 1 {
-                let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM game WHERE playerId = ? AND substr(id, 1, ?) = ?",
+                let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM game WHERE playerId = ? AND substr(id, 1, ?) = ?"),
                                              arguments: [profile.playerID, prefix.count, prefix]) ?? found.count
                 throw StorageError.ambiguousGame(prefix, count: count)
             }

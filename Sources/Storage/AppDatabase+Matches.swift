@@ -19,14 +19,14 @@ extension PlayerDatabase {
     public func keepMatch(_ match: Match, madeHere: Bool = false) throws(StorageError) -> Match? {
         try write { db in
             if let kept = try Self.match(match.id, viewer: viewer, db) { return kept }
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 INSERT INTO matchRecord (viewer, id, players, createdBy, pack, packVersion, rules, hard, length, maxGuesses,
                   createdAt, codes, wordCheck, madeHere, assist) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [viewer, match.id, match.players.joined(separator: ","), match.createdBy, match.pack, match.packVersion,
+                """).execute(arguments: [viewer, match.id, match.players.joined(separator: ","), match.createdBy, match.pack, match.packVersion,
                                  match.rules.rawValue, match.hard, match.length, match.maxGuesses,
                                  AppDatabase.millis(match.createdAt), match.codes.joined(separator: ","), match.wordCheck, madeHere,
                                  match.assist?.rawValue])
-            try db.execute(sql: "UPDATE matchPlay SET waitingSince = 0 WHERE viewer = ? AND matchId = ?", arguments: [viewer, match.id])
+            try db.cachedStatement(sql: "UPDATE matchPlay SET waitingSince = 0 WHERE viewer = ? AND matchId = ?").execute(arguments: [viewer, match.id])
             return nil
         }
     }
@@ -34,7 +34,7 @@ extension PlayerDatabase {
     /// The ids of the matches this machine made.
     public func matchesMadeHere() throws(StorageError) -> Set<String> {
         try read { db in
-            Set(try String.fetchAll(db, sql: "SELECT id FROM matchRecord WHERE viewer = ? AND madeHere", arguments: [viewer]))
+            Set(try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM matchRecord WHERE viewer = ? AND madeHere"), arguments: [viewer]))
         }
     }
 
@@ -45,13 +45,13 @@ extension PlayerDatabase {
     /// Every match kept, newest first.
     public func keptMatches() throws(StorageError) -> [Match] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM matchRecord WHERE viewer = ? ORDER BY createdAt DESC, id", arguments: [viewer])
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM matchRecord WHERE viewer = ? ORDER BY createdAt DESC, id"), arguments: [viewer])
                 .compactMap(Self.match(row:))
         }
     }
 
     private static func match(_ id: String, viewer: String, _ db: Database) throws -> Match? {
-        try Row.fetchOne(db, sql: "SELECT * FROM matchRecord WHERE viewer = ? AND id = ?", arguments: [viewer, id]).flatMap(match(row:))
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM matchRecord WHERE viewer = ? AND id = ?"), arguments: [viewer, id]).flatMap(match(row:))
     }
 
     private static func match(row: Row) -> Match? {
@@ -75,17 +75,17 @@ extension PlayerDatabase {
         try write { db in
             var kept = fields
             var since = waitingSince.map(AppDatabase.millis) ?? 0
-            if let row = try Row.fetchOne(db, sql: """
+            if let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT * FROM matchPlay WHERE viewer = ? AND matchId = ? AND player = ? AND gameIndex = ?
-                """, arguments: [viewer, fields.match, fields.player, fields.game]) {
+                """), arguments: [viewer, fields.match, fields.player, fields.game]) {
                 kept = merge(Self.fields(row), fields)
                 let was: Int64 = row["waitingSince"]
                 if was > 0, since > 0 { since = min(was, since) }
             }
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 INSERT OR REPLACE INTO matchPlay (viewer, matchId, player, gameIndex, status, guesses, hints, assist, grid, waitingSince)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [viewer, kept.match, kept.player, kept.game, kept.status, kept.guesses, kept.hints, kept.assist, kept.grid,
+                """).execute(arguments: [viewer, kept.match, kept.player, kept.game, kept.status, kept.guesses, kept.hints, kept.assist, kept.grid,
                                  since])
         }
     }
@@ -93,9 +93,9 @@ extension PlayerDatabase {
     /// How many plays of each player wait for a match not here.
     public func waitingPlays() throws(StorageError) -> [String: Int] {
         try read { db in
-            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: """
+            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT player, count(*) AS n FROM matchPlay WHERE viewer = ? AND waitingSince > 0 GROUP BY player
-                """, arguments: [viewer]).map { ($0["player"] as String, $0["n"] as Int) })
+                """), arguments: [viewer]).map { ($0["player"] as String, $0["n"] as Int) })
         }
     }
 
@@ -103,10 +103,10 @@ extension PlayerDatabase {
     /// shared zone, the players seen, and when the play waiting longest for its match was read.
     public func sharedRoundStart() throws(StorageError) -> (tokens: [String: String], friends: [String], oldestWaiting: Date?) {
         try read { db in
-            let tokens = Dictionary(try Row.fetchAll(db, sql: "SELECT player, token FROM sharedToken WHERE viewer = ?", arguments: [viewer])
+            let tokens = Dictionary(try Row.fetchAll(db.cachedStatement(sql: "SELECT player, token FROM sharedToken WHERE viewer = ?"), arguments: [viewer])
                 .map { ($0["player"] as String, $0["token"] as String) }, uniquingKeysWith: { a, _ in a })
-            let friends = try String.fetchAll(db, sql: "SELECT name FROM friend WHERE viewer = ? ORDER BY name", arguments: [viewer])
-            let oldest = try Int64.fetchOne(db, sql: "SELECT min(waitingSince) FROM matchPlay WHERE viewer = ? AND waitingSince > 0",
+            let friends = try String.fetchAll(db.cachedStatement(sql: "SELECT name FROM friend WHERE viewer = ? ORDER BY name"), arguments: [viewer])
+            let oldest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT min(waitingSince) FROM matchPlay WHERE viewer = ? AND waitingSince > 0"),
                                             arguments: [viewer]).map(AppDatabase.time)
             return (tokens, friends, oldest)
         }
@@ -115,7 +115,7 @@ extension PlayerDatabase {
     /// When the play waiting longest for its match was read (nil: none waits).
     public func oldestWaitingPlay() throws(StorageError) -> Date? {
         try read { db in
-            try Int64.fetchOne(db, sql: "SELECT min(waitingSince) FROM matchPlay WHERE viewer = ? AND waitingSince > 0", arguments: [viewer])
+            try Int64.fetchOne(db.cachedStatement(sql: "SELECT min(waitingSince) FROM matchPlay WHERE viewer = ? AND waitingSince > 0"), arguments: [viewer])
                 .map(AppDatabase.time)
         }
     }
@@ -126,15 +126,15 @@ extension PlayerDatabase {
     public func dropWaitingPlays(before cutoff: Date, ofMatches matches: [String] = []) throws(StorageError) -> [String: Int] {
         try write { db in
             var dropped: [String: Int] = [:]
-            let stale = try Row.fetchAll(db, sql: """
+            let stale = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT player, count(*) AS n FROM matchPlay WHERE viewer = ? AND waitingSince > 0 AND waitingSince < ? GROUP BY player
-                """, arguments: [viewer, AppDatabase.millis(cutoff)])
+                """), arguments: [viewer, AppDatabase.millis(cutoff)])
             for row in stale { dropped[row["player"], default: 0] += row["n"] as Int }
             try db.execute(sql: "DELETE FROM matchPlay WHERE viewer = ? AND waitingSince > 0 AND waitingSince < ?",
                            arguments: [viewer, AppDatabase.millis(cutoff)])
             for id in matches {
-                try db.execute(sql: "DELETE FROM matchPlay WHERE viewer = ? AND matchId = ?", arguments: [viewer, id])
-                try db.execute(sql: "DELETE FROM matchDecline WHERE viewer = ? AND matchId = ?", arguments: [viewer, id])
+                try db.cachedStatement(sql: "DELETE FROM matchPlay WHERE viewer = ? AND matchId = ?").execute(arguments: [viewer, id])
+                try db.cachedStatement(sql: "DELETE FROM matchDecline WHERE viewer = ? AND matchId = ?").execute(arguments: [viewer, id])
             }
             return dropped
         }
@@ -143,7 +143,7 @@ extension PlayerDatabase {
     /// The plays kept of a match, as they were read.
     public func plays(ofMatch id: String) throws(StorageError) -> [MatchPlay.Fields] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM matchPlay WHERE viewer = ? AND matchId = ? ORDER BY player, gameIndex",
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM matchPlay WHERE viewer = ? AND matchId = ? ORDER BY player, gameIndex"),
                              arguments: [viewer, id]).map(Self.fields)
         }
     }
@@ -159,17 +159,17 @@ extension PlayerDatabase {
     /// `madeHere`: this machine's player declined here (only such a decline is published).
     public func keepDecline(matchID: String, by player: String, madeHere: Bool = false) throws(StorageError) {
         try write { db in
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 INSERT INTO matchDecline (viewer, matchId, player, madeHere) VALUES (?, ?, ?, ?)
                 ON CONFLICT (viewer, matchId, player) DO UPDATE SET madeHere = max(madeHere, excluded.madeHere)
-                """, arguments: [viewer, matchID, player, madeHere])
+                """).execute(arguments: [viewer, matchID, player, madeHere])
         }
     }
 
     /// The ids of the matches this machine's player declined here.
     public func declinesMadeHere() throws(StorageError) -> Set<String> {
         try read { db in
-            Set(try String.fetchAll(db, sql: "SELECT matchId FROM matchDecline WHERE viewer = ? AND player = ? AND madeHere",
+            Set(try String.fetchAll(db.cachedStatement(sql: "SELECT matchId FROM matchDecline WHERE viewer = ? AND player = ? AND madeHere"),
                                     arguments: [viewer, viewer]))
         }
     }
@@ -178,7 +178,7 @@ extension PlayerDatabase {
     public func declines() throws(StorageError) -> [String: Set<String>] {
         try read { db in
             var declines: [String: Set<String>] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT matchId, player FROM matchDecline WHERE viewer = ?", arguments: [viewer]) {
+            for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT matchId, player FROM matchDecline WHERE viewer = ?"), arguments: [viewer]) {
                 declines[row["matchId"], default: []].insert(row["player"])
             }
             return declines
@@ -191,17 +191,17 @@ extension PlayerDatabase {
     /// the first time is kept).
     public func keepFriend(_ name: String, joinedAt: Date? = nil) throws(StorageError) {
         try write { db in
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 INSERT INTO friend (viewer, name, joined) VALUES (?, ?, ?)
                 ON CONFLICT (viewer, name) DO UPDATE SET joined = CASE WHEN joined = 0 THEN excluded.joined ELSE joined END
-                """, arguments: [viewer, name, joinedAt.map { AppDatabase.millis(AppDatabase.stamp($0)) } ?? 0])
+                """).execute(arguments: [viewer, name, joinedAt.map { AppDatabase.millis(AppDatabase.stamp($0)) } ?? 0])
         }
     }
 
     /// Forgets one player seen (their Player record was taken away); never this player.
     public func forgetFriend(_ name: String) throws(StorageError) {
         guard name != viewer else { return }
-        try write { db in try db.execute(sql: "DELETE FROM friend WHERE viewer = ? AND name = ?", arguments: [viewer, name]) }
+        try write { db in try db.cachedStatement(sql: "DELETE FROM friend WHERE viewer = ? AND name = ?").execute(arguments: [viewer, name]) }
     }
 
     /// Forgets the players seen whose folder is no longer in the shared folder (this player stays).
@@ -209,19 +209,19 @@ extension PlayerDatabase {
         let gone = try friends().filter { $0 != viewer && !present.contains($0) }
         guard !gone.isEmpty else { return }
         try write { db in
-            for name in gone { try db.execute(sql: "DELETE FROM friend WHERE viewer = ? AND name = ?", arguments: [viewer, name]) }
+            for name in gone { try db.cachedStatement(sql: "DELETE FROM friend WHERE viewer = ? AND name = ?").execute(arguments: [viewer, name]) }
         }
     }
 
     /// The players seen, by name.
     public func friends() throws(StorageError) -> [String] {
-        try read { db in try String.fetchAll(db, sql: "SELECT name FROM friend WHERE viewer = ? ORDER BY name", arguments: [viewer]) }
+        try read { db in try String.fetchAll(db.cachedStatement(sql: "SELECT name FROM friend WHERE viewer = ? ORDER BY name"), arguments: [viewer]) }
     }
 
     /// When this player joined, as far as this machine knows (nil: not joined).
     public func joinedAt() throws(StorageError) -> Date? {
         try read { db in
-            try Int64.fetchOne(db, sql: "SELECT joined FROM friend WHERE viewer = ? AND name = ? AND joined > 0",
+            try Int64.fetchOne(db.cachedStatement(sql: "SELECT joined FROM friend WHERE viewer = ? AND name = ? AND joined > 0"),
                                arguments: [viewer, viewer]).map(AppDatabase.time)
         }
     }
@@ -234,10 +234,10 @@ extension PlayerDatabase {
     public func keepStanding(_ standing: Standing, player: String, device: String) throws(StorageError) {
         try write { db in
             let line = standing
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 INSERT OR REPLACE INTO standing (viewer, player, device, tallies, bestDailyStreak, matchesWon, days)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [viewer, player, device, Self.talliesText(line.tallies), line.bestDailyStreak, line.matchesWon,
+                """).execute(arguments: [viewer, player, device, Self.talliesText(line.tallies), line.bestDailyStreak, line.matchesWon,
                                  line.dayLines.joined(separator: "\n")])
         }
     }
@@ -246,7 +246,7 @@ extension PlayerDatabase {
     public func standings() throws(StorageError) -> [String: Standing] {
         try read { db in
             var lines: [String: Standing] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT * FROM standing WHERE viewer = ?", arguments: [viewer]) {
+            for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM standing WHERE viewer = ?"), arguments: [viewer]) {
                 guard let line = Self.standing(row) else { continue }
                 let player: String = row["player"]
                 lines[player] = lines[player].map { Standing.merge($0, line) } ?? line
@@ -322,17 +322,17 @@ extension PlayerDatabase {
     /// changed: the player's finished games, their results, times, hints, hard mode, help and dates.
     public func historyFingerprint() throws(StorageError) -> String {
         try read { db in
-            try String.fetchOne(db, sql: """
+            try String.fetchOne(db.cachedStatement(sql: """
                 SELECT count(*) || ' ' || ifnull(max(updatedAt), 0) || ' ' || total(status = 'won') || ' ' || total(length(hints))
                   || ' ' || total(hard) || ' ' || total(assist = 'none') || ' ' || total(assist = 'coach') || ' ' || count(daily)
                 FROM game WHERE playerId = ? AND status != 'in-progress'
-                """, arguments: [profile.playerID]) ?? ""
+                """), arguments: [profile.playerID]) ?? ""
         }
     }
 
     /// Forgets what was published (the cloud was reset or the folder changed): all is sent again.
     public func forgetPublished() throws(StorageError) {
-        try write { db in try db.execute(sql: "DELETE FROM sharedPublished WHERE viewer = ?", arguments: [viewer]) }
+        try write { db in try db.cachedStatement(sql: "DELETE FROM sharedPublished WHERE viewer = ?").execute(arguments: [viewer]) }
     }
 
     // MARK: Match games
@@ -341,7 +341,7 @@ extension PlayerDatabase {
     public func gamesHere(_ ids: [String]) throws(StorageError) -> Set<String> {
         guard !ids.isEmpty else { return [] }
         return try read { db in
-            Set(try String.fetchAll(db, sql: "SELECT id FROM game WHERE playerId = ? AND id IN (SELECT value FROM json_each(?))",
+            Set(try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM game WHERE playerId = ? AND id IN (SELECT value FROM json_each(?))"),
                                     arguments: [profile.playerID, String(decoding: try JSONEncoder().encode(ids), as: UTF8.self)]))
         }
     }
@@ -350,7 +350,7 @@ extension PlayerDatabase {
     /// held to (nil: no such pack here), without reading every pack's words as `storedPacks` does.
     public func packLimits(of id: String) throws(StorageError) -> (length: Int, guessLimit: Int)? {
         try read { db in
-            try PackRecord.fetchOne(db, sql: "SELECT * FROM pack WHERE id = ?", arguments: [id])
+            try PackRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM pack WHERE id = ?"), arguments: [id])
                 .map { ($0.length, $0.maxGuesses ?? Game.defaultMaxGuesses) }
         }
     }
@@ -358,9 +358,9 @@ extension PlayerDatabase {
     /// Every pack stored, with its words in order: what a match is drawn from.
     public func storedPacks() throws(StorageError) -> [Pack] {
         try read { db in
-            let words = Dictionary(grouping: try PackWordRecord.fetchAll(db, sql: "SELECT * FROM packWord ORDER BY packId, position"),
+            let words = Dictionary(grouping: try PackWordRecord.fetchAll(db.cachedStatement(sql: "SELECT * FROM packWord ORDER BY packId, position")),
                                    by: \.packId)
-            return try PackRecord.fetchAll(db, sql: "SELECT * FROM pack ORDER BY id").map { pack in
+            return try PackRecord.fetchAll(db.cachedStatement(sql: "SELECT * FROM pack ORDER BY id")).map { pack in
                 Pack(id: pack.id, version: pack.version, title: pack.title, description: pack.description, length: pack.length,
                      rules: pack.rules, maxGuesses: pack.maxGuesses,
                      words: (words[pack.id] ?? []).map { Pack.Entry(word: $0.word, fact: $0.fact) })

@@ -14,14 +14,14 @@ extension AppDatabase {
 
     /// Whether the machine still holds the mark as it was sent.
     fileprivate static func holds(_ mark: SyncMark, _ db: Database) throws -> Bool {
-        guard let row = try Row.fetchOne(db, sql: "SELECT state, markedAt FROM mark WHERE gameId = ? AND letter = ?",
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT state, markedAt FROM mark WHERE gameId = ? AND letter = ?"),
                                          arguments: [mark.gameID, mark.letter]) else { return mark.state == nil }
         return row["state"] == mark.state?.rawValue && row["markedAt"] == Self.millis(mark.markedAt)
     }
 
     /// Whether the machine still holds the bookmark (or its absence) as it was sent.
     fileprivate static func holds(_ bookmark: SyncBookmark, player: String, _ db: Database) throws -> Bool {
-        guard let row = try Row.fetchOne(db, sql: "SELECT packId, fact, addedAt FROM bookmark WHERE playerId = ? AND word = ?",
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT packId, fact, addedAt FROM bookmark WHERE playerId = ? AND word = ?"),
                                          arguments: [player, bookmark.word]) else { return !bookmark.isBookmarked }
         return bookmark.isBookmarked && row["packId"] == bookmark.packID && row["fact"] == bookmark.fact && row["addedAt"] == Self.millis(bookmark.addedAt)
     }
@@ -37,31 +37,31 @@ extension AppDatabase {
 
     /// Drops the stored packs so the next start loads them afresh from the pack files.
     public func forgetPacks() throws(StorageError) {
-        try write { db in try db.execute(sql: "DELETE FROM pack") }
+        try write { db in try db.cachedStatement(sql: "DELETE FROM pack").execute() }
     }
 
     static func forgetSyncMetadata(_ player: String, newGeneration: String?, _ db: Database) throws {
-        try db.execute(sql: "DELETE FROM remoteRecord WHERE playerId = ?", arguments: [player])
-        try db.execute(sql: "DELETE FROM zoneToken WHERE playerId = ?", arguments: [player])
-        try db.execute(sql: "DELETE FROM orphanRecord WHERE playerId = ?", arguments: [player])
-        try db.execute(sql: "UPDATE game SET systemFields = NULL WHERE playerId = ?", arguments: [player])
-        try db.execute(sql: "UPDATE guess SET uploaded = 0 WHERE gameId IN (SELECT id FROM game WHERE playerId = ?)", arguments: [player])
+        try db.cachedStatement(sql: "DELETE FROM remoteRecord WHERE playerId = ?").execute(arguments: [player])
+        try db.cachedStatement(sql: "DELETE FROM zoneToken WHERE playerId = ?").execute(arguments: [player])
+        try db.cachedStatement(sql: "DELETE FROM orphanRecord WHERE playerId = ?").execute(arguments: [player])
+        try db.cachedStatement(sql: "UPDATE game SET systemFields = NULL WHERE playerId = ?").execute(arguments: [player])
+        try db.cachedStatement(sql: "UPDATE guess SET uploaded = 0 WHERE gameId IN (SELECT id FROM game WHERE playerId = ?)").execute(arguments: [player])
         // Marks and bookmarks have no "never uploaded" flag: queue every one, so the next sync
         // sends them all and the cloud keeps the latest by causal order.
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO markChange (gameId, letter) SELECT m.gameId, m.letter FROM mark m JOIN game g ON g.id = m.gameId
             WHERE g.playerId = ? ON CONFLICT DO NOTHING
-            """, arguments: [player])
+            """).execute(arguments: [player])
         try db.execute(sql: "INSERT INTO bookmarkChange (playerId, word) SELECT playerId, word FROM bookmark WHERE playerId = ? ON CONFLICT DO NOTHING",
                        arguments: [player])
         if let newGeneration {
-            try db.execute(sql: "DELETE FROM recordDeletion WHERE playerId = ?", arguments: [player])
-            try db.execute(sql: "DELETE FROM deletionByGame WHERE playerId = ?", arguments: [player])
-            try db.execute(sql: "DELETE FROM syncState WHERE playerId = ?", arguments: [player])
+            try db.cachedStatement(sql: "DELETE FROM recordDeletion WHERE playerId = ?").execute(arguments: [player])
+            try db.cachedStatement(sql: "DELETE FROM deletionByGame WHERE playerId = ?").execute(arguments: [player])
+            try db.cachedStatement(sql: "DELETE FROM syncState WHERE playerId = ?").execute(arguments: [player])
             try SyncStateRecord(playerId: player, generation: newGeneration, databaseToken: nil, incompleteZones: "",
                                 lastSyncAt: nil, state: "never", message: nil).insert(db)
         } else {
-            try db.execute(sql: "UPDATE syncState SET databaseToken = NULL, incompleteZones = '' WHERE playerId = ?", arguments: [player])
+            try db.cachedStatement(sql: "UPDATE syncState SET databaseToken = NULL, incompleteZones = '' WHERE playerId = ?").execute(arguments: [player])
         }
     }
 
@@ -70,9 +70,9 @@ extension AppDatabase {
     /// sent), so their deletion is queued again, by game and word. Not after the player's data
     /// here was erased (`--reset-local`, which leaves no sync state): those games were not deleted.
     static func deleteAgain(_ records: [(game: String, word: String)], player: String, _ db: Database) throws {
-        guard !records.isEmpty, try Bool.fetchOne(db, sql: "SELECT 1 FROM syncState WHERE playerId = ?", arguments: [player]).isTrue else { return }
-        for (game, word) in records where try !Bool.fetchOne(db, sql: "SELECT 1 FROM game WHERE id = ?", arguments: [game]).isTrue {
-            try db.execute(sql: "INSERT OR IGNORE INTO deletionByGame (playerId, gameId, word) VALUES (?, ?, ?)", arguments: [player, game, word])
+        guard !records.isEmpty, try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM syncState WHERE playerId = ?"), arguments: [player]).isTrue else { return }
+        for (game, word) in records where try !Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM game WHERE id = ?"), arguments: [game]).isTrue {
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO deletionByGame (playerId, gameId, word) VALUES (?, ?, ?)").execute(arguments: [player, game, word])
         }
     }
 
@@ -86,7 +86,7 @@ extension AppDatabase {
     }
 
     static func systemFields(_ player: String, _ name: String, _ db: Database) throws -> Data? {
-        try Data.fetchOne(db, sql: "SELECT systemFields FROM remoteRecord WHERE playerId = ? AND recordName = ?", arguments: [player, name])
+        try Data.fetchOne(db.cachedStatement(sql: "SELECT systemFields FROM remoteRecord WHERE playerId = ? AND recordName = ?"), arguments: [player, name])
     }
 }
 
@@ -194,12 +194,12 @@ extension PlayerDatabase {
         try read { db in
             var out = OutgoingChanges()
             let player = profile.playerID
-            out.deletions = try Row.fetchAll(db, sql: "SELECT recordName, zone FROM recordDeletion WHERE playerId = ? ORDER BY recordName",
+            out.deletions = try Row.fetchAll(db.cachedStatement(sql: "SELECT recordName, zone FROM recordDeletion WHERE playerId = ? ORDER BY recordName"),
                                              arguments: [player]).map {
                 OutgoingChanges.Deletion(recordName: $0["recordName"], zone: SyncZone(rawValue: $0["zone"]) ?? .games)
             }
             // Deleted games and their guesses, queued by game and word: named here, in the same order.
-            let byGame = try Row.fetchAll(db, sql: "SELECT gameId, word FROM deletionByGame WHERE playerId = ?", arguments: [player])
+            let byGame = try Row.fetchAll(db.cachedStatement(sql: "SELECT gameId, word FROM deletionByGame WHERE playerId = ?"), arguments: [player])
             if !byGame.isEmpty {
                 out.deletions += byGame.map { row in
                     let game: String = row["gameId"], word: String = row["word"]
@@ -213,11 +213,11 @@ extension PlayerDatabase {
             out.games = try Queue.games(db, Queue.gamesSQL(where: "g.id IN (\(Queue.queuedGameIDs))"), player: player)
             out.guesses = try Queue.guesses(db, Queue.guessesSQL(where: "TRUE"), player: player)
             out.marks = try Queue.marks(db, Queue.marksSQL(where: "TRUE"), player: player)
-            out.bookmarks = try Row.fetchAll(db, sql: """
+            out.bookmarks = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT c.word, c.version, b.packId, b.fact, b.addedAt FROM bookmarkChange c
                 LEFT JOIN bookmark b ON b.playerId = c.playerId AND b.word = c.word
                 WHERE c.playerId = ? ORDER BY c.word
-                """, arguments: [player]).map { row in
+                """), arguments: [player]).map { row in
                 let packID: String? = row["packId"]
                 return OutgoingChanges.Bookmark(
                     bookmark: SyncBookmark(word: row["word"], packID: packID ?? "", fact: row["fact"] ?? "",
@@ -264,9 +264,9 @@ extension PlayerDatabase {
     /// Whether the cloud has acknowledged any record of the player's (so it is not empty).
     public func knowsRemoteRecords() throws(StorageError) -> Bool {
         try read { db in
-            try Bool.fetchOne(db, sql: """
+            try Bool.fetchOne(db.cachedStatement(sql: """
                 SELECT EXISTS (SELECT 1 FROM remoteRecord WHERE playerId = ?) OR EXISTS (SELECT 1 FROM game WHERE playerId = ? AND systemFields IS NOT NULL)
-                """, arguments: [profile.playerID, profile.playerID]) ?? false
+                """), arguments: [profile.playerID, profile.playerID]) ?? false
         }
     }
 
@@ -334,7 +334,7 @@ extension PlayerDatabase {
                 try db.cachedStatement(sql: "DELETE FROM markChange WHERE gameId = ? AND letter = ? AND version = ?").execute(
                     arguments: [change.mark.gameID, change.mark.letter, change.version])
                 if try !AppDatabase.holds(change.mark, db),
-                   try Bool.fetchOne(db, sql: "SELECT 1 FROM game WHERE id = ?", arguments: [change.mark.gameID]).isTrue {
+                   try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM game WHERE id = ?"), arguments: [change.mark.gameID]).isTrue {
                     try AppDatabase.trackMarkChange(change.mark.gameID, letter: change.mark.letter, db)
                 }
             }
@@ -357,7 +357,7 @@ extension PlayerDatabase {
     /// deletion: a game of these it does not bring was deleted in the cloud (`dropGamesGoneFromCloud`).
     public func gamesKnownInCloud() throws(StorageError) -> Set<String> {
         try read { db in
-            Set(try String.fetchAll(db, sql: "SELECT id FROM game WHERE playerId = ? AND systemFields IS NOT NULL", arguments: [profile.playerID]))
+            Set(try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM game WHERE playerId = ? AND systemFields IS NOT NULL"), arguments: [profile.playerID]))
         }
     }
 
@@ -374,12 +374,12 @@ extension PlayerDatabase {
         return try write { db in
             var dropped = 0
             for id in ids.sorted() {
-                try db.execute(sql: """
+                try db.cachedStatement(sql: """
                     DELETE FROM game WHERE id = ? AND playerId = ? AND systemFields IS NOT NULL
                     AND NOT EXISTS (SELECT 1 FROM gameChange WHERE gameId = game.id)
                     AND NOT EXISTS (SELECT 1 FROM guess WHERE gameId = game.id AND uploaded = 0)
                     AND NOT EXISTS (SELECT 1 FROM markChange WHERE gameId = game.id)
-                    """, arguments: [id, profile.playerID])
+                    """).execute(arguments: [id, profile.playerID])
                 dropped += db.changesCount
             }
             return dropped
@@ -391,7 +391,7 @@ extension PlayerDatabase {
     public func dropDeletedElsewhere(recordNames: Set<String>, sent: OutgoingChanges, naming: some RecordNaming) throws(StorageError) {
         try write { db in
             for change in sent.games where recordNames.contains(naming.game(change.game.id)) {
-                try db.execute(sql: "DELETE FROM game WHERE id = ? AND playerId = ?", arguments: [change.game.id, profile.playerID])
+                try db.cachedStatement(sql: "DELETE FROM game WHERE id = ? AND playerId = ?").execute(arguments: [change.game.id, profile.playerID])
             }
             for deletion in sent.deletions where recordNames.contains(deletion.recordName) {
                 try AppDatabase.clear(deletion, player: profile.playerID, db)
@@ -404,8 +404,8 @@ extension PlayerDatabase {
     /// change, except where a merge keeps something the cloud does not have yet.
     @discardableResult
     public func applyIncoming(_ changes: IncomingChanges, zone: SyncZone, token: Data?, naming: some RecordNaming,
-                              lexicon: (() -> Lexicon)? = nil) throws(StorageError) -> ApplyReport {
-        try applyIncoming(zone: zone, naming: naming, lexicon: lexicon) { apply in
+                              lexicon: (() -> Lexicon)? = nil, since: FetchStart = .unchecked) throws(StorageError) -> ApplyReport {
+        try applyIncoming(zone: zone, naming: naming, lexicon: lexicon, since: since) { apply in
             try apply(changes)
             return token
         }
@@ -415,9 +415,21 @@ extension PlayerDatabase {
     /// each batch to `apply` and returns the token. All of it is one transaction: an error
     /// thrown by `feed` leaves the database as it was. With a dictionary (`lexicon`, read only
     /// when a record needs it) every word is looked up in it too (`IncomingApplication`).
-    public func applyIncoming(zone: SyncZone, naming: some RecordNaming, lexicon: (() -> Lexicon)? = nil,
+    ///
+    /// `since`: the zone's token the fetch began from. While another process of this machine
+    /// fetched the zone further and saved its token, this older fetch is neither applied nor
+    /// its token saved (the report says `stale`): saving it would move the token back, and a
+    /// record made and deleted between the two tokens would then never be seen deleted here.
+    public func applyIncoming(zone: SyncZone, naming: some RecordNaming, lexicon: (() -> Lexicon)? = nil, since: FetchStart = .unchecked,
                               feed: (_ apply: (IncomingChanges) throws -> Void) throws -> Data?) throws(StorageError) -> ApplyReport {
         try write { db in
+            if case .token(let start) = since,
+               try Data.fetchOne(db.cachedStatement(sql: "SELECT token FROM zoneToken WHERE playerId = ? AND zone = ?"),
+                                 arguments: [profile.playerID, zone.rawValue]) != start {
+                var stale = ApplyReport()
+                stale.stale = true
+                return stale
+            }
             var application = try IncomingApplication(db: db, player: profile.playerID, naming: naming, lexicon: lexicon)
             var devices: [String: String] = [:]
             let token = try feed { changes in
@@ -426,16 +438,16 @@ extension PlayerDatabase {
             }
             try application.finish()
             if let token {
-                try db.execute(sql: """
+                try db.cachedStatement(sql: """
                     INSERT INTO zoneToken (playerId, zone, token) VALUES (?, ?, ?)
                     ON CONFLICT (playerId, zone) DO UPDATE SET token = excluded.token
-                    """, arguments: [profile.playerID, zone.rawValue, token])
+                    """).execute(arguments: [profile.playerID, zone.rawValue, token])
             }
             for (id, name) in devices where id != profile.device.id && AppDatabase.isValidDeviceName(name) {
-                try db.execute(sql: """
+                try db.cachedStatement(sql: """
                     INSERT INTO device (id, name, isLocal, lastSeenAt) VALUES (?, ?, 0, ?)
                     ON CONFLICT (id) DO UPDATE SET name = excluded.name, lastSeenAt = excluded.lastSeenAt
-                    """, arguments: [id, name, AppDatabase.millis(clock())])
+                    """).execute(arguments: [id, name, AppDatabase.millis(clock())])
             }
             return application.report
         }
@@ -450,7 +462,7 @@ extension PlayerDatabase {
 
     public func zoneToken(_ zone: SyncZone) throws(StorageError) -> Data? {
         try read { db in
-            try Data.fetchOne(db, sql: "SELECT token FROM zoneToken WHERE playerId = ? AND zone = ?", arguments: [profile.playerID, zone.rawValue])
+            try Data.fetchOne(db.cachedStatement(sql: "SELECT token FROM zoneToken WHERE playerId = ? AND zone = ?"), arguments: [profile.playerID, zone.rawValue])
         }
     }
 
@@ -467,7 +479,7 @@ extension PlayerDatabase {
     /// Whether this machine has written records into the cloud's `generation` (`noteSent`).
     public func hasSent(generation: String) throws(StorageError) -> Bool {
         try read { db in
-            try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: ["sent " + profile.playerID]) == generation
+            try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM setting WHERE key = ?"), arguments: ["sent " + profile.playerID]) == generation
         }
     }
 
@@ -492,7 +504,7 @@ extension PlayerDatabase {
     /// the next sync asks the cloud whether it was (nil: no upload was under way).
     public func snapshotUploadZone() throws(StorageError) -> SyncZone? {
         try read { db in
-            try String.fetchOne(db, sql: "SELECT snapshotUpload FROM syncState WHERE playerId = ?", arguments: [profile.playerID])
+            try String.fetchOne(db.cachedStatement(sql: "SELECT snapshotUpload FROM syncState WHERE playerId = ?"), arguments: [profile.playerID])
                 .flatMap(SyncZone.init(rawValue:))
         }
     }

@@ -68,12 +68,12 @@ struct IncomingApplication {
         self.naming = naming
         self.lexicon = lexicon
         // Applying never queues a mark or bookmark, so what is read here holds for the whole fetch.
-        marksPending = try Bool.fetchOne(db, sql: "SELECT 1 FROM markChange LIMIT 1").isTrue
-        bookmarksPending = try Bool.fetchOne(db, sql: "SELECT 1 FROM bookmarkChange WHERE playerId = ? LIMIT 1", arguments: [player]).isTrue
-        orphansWaiting = try Bool.fetchOne(db, sql: "SELECT 1 FROM orphanRecord WHERE playerId = ? LIMIT 1", arguments: [player]).isTrue
-        deletionsPending = try Bool.fetchOne(db, sql: "SELECT 1 FROM deletionByGame WHERE playerId = ? AND word = '' LIMIT 1",
+        marksPending = try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM markChange LIMIT 1")).isTrue
+        bookmarksPending = try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM bookmarkChange WHERE playerId = ? LIMIT 1"), arguments: [player]).isTrue
+        orphansWaiting = try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM orphanRecord WHERE playerId = ? LIMIT 1"), arguments: [player]).isTrue
+        deletionsPending = try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM deletionByGame WHERE playerId = ? AND word = '' LIMIT 1"),
                                              arguments: [player]).isTrue
-        versionsKept = try Bool.fetchOne(db, sql: "SELECT 1 FROM remoteRecord WHERE playerId = ? LIMIT 1", arguments: [player]).isTrue
+        versionsKept = try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM remoteRecord WHERE playerId = ? LIMIT 1"), arguments: [player]).isTrue
     }
 
     mutating func run(_ changes: IncomingChanges) throws {
@@ -110,7 +110,7 @@ struct IncomingApplication {
         try adoptOrphans()
         try settle(touched)
         touched = []
-        report.waiting = try Int.fetchOne(db, sql: "SELECT count(*) FROM orphanRecord WHERE playerId = ?", arguments: [player]) ?? 0
+        report.waiting = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM orphanRecord WHERE playerId = ?"), arguments: [player]) ?? 0
     }
 
     private mutating func settle(_ gameIDs: Set<String>) throws {
@@ -174,7 +174,7 @@ struct IncomingApplication {
     /// marks, which were scored against the other word and are never merged into this one.
     private mutating func takeTheCloudsWord(_ row: GameRecord) throws {
         // The guesses, marks and queued changes go with the game row (ON DELETE CASCADE).
-        try db.execute(sql: "DELETE FROM game WHERE id = ? AND playerId = ?", arguments: [row.id, player])
+        try db.cachedStatement(sql: "DELETE FROM game WHERE id = ? AND playerId = ?").execute(arguments: [row.id, player])
         try row.insert(db)
         recent.insert(row.id)
         known[row.id] = Settling(row)
@@ -343,19 +343,19 @@ struct IncomingApplication {
         // A record of a game deleted here waits for nothing: the game is not coming back.
         if try deletedHere(gameID) { return }
         orphansWaiting = true
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO orphanRecord (playerId, recordName, gameId, payload) VALUES (?, ?, ?, ?)
             ON CONFLICT (playerId, recordName) DO UPDATE SET payload = excluded.payload
-            """, arguments: [player, name, gameID, try JSONEncoder().encode(orphan)])
+            """).execute(arguments: [player, name, gameID, try JSONEncoder().encode(orphan)])
     }
 
     private mutating func adoptOrphans() throws {
-        let rows = try Row.fetchAll(db, sql: """
+        let rows = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT o.recordName, o.payload FROM orphanRecord o JOIN game g ON g.id = o.gameId
             WHERE o.playerId = ? AND g.playerId = ?
-            """, arguments: [player, player])
+            """), arguments: [player, player])
         for row in rows {
-            try db.execute(sql: "DELETE FROM orphanRecord WHERE playerId = ? AND recordName = ?", arguments: [player, row["recordName"] as String])
+            try db.cachedStatement(sql: "DELETE FROM orphanRecord WHERE playerId = ? AND recordName = ?").execute(arguments: [player, row["recordName"] as String])
             guard let orphan = try? JSONDecoder().decode(Orphan.self, from: row["payload"] as Data) else { continue }
             if let guess = orphan.guess { try apply(guess) }
             if let mark = orphan.mark { try apply(mark, orphan.fields) }
@@ -423,7 +423,7 @@ struct IncomingApplication {
 
     /// Whether the game is the player's here, on the same word.
     private func isHere(_ game: SyncGame) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT 1 FROM game WHERE id = ? AND playerId = ? AND secret = ?", arguments: [game.id, player, game.secret]).isTrue
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM game WHERE id = ? AND playerId = ? AND secret = ?"), arguments: [game.id, player, game.secret]).isTrue
     }
 
     private func deletedHere(_ gameID: String) throws -> Bool {

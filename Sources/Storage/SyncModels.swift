@@ -154,8 +154,19 @@ public struct ApplyReport: Sendable, Equatable {
     public var waiting = 0
     /// Records the game's rules refused: nothing of them was applied.
     public var refused: [IncomingRefusal] = []
+    /// The fetch began from a token the zone no longer has (another process of this machine
+    /// fetched further meanwhile): nothing of it was applied, and its token was not saved.
+    public var stale = false
 
     public init() {}
+}
+
+/// Which token of its zone a fetch began from, for `applyIncoming`: `.token` (nil: none yet)
+/// applies it only while the zone still has that token; `.unchecked` applies it whatever the
+/// zone's token is now (tests and benchmarks that make a machine's state directly).
+public enum FetchStart: Sendable, Equatable {
+    case unchecked
+    case token(Data?)
 }
 
 /// A fetched record of the player's own zones refused by the game's rules (a game no start

@@ -22,13 +22,18 @@ extension SyncEngine {
             changes.changedZones.contains(zone.cloudZone) || incomplete.contains(zone.rawValue)
         }
         for zone in zones {
-            let token = try player.zoneToken(zone).flatMap { try? ChangeToken(serialized: $0) }
+            // Each fetch is applied only while the zone's token is still the one read here
+            // (`FetchStart`): another process of this machine may fetch the zone meanwhile.
+            let storedToken = try player.zoneToken(zone)
+            let since = FetchStart.token(storedToken)
+            let token = storedToken.flatMap { try? ChangeToken(serialized: $0) }
             // A full fetch brings what the cloud has and no deletion: the games this machine knew
             // the cloud had are read before it reads, and those it does not bring go here too.
             var known = token == nil ? try gamesKnownInCloud(zone) : []
             if token == nil {
                 var names = Set<String>()
-                let streamed = known.isEmpty ? streamedFullFetch(zone, report: &report) : streamedFullFetch(zone, report: &report, gameNames: &names)
+                let streamed = known.isEmpty ? streamedFullFetch(zone, since: since, report: &report)
+                    : streamedFullFetch(zone, since: since, report: &report, gameNames: &names)
                 if let complete = streamed {
                     if complete { incomplete.remove(zone.rawValue) } else { incomplete.insert(zone.rawValue) }
                     if complete && !known.isEmpty { try dropGamesGone(known, fetched: names, report: &report) }
@@ -44,7 +49,12 @@ extension SyncEngine {
             } catch CloudStoreError.zoneNotFound {
                 continue
             }
-            try apply(fetched.changedRecords, deletions: fetched.deletedRecords, zone: zone, token: fetched.token.serialized, report: &report)
+            // Older than what another process applied meanwhile: the zone is fetched again next round.
+            guard try apply(fetched.changedRecords, deletions: fetched.deletedRecords, zone: zone, token: fetched.token.serialized,
+                            since: since, report: &report) else {
+                incomplete.insert(zone.rawValue)
+                continue
+            }
             if fetched.isComplete { incomplete.remove(zone.rawValue) } else { incomplete.insert(zone.rawValue) }
             if fetched.isComplete && !known.isEmpty {
                 try dropGamesGone(known, fetched: Set(fetched.changedRecords.lazy.filter { $0.recordType == CloudSchema.game }.map(\.recordName)),
@@ -63,7 +73,9 @@ extension SyncEngine {
     /// as ever. Returns whether the zone is complete, or nil when the store did not stream it or
     /// anything went wrong: nothing is then kept, and the usual fetch does it all again.
     /// `gameNames`, when given: told the names of the games it brings, valid or not (`dropGamesGone`).
-    func streamedFullFetch(_ zone: SyncZone, report: inout SyncReport, gameNames: UnsafeMutablePointer<Set<String>>? = nil) -> Bool? {
+    /// A fetch older than another process's (`since`, `ApplyReport.stale`) is not complete.
+    func streamedFullFetch(_ zone: SyncZone, since: FetchStart, report: inout SyncReport,
+                           gameNames: UnsafeMutablePointer<Set<String>>? = nil) -> Bool? {
         let handoff = Handoff()
         let games = gameNames == nil ? nil : Locked(Set<String>())
         let cloud = self.cloud, device = cloud.device, chunk = streamChunk, warnings = self.warnings
@@ -72,7 +84,7 @@ extension SyncEngine {
         let progress = self.progress, expected = Expected()
         var outcome: StreamedFetch = .refused
         do {
-            let applied = try player.applyIncoming(zone: zone, naming: CloudSchema(), lexicon: lexicon) { apply in
+            let applied = try player.applyIncoming(zone: zone, naming: CloudSchema(), lexicon: lexicon, since: since) { apply in
                 let reader = Thread {
                     let result = Result { () throws(CloudStoreError) -> StreamedFetch in
                         try cloud.fetchAllRecords(zone.cloudZone, chunk: chunk, expect: { expected.set($0) }) { records in
@@ -110,6 +122,7 @@ extension SyncEngine {
                 progress?(stored, stored)
                 return token.serialized
             }
+            if applied.stale { return false }
             guard case .complete(_, let isComplete) = outcome else { return nil }
             Self.count(applied, skipped: counts.skipped, own: counts.own, into: &report, warnings: warnings)
             if let games { gameNames?.pointee = games.withLock { $0 } }
@@ -163,12 +176,17 @@ extension SyncEngine {
         report.waiting = applied.waiting
     }
 
-    func apply(_ records: [CloudRecord], deletions: [DeletedRecord], zone: SyncZone, token: Data?, report: inout SyncReport) throws {
+    /// Stores a fetch of the zone begun from `since`; false when another process of this
+    /// machine stored a later one meanwhile, and nothing was stored.
+    func apply(_ records: [CloudRecord], deletions: [DeletedRecord], zone: SyncZone, token: Data?, since: FetchStart,
+               report: inout SyncReport) throws -> Bool {
         let chunk = streamChunk
         guard records.count > chunk else {
             let mapped = Self.mapped(records, deletions: deletions, device: cloud.device, warnings: warnings)
-            let applied = try player.applyIncoming(mapped.changes, zone: zone, token: token, naming: CloudSchema(), lexicon: lexicon)
-            return Self.count(applied, skipped: mapped.skipped, own: mapped.own, into: &report, warnings: warnings)
+            let applied = try player.applyIncoming(mapped.changes, zone: zone, token: token, naming: CloudSchema(), lexicon: lexicon, since: since)
+            if applied.stale { return false }
+            Self.count(applied, skipped: mapped.skipped, own: mapped.own, into: &report, warnings: warnings)
+            return true
         }
         // A large fetch is stored in batches (one transaction still), so progress can be told;
         // each batch is checked and mapped on a thread of its own while the one before is stored
@@ -177,7 +195,7 @@ extension SyncEngine {
         var counts = (skipped: 0, own: 0)
         let device = cloud.device, total = records.count + deletions.count, progress = self.progress, warnings = self.warnings
         let handoff = Handoff()
-        let applied = try player.applyIncoming(zone: zone, naming: CloudSchema(), lexicon: lexicon) { apply in
+        let applied = try player.applyIncoming(zone: zone, naming: CloudSchema(), lexicon: lexicon, since: since) { apply in
             let mapper = Thread {
                 for start in stride(from: 0, to: records.count, by: chunk) {
                     let last = start + chunk >= records.count
@@ -199,7 +217,9 @@ extension SyncEngine {
             }
             return token
         }
+        if applied.stale { return false }
         Self.count(applied, skipped: counts.skipped, own: counts.own, into: &report, warnings: warnings)
+        return true
     }
 }
 

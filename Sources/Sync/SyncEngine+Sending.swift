@@ -170,7 +170,7 @@ extension SyncEngine {
             upload.publishedSnapshot = true
             if let token = outcome.token, try player.zoneToken(zone) == nil {
                 try pager.finish()
-                try player.applyIncoming(IncomingChanges(), zone: zone, token: token.serialized, naming: CloudSchema())
+                try player.applyIncoming(IncomingChanges(), zone: zone, token: token.serialized, naming: CloudSchema(), since: .token(nil))
             }
         }
         if let failure { throw failure }
@@ -275,7 +275,7 @@ extension SyncEngine {
                 try acknowledge()
                 conflicts = true
                 report.conflictsResolved += servers.count + deletedElsewhere.count
-                if !servers.isEmpty { try engine.apply(servers, deletions: [], zone: batch.zone, token: nil, report: &report) }
+                if !servers.isEmpty { _ = try engine.apply(servers, deletions: [], zone: batch.zone, token: nil, since: .unchecked, report: &report) }
                 if !deletedElsewhere.isEmpty {
                     try engine.player.dropDeletedElsewhere(recordNames: deletedElsewhere, sent: batch.changes, naming: CloudSchema())
                 }
@@ -316,7 +316,7 @@ extension SyncEngine {
         try withRetries { try cloud.createZone(zone.cloudZone) }
         let first = try withRetries { try cloud.fetchZoneChanges(zone.cloudZone, since: nil) }
         guard first.isComplete, first.changedRecords.isEmpty, first.deletedRecords.isEmpty else { return }
-        try player.applyIncoming(IncomingChanges(), zone: zone, token: first.token.serialized, naming: CloudSchema())
+        try player.applyIncoming(IncomingChanges(), zone: zone, token: first.token.serialized, naming: CloudSchema(), since: .token(nil))
     }
 
     /// Folds this device's log into a snapshot once the log outweighs it, so the folder stays

@@ -1,5 +1,7 @@
 import Foundation
+import Simulation
 import Testing
+import TestSupport
 
 /// The sync engine under a deterministic simulation (docs/reliability.md): seeded runs of 2 or
 /// 3 machines with 1 to 3 processes each (and, in half the seeds, a second player's one or two
@@ -11,11 +13,14 @@ import Testing
 /// still fails.
 @Suite struct SimulationTests {
     static let environment = ProcessInfo.processInfo.environment
-    /// How many seeds run (QIKTIONARY_SIM_SEEDS for a longer run before a release): what fits
-    /// in about a minute on the two cores of the build machine (docs/reliability.md).
-    static let seeds = environment["QIKTIONARY_SIM_SEEDS"].flatMap(Int.init) ?? 300
-    /// The seeds are shared out among this many tests, which run side by side.
+    /// How many seeds the optimized run takes (QIKTIONARY_SIM_SEEDS for a longer run before a
+    /// release): what fits in about a minute on two idle cores (docs/reliability.md).
+    static let optimizedSeeds = environment["QIKTIONARY_SIM_SEEDS"].flatMap(Int.init) ?? 2_000
+    /// Seeds run in this debug build too, in process, so the simulation as the tests build it
+    /// is checked as well: the first of them, shared out among `slices` tests side by side.
+    static let seeds = 64
     static let slices = 8
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     @Test(arguments: 0..<slices)
     func seeds(slice: Int) {
@@ -31,6 +36,26 @@ import Testing
             }
         }
         print("simulation slice \(slice): \(ran) seeds passed in \(String(format: "%.1f", Date().timeIntervalSince(started))) s (\(timing.description))")
+    }
+
+    /// The seeds in thousands: `qiktionary-sim` built optimized (a debug build runs a seed about
+    /// three times slower) into the static release build folder the install tests build too, so
+    /// the libraries are compiled once for both, then run on one worker process per core.
+    @Test func optimized() throws {
+        let swift = try #require(["/usr/bin/swift", "/usr/local/bin/swift"].first { FileManager.default.isExecutableFile(atPath: $0) }
+            ?? ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map { "\($0)/swift" }
+            .first { FileManager.default.isExecutableFile(atPath: $0) }, "swift is not on PATH")
+        let scratch = Self.repository.appendingPathComponent(".build-install")
+        let build = try ProcessRunner.run(URL(fileURLWithPath: swift),
+                                          ["build", "-c", "release", "--static-swift-stdlib", "--scratch-path", scratch.path, "--product", "qiktionary-sim"],
+                                          environment: Self.environment, directory: Self.repository, timeout: Patience.seconds(1_800))
+        try #require(!build.timedOut && build.status == 0, "the optimized build of qiktionary-sim failed (status \(build.status)):\n\(build.stdout)\n\(build.stderr)")
+        let run = try ProcessRunner.run(scratch.appendingPathComponent("release/qiktionary-sim"), ["--seeds", "\(Self.optimizedSeeds)"],
+                                        environment: Self.environment, timeout: Patience.seconds(Double(Self.optimizedSeeds) * 0.5 + 60))
+        print(run.stdout.split(separator: "\n").last.map(String.init) ?? "qiktionary-sim printed nothing")
+        #expect(!run.timedOut, "qiktionary-sim did not end within its time; it printed:\n\(run.stdout)")
+        #expect(run.status == 0, "qiktionary-sim exited \(run.status):\n\(run.stdout)\n\(run.stderr)")
+        #expect(run.stdout.contains("qiktionary-sim: \(Self.optimizedSeeds) seeds passed"), "qiktionary-sim did not say every seed passed:\n\(run.stdout)")
     }
 
     /// Seeds that found a defect, kept: each failed on the tree before its fix.
@@ -61,7 +86,12 @@ import Testing
     ///   follow a reading that far ahead, so its change was stamped before the version it
     ///   replaced and lost in the cloud, while it kept its value: two reading lists for good. A
     ///   commit is now stamped after every version it replaces.
-    @Test(arguments: [UInt64(561), 38, 63, 678, 939, 2849, 2940, 4015, 4080, 5137, 5268])
+    /// - 8471 (the first run of 26,000 seeds built optimized): a process fetched the games zone
+    ///   and stopped before storing it; another process of the machine fetched the zone further,
+    ///   bringing a game another machine then deleted; the older fetch, stored last, took the
+    ///   zone's token back to before the game, and no later fetch brought its deletion. A fetch
+    ///   is now stored only while the zone's token is still the one it began from.
+    @Test(arguments: [UInt64(561), 38, 63, 678, 939, 2849, 2940, 4015, 4080, 5137, 5268, 8471])
     func regression(seed: UInt64) {
         let plan = Plan(seed: seed)
         let problems = Simulation.problems(plan)

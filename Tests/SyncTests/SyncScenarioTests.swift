@@ -231,6 +231,45 @@ import Testing
         try expectAgreement(kind, a, b, game: game, bookmarks: 1, mark: .out)
     }
 
+    /// One process of a machine fetches the games zone and stops before storing the fetch; while
+    /// it waits, another machine plays a game, another process of this machine fetches it, and
+    /// the other machine deletes it. The first fetch, older, must not be stored then: its token
+    /// would take the zone's back to before the game, and the next fetch from there brings
+    /// neither the game nor its deletion, so this machine would keep it for good (found by the
+    /// simulation, seed 8471).
+    @Test func aFetchOlderThanAnotherProcessesDoesNotTakeTheTokenBack() throws {
+        let (a, b, first) = try twoMachinesWithAGame()
+        // Something new in the games zone, so the next round of `a` fetches it.
+        try b.guess("pilot", in: first.id)
+        try b.sync()
+        var other = a
+        try other.restart()
+        let fetcher = WatchedCloud(a.cloud)
+        var played: SavedGame?
+        fetcher.afterZoneFetch = { fetched in
+            guard fetched.name == "Games", played == nil else { return }
+            #expect(throws: Never.self) {
+                let game = try b.start("zebra")
+                try b.guess("zebra", in: game.id)
+                try b.sync()
+                try other.sync()
+                #expect(try a.game(game.id).game.status == .won, "the other process of this machine brought the game")
+                try b.player.deleteGame(id: game.id)
+                try b.sync()
+                played = game
+            }
+        }
+        try SyncEngine(player: a.player, cloud: fetcher, now: { [clock] in clock.now }, pause: { _ in }).sync()
+        let game = try #require(played, "the first process fetched the games zone")
+        for _ in 0..<2 {
+            try a.sync()
+            try b.sync()
+        }
+        #expect((try? a.game(game.id)) == nil, "the game deleted on the other machine is gone here too")
+        #expect(try a.player.history().map(\.game.id).sorted() == b.player.history().map(\.game.id).sorted())
+        #expect(try a.player.pendingChangeCount() == 0)
+    }
+
     /// A finished game deleted from the history while a process of the machine is sending it
     /// (found by the simulation, seed 38): the send puts it in the cloud after the deletion, so
     /// its deletion must go up again, or the other machine keeps it for good.

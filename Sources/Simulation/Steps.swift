@@ -3,7 +3,7 @@ import QiktionaryCore
 /// One step of a run. Each names what it acts on by numbers taken modulo what is there when
 /// it runs (the machine's games in progress, its history), so any part of a step list still
 /// runs: that is what lets a failing list be shrunk.
-enum Step: CustomStringConvertible, Sendable, Equatable {
+public enum Step: CustomStringConvertible, Sendable, Equatable {
     case start(machine: Int, word: Int)
     case guess(machine: Int, game: Int, word: Int)
     /// The game's word guessed: a win.
@@ -50,7 +50,7 @@ enum Step: CustomStringConvertible, Sendable, Equatable {
         }
     }
 
-    var description: String {
+    public var description: String {
         switch self {
         case .start(let m, let w): "machine \(m) starts a game of '\(Self.secrets[w % Self.secrets.count])'"
         case .guess(let m, let g, let w): "machine \(m) guesses '\(Self.guesses[w % Self.guesses.count])' in game #\(g)"
@@ -75,22 +75,22 @@ enum Step: CustomStringConvertible, Sendable, Equatable {
 }
 
 /// What a seed makes: the machines, their processes, the folder, and the steps.
-struct Plan: Sendable {
-    var seed: UInt64
-    var machines: Int
-    var processes: Int
+public struct Plan: Sendable {
+    public var seed: UInt64
+    public var machines: Int
+    public var processes: Int
     /// Each machine with its own replica of the folder, a copier between them.
-    var replicated: Bool
+    public var replicated: Bool
     /// Machines of a second player (0: the player is alone), after the first player's, one
     /// process each; with them both players join the folder and make and play matches.
-    var friendMachines: Int
-    var steps: [Step]
+    public var friendMachines: Int
+    public var steps: [Step]
 
     /// All machines, the first player's then the second's.
-    var allMachines: Int { machines + friendMachines }
+    public var allMachines: Int { machines + friendMachines }
 
     /// `length`: how many steps (by default 8 to 32, drawn from the seed).
-    init(seed: UInt64, length: Int? = nil) {
+    public init(seed: UInt64, length: Int? = nil) {
         self.seed = seed
         var rng = SeededGenerator(seed: seed &* 0x2545_F491_4F6C_DD1D &+ 1)
         machines = Int.random(in: 2...3, using: &rng)

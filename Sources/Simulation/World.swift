@@ -26,18 +26,104 @@ enum Content {
         return words.isEmpty ? "" : words[(choice &* 7_919) % words.count]
     }
 
-    /// Connections of finished runs, kept for the next. A new connection (or GRDB's own
-    /// `backup`, which forgets what the connection knew of the schema) makes GRDB read every
-    /// table's keys and columns again before its first statements, which cost a seed more than
-    /// the copy itself; SQLite's backup API run directly keeps them, and they stay true, since
-    /// the schema is the template's every time (nothing but the migrations changes it).
-    private static let spare = Locked<[DatabaseQueue]>([])
+    /// A machine's database: its pool, opened and migrated once (the migrator's check makes GRDB
+    /// forget every statement compiled on the writer), and the clock its writes are stamped by,
+    /// which each run sets to its own.
+    final class Slot: Sendable {
+        let pool: DatabasePool
+        let database: AppDatabase
+        let clock = Locked<@Sendable () -> Date>({ Date() })
 
-    /// A connection holding a copy of the template.
-    static func copyOfTemplate() throws -> DatabaseQueue {
-        let queue = try spare.withLock { $0.popLast() } ?? DatabaseQueue()
+        init(pool: DatabasePool) throws {
+            self.pool = pool
+            let clock = clock
+            database = try AppDatabase(pool, clock: { clock.withLock { $0 }() })
+        }
+    }
+
+    /// Databases of finished runs, kept for the next.
+    private static let spare = Locked<[Slot]>([])
+
+    /// Where the machines' database files are: a folder of this process's own, in memory where
+    /// the system has one (/dev/shm), removed when the process ends.
+    static let folder: URL = {
+        let shm = URL(fileURLWithPath: "/dev/shm")
+        let base = FileManager.default.isWritableFile(atPath: shm.path) ? shm : FileManager.default.temporaryDirectory
+        // Those a killed run left (its process gone) go first.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: base.path)) ?? [] where name.hasPrefix("qiktionary-sim-") {
+            if let pid = Int32(name.dropFirst("qiktionary-sim-".count)), kill(pid, 0) != 0, errno == ESRCH {
+                try? FileManager.default.removeItem(at: base.appendingPathComponent(name))
+            }
+        }
+        let folder = base.appendingPathComponent("qiktionary-sim-\(getpid())")
+        try? FileManager.default.removeItem(at: folder)
+        try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: Content.folder) }
+        return folder
+    }()
+    private static let made = Locked(0)
+
+    /// The template's tables that hold rows (the packs, their words, the migrations done) and
+    /// how many rows each holds with its highest rowid; every other table of it is empty.
+    private static let filled: [String: [Int64]]? = try? template.read { db in
+        var filled: [String: [Int64]] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name") {
+            let name: String = row["name"], sql = (row["sql"] as String?)?.uppercased() ?? ""
+            // A virtual table, and the copy is always made whole.
+            if sql.contains("VIRTUAL") { return nil }
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(quoted(name)))") == true else { continue }
+            // A filled table is told by its rowids: one without, and the copy is always made whole.
+            if sql.contains("WITHOUT ROWID") { return nil }
+            filled[name] = try size(of: name, db)
+        }
+        return filled
+    }
+
+    static func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+
+    private static func size(of table: String, _ db: Database) throws -> [Int64] {
+        let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT count(*), coalesce(max(rowid), 0) FROM \(quoted(table))"))
+        return [row?[0] ?? 0, row?[1] ?? 0]
+    }
+
+    /// A database holding a copy of the template, on a pool of connections as the program opens
+    /// its own (a writer, and readers that never change how they read). A kept database whose
+    /// filled tables still hold as many rows as the template's (a run writes only the player's
+    /// tables: the packs are written by their import alone, which a run never calls) has every
+    /// other table emptied, in one transaction: the schema is not touched, so the statements
+    /// compiled on its connections stay compiled (a copy over it, even of the same schema, makes
+    /// SQLite compile each again). Otherwise the template is copied over it whole.
+    static func copyOfTemplate() throws -> Slot {
+        if let slot = spare.withLock({ $0.popLast() }) {
+            if let filled, try slot.pool.writeWithoutTransaction({ db in try emptied(db, keeping: filled) }) { return slot }
+            try copyTemplate(into: slot.pool)
+            return slot
+        }
+        let number = made.withLock { value -> Int in
+            value += 1
+            return value
+        }
+        let pool = try DatabasePool(path: folder.appendingPathComponent("machine-\(number).sqlite").path)
+        try copyTemplate(into: pool)
+        return try Slot(pool: pool)
+    }
+
+    /// Empties every table but the filled ones, when those hold what the template's do.
+    private static func emptied(_ db: Database, keeping filled: [String: [Int64]]) throws -> Bool {
+        for (table, shape) in filled where try size(of: table, db) != shape { return false }
+        let tables = try String.fetchAll(db.cachedStatement(sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"))
+        try db.inTransaction {
+            for table in tables where filled[table] == nil {
+                try db.cachedStatement(sql: "DELETE FROM \(quoted(table))").execute()
+            }
+            return .commit
+        }
+        return true
+    }
+
+    private static func copyTemplate(into pool: DatabasePool) throws {
         try template.writeWithoutTransaction { source in
-            try queue.writeWithoutTransaction { destination in
+            try pool.writeWithoutTransaction { destination in
                 guard let backup = sqlite3_backup_init(destination.sqliteConnection, "main", source.sqliteConnection, "main") else {
                     throw DatabaseError(resultCode: ResultCode(rawValue: sqlite3_errcode(destination.sqliteConnection)), message: "the template could not be copied")
                 }
@@ -48,12 +134,11 @@ enum Content {
                 }
             }
         }
-        return queue
     }
 
     /// A run's connections, given back once no round of it is under way.
-    static func giveBack(_ queues: [DatabaseQueue]) {
-        spare.withLock { $0.append(contentsOf: queues) }
+    static func giveBack(_ slots: [Slot]) {
+        spare.withLock { $0.append(contentsOf: slots) }
     }
 }
 
@@ -93,7 +178,7 @@ final class SimProcess {
 /// the folder it sees (the shared one, or its own replica).
 final class SimMachine {
     let index: Int
-    let queue: DatabaseQueue
+    let slot: Content.Slot
     let database: AppDatabase
     let profile: Profile
     /// The machine's player's use cases: matches and leaderboards.
@@ -109,12 +194,14 @@ final class SimMachine {
     init(index: Int, player: String, folder: MemoryFolder, clock: SimClock) throws {
         self.index = index
         self.folder = folder
-        queue = try Content.copyOfTemplate()
+        slot = try Content.copyOfTemplate()
+        slot.clock.withLock { $0 = { clock.now(index) } }
         // A fixed device id, so the order of two versions stamped alike is the same every run.
-        try queue.write { db in
-            try db.execute(sql: "INSERT INTO device (id, name, isLocal, lastSeenAt) VALUES (?, ?, 1, NULL)", arguments: ["device-\(index)", "machine\(index)"])
+        try slot.pool.write { db in
+            try db.cachedStatement(sql: "INSERT INTO device (id, name, isLocal, lastSeenAt) VALUES (?, ?, 1, NULL)")
+                .execute(arguments: ["device-\(index)", "machine\(index)"])
         }
-        database = try AppDatabase(queue, clock: { clock.now(index) })
+        database = slot.database
         profile = try database.profile(player: player, device: "machine\(index)", hostName: "machine\(index)")
         games = PlayerGames(player: database.player(profile), lexicon: { Content.lexicon })
     }

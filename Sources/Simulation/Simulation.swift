@@ -109,7 +109,7 @@ final class World {
         guard !ids.isEmpty else { return nil }
         let id = ids[choice % ids.count]
         // A game started here and finished since (or deleted): the step does nothing.
-        guard let game = try games[id] ?? (try? player.game(id: id)), game.game.status == .inProgress else { return nil }
+        guard let game = games[id] ?? (try? player.game(id: id)), game.game.status == .inProgress else { return nil }
         return game
     }
 
@@ -397,10 +397,10 @@ struct SharedState: Equatable {
 }
 
 /// A seed's run, and the shortest list of its steps that still fails.
-enum Simulation {
+public enum Simulation {
     /// Runs the plan's steps; the problems found (none: it passed). `time`, when given, is told
     /// the seconds spent in each part of the run.
-    static func problems(_ plan: Plan, time: UnsafeMutablePointer<Timing>? = nil) -> [String] {
+    public static func problems(_ plan: Plan, time: UnsafeMutablePointer<Timing>? = nil) -> [String] {
         var clock = Date()
         func lap(_ part: WritableKeyPath<Timing, TimeInterval>) {
             let now = Date()
@@ -419,7 +419,7 @@ enum Simulation {
             time?.pointee.matchesMade += world.matchesMade
             time?.pointee.matchGuesses += world.matchGuesses
             // Every round has ended (quiescence ended them): the connections can serve again.
-            Content.giveBack(world.machines.map(\.queue))
+            Content.giveBack(world.machines.map(\.slot))
             return found
         } catch {
             return ["the run stopped: \(error)"]
@@ -427,22 +427,24 @@ enum Simulation {
     }
 
     /// Where a run's time goes, in seconds.
-    struct Timing {
-        var setUp: TimeInterval = 0
-        var steps: TimeInterval = 0
-        var quiescence: TimeInterval = 0
-        var checks: TimeInterval = 0
+    public struct Timing: Sendable {
+        public var setUp: TimeInterval = 0
+        public var steps: TimeInterval = 0
+        public var quiescence: TimeInterval = 0
+        public var checks: TimeInterval = 0
         /// What the runs did of matches: matches made, guesses saved in their games.
-        var matchesMade = 0, matchGuesses = 0
+        public var matchesMade = 0, matchGuesses = 0
 
-        var description: String {
+        public init() {}
+
+        public var description: String {
             String(format: "setting up %.1f s, steps %.1f s, quiescence %.1f s, checks %.1f s; %d matches made, %d guesses in their games",
                    setUp, steps, quiescence, checks, matchesMade, matchGuesses)
         }
     }
 
     /// Steps taken away, a block at a time then one at a time, while the run still fails.
-    static func shrink(_ plan: Plan, budget: Int = 400) -> Plan {
+    public static func shrink(_ plan: Plan, budget: Int = 400) -> Plan {
         var plan = plan, tries = 0
         var chunk = max(1, plan.steps.count / 2)
         while chunk >= 1, tries < budget {
@@ -464,11 +466,11 @@ enum Simulation {
     }
 
     /// A failure told so it can be replayed: the seed, the machines, the shortest step list.
-    static func report(_ plan: Plan, _ problems: [String]) -> String {
+    public static func report(_ plan: Plan, _ problems: [String]) -> String {
         let shrunk = shrink(plan)
         let steps = shrunk.steps.enumerated().map { "  \($0.offset + 1). \($0.element)" }.joined(separator: "\n")
         return """
-            simulation seed \(plan.seed) failed (replay: QIKTIONARY_SIM_SEED=\(plan.seed) swift test --filter SimulationTests): \
+            simulation seed \(plan.seed) failed (replay: `qiktionary-sim --seed \(plan.seed)`, or QIKTIONARY_SIM_SEED=\(plan.seed) swift test --filter SimulationTests.replay): \
             \(plan.machines) machines x \(plan.processes) processes\(plan.friendMachines > 0 ? ", the other player's \(plan.friendMachines) (from machine \(plan.machines) on)" : ""), \
             \(plan.replicated ? "replicated folders" : "one shared folder")
             \(problems.joined(separator: "\n"))
