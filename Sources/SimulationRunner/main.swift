@@ -60,6 +60,9 @@ if let worker = options["--worker"] {
         let problems = Simulation.problems(plan, time: &timing)
         if !problems.isEmpty {
             print(Simulation.report(plan, problems))
+            // The seeds this worker ran before are part of what its process holds (docs/reliability.md):
+            // this replays the failure exactly as it ran.
+            print("as it ran, after the seeds before it in this worker: qiktionary-sim --worker \(worker) --of \(of) --first \(first) --seeds \(seed - first + 1)")
             print("ran \(ran) failed \(seed) \(timing.setUp) \(timing.steps) \(timing.quiescence) \(timing.checks) \(timing.matchesMade) \(timing.matchGuesses)")
             exit(1)
         }

@@ -50,7 +50,15 @@ import TestSupport
                                           ["build", "-c", "release", "--static-swift-stdlib", "--scratch-path", scratch.path, "--product", "qiktionary-sim"],
                                           environment: Self.environment, directory: Self.repository, timeout: Patience.seconds(1_800))
         try #require(!build.timedOut && build.status == 0, "the optimized build of qiktionary-sim failed (status \(build.status)):\n\(build.stdout)\n\(build.stderr)")
-        let run = try ProcessRunner.run(scratch.appendingPathComponent("release/qiktionary-sim"), ["--seeds", "\(Self.optimizedSeeds)"],
+        let runner = scratch.appendingPathComponent("release/qiktionary-sim")
+        // Arguments it does not take are refused in one line, before any seed runs.
+        for (arguments, line) in [(["--seeds", "x"], "qiktionary-sim: --seeds takes a whole number of 0 or more, not 'x'"),
+                                  (["--seed"], "qiktionary-sim: --seed needs a number; usage: qiktionary-sim [--seeds N] [--first S] [--jobs J] | --seed S"),
+                                  (["--fast"], "qiktionary-sim: unknown argument '--fast'; usage: qiktionary-sim [--seeds N] [--first S] [--jobs J] | --seed S")] {
+            let refused = try ProcessRunner.run(runner, arguments, environment: Self.environment, timeout: Patience.seconds(30))
+            #expect(refused.status == 64 && refused.stderr == line + "\n" && refused.stdout.isEmpty, "\(arguments): \(refused.status) \(refused.stderr)")
+        }
+        let run = try ProcessRunner.run(runner, ["--seeds", "\(Self.optimizedSeeds)"],
                                         environment: Self.environment, timeout: Patience.seconds(Double(Self.optimizedSeeds) * 0.5 + 60))
         print(run.stdout.split(separator: "\n").last.map(String.init) ?? "qiktionary-sim printed nothing")
         #expect(!run.timedOut, "qiktionary-sim did not end within its time; it printed:\n\(run.stdout)")
