@@ -423,9 +423,7 @@ extension PlayerDatabase {
     public func applyIncoming(zone: SyncZone, naming: some RecordNaming, lexicon: (() -> Lexicon)? = nil, since: FetchStart = .unchecked,
                               feed: (_ apply: (IncomingChanges) throws -> Void) throws -> Data?) throws(StorageError) -> ApplyReport {
         try write { db in
-            if case .token(let start) = since,
-               try Data.fetchOne(db.cachedStatement(sql: "SELECT token FROM zoneToken WHERE playerId = ? AND zone = ?"),
-                                 arguments: [profile.playerID, zone.rawValue]) != start {
+            if case .token(let start) = since, try Self.zoneToken(zone, profile.playerID, db) != start {
                 var stale = ApplyReport()
                 stale.stale = true
                 return stale
@@ -461,9 +459,11 @@ extension PlayerDatabase {
     }
 
     public func zoneToken(_ zone: SyncZone) throws(StorageError) -> Data? {
-        try read { db in
-            try Data.fetchOne(db.cachedStatement(sql: "SELECT token FROM zoneToken WHERE playerId = ? AND zone = ?"), arguments: [profile.playerID, zone.rawValue])
-        }
+        try read { db in try Self.zoneToken(zone, profile.playerID, db) }
+    }
+
+    private static func zoneToken(_ zone: SyncZone, _ player: String, _ db: Database) throws -> Data? {
+        try Data.fetchOne(db.cachedStatement(sql: "SELECT token FROM zoneToken WHERE playerId = ? AND zone = ?"), arguments: [player, zone.rawValue])
     }
 
     /// Notes that this machine has written records of this player's into the cloud's
