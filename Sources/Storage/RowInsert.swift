@@ -22,10 +22,18 @@ public struct RowInsert {
     private var boundFromScratch = false
 
     /// With a scratch, texts and blobs are bound from a copy in it (see `Scratch`).
+    ///
+    /// The statement is reset first. A cached statement is shared by every use of its SQL on
+    /// the connection, and GRDB leaves one it ran at its end, not reset: SQLite refuses every
+    /// binding of it until a reset, and its next step resets it and runs with the bindings it
+    /// had (none after GRDB's `execute(arguments:)`). A game deletion fetched by a process that
+    /// had once dropped a game through GRDB ran as `id = NULL` and deleted nothing (found by
+    /// the simulation, seed 8563, only after the seeds its worker had run before).
     public init(_ statement: Statement, scratch: Scratch? = nil) {
         self.statement = statement
         self.scratch = scratch
         scratchStart = scratch?.used ?? 0
+        sqlite3_reset(statement.sqliteStatement)
     }
 
     /// Room for the texts and blobs of one row at a time, reused row after row. SQLite then
@@ -65,8 +73,8 @@ public struct RowInsert {
     public mutating func bind(_ text: String) {
         index += 1
         var text = text
-        text.withUTF8 { bytes in
-            _ = bytes.withMemoryRebound(to: CChar.self) { chars in
+        let code = text.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars in
                 // An empty string is text, not NULL: it still needs a pointer.
                 guard let start = chars.baseAddress else { return sqlite3_bind_text(statement.sqliteStatement, index, "", 0, Self.transient) }
                 let length = memchr(start, 0, chars.count).map { start.distance(to: $0.assumingMemoryBound(to: CChar.self)) } ?? chars.count
@@ -76,6 +84,7 @@ public struct RowInsert {
                 return sqlite3_bind_text(statement.sqliteStatement, index, start, CInt(length), Self.transient)
             }
         }
+        bound(code)
     }
 
     public mutating func bind(_ text: String?) {
@@ -85,7 +94,7 @@ public struct RowInsert {
 
     public mutating func bind(_ number: Int) {
         index += 1
-        sqlite3_bind_int64(statement.sqliteStatement, index, Int64(number))
+        bound(sqlite3_bind_int64(statement.sqliteStatement, index, Int64(number)))
     }
 
     public mutating func bind(_ number: Int64) { bind(Int(number)) }
@@ -102,13 +111,13 @@ public struct RowInsert {
 
     public mutating func bind(_ data: Data) {
         index += 1
-        data.withUnsafeBytes { bytes in
+        let code = data.withUnsafeBytes { bytes in
             if !bytes.isEmpty, let copy = keep(bytes) {
-                _ = sqlite3_bind_blob(statement.sqliteStatement, index, copy, CInt(bytes.count), Self.kept)
-                return
+                return sqlite3_bind_blob(statement.sqliteStatement, index, copy, CInt(bytes.count), Self.kept)
             }
-            _ = sqlite3_bind_blob(statement.sqliteStatement, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), CInt(bytes.count), Self.transient)
+            return sqlite3_bind_blob(statement.sqliteStatement, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), CInt(bytes.count), Self.transient)
         }
+        bound(code)
     }
 
     /// The bytes copied into the scratch (if there is one and they fit), marked to be cleared.
@@ -134,7 +143,7 @@ public struct RowInsert {
         case .int64(let number): bind(Int(number))
         case .double(let number):
             index += 1
-            sqlite3_bind_double(statement.sqliteStatement, index, number)
+            bound(sqlite3_bind_double(statement.sqliteStatement, index, number))
         case .string(let text): bind(text)
         case .blob(let data): bind(data)
         }
@@ -142,7 +151,14 @@ public struct RowInsert {
 
     private mutating func bindNull() {
         index += 1
-        sqlite3_bind_null(statement.sqliteStatement, index)
+        bound(sqlite3_bind_null(statement.sqliteStatement, index))
+    }
+
+    /// A binding SQLite refused is this code's mistake (a statement not reset, an index past
+    /// its parameters), never the data's: stopped here as GRDB stops, not run with what the
+    /// statement held before.
+    private func bound(_ code: CInt) {
+        precondition(code == SQLITE_OK, "SQLite refused binding \(index) of \(statement.sql) (code \(code))")
     }
 
     /// For a query: moves to its next row (true) or to its end (false, and the statement is

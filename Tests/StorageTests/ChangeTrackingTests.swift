@@ -77,6 +77,34 @@ import Sync
         #expect(try db.player(profile).zoneToken(.games) == Data("token".utf8))
     }
 
+    /// A long-running process (`sync --watch`, the full-screen game) that once dropped a game
+    /// deleted elsewhere still applies a later fetched deletion of another game: both run one
+    /// cached statement, GRDB's way and then bound value by value (the simulation's seed 8563,
+    /// where the deletion ran as `id = NULL` and the game stayed on this machine for good).
+    @Test func aFetchedDeletionAfterADroppedGameStillDeletes() throws {
+        let (db, profile) = try Fixtures.database()
+        let player = try db.player(profile)
+        let dropped = try player.startGame(GameRequest(word: "amber"))
+        _ = try player.submitGuess("flint", gameID: dropped.id, lexicon: Fixtures.lexicon)
+        let sent = try player.outgoingChanges(naming: CloudSchema())
+        try player.dropDeletedElsewhere(recordNames: [CloudSchema().game(dropped.id)], sent: sent, naming: CloudSchema())
+        #expect(throws: (any Error).self) { try player.game(id: dropped.id) }
+
+        var incoming = IncomingChanges()
+        let id = "00000000-0000-4000-8000-000000000042"
+        let now = AppDatabase.stamp(Date())
+        incoming.games = [(SyncGame(id: id, packID: "stones", secret: "amber", fact: "Fact.", rules: .classic, maxGuesses: 15,
+                                    status: .inProgress, startedAt: now, updatedAt: now, finishedAt: nil, startedOn: "desk", lastChangedOn: "desk",
+                                    hard: false, assist: .before, hints: "", daily: nil), fields)]
+        _ = try player.applyIncoming(incoming, zone: .games, token: nil, naming: CloudSchema())
+        #expect(try player.game(id: id).game.id == id)
+        var deletion = IncomingChanges()
+        deletion.deletions = [IncomingDeletion(name: CloudSchema().game(id), kind: .game(id: id))]
+        let report = try player.applyIncoming(deletion, zone: .games, token: nil, naming: CloudSchema())
+        #expect(report.deleted == 1)
+        #expect(throws: (any Error).self) { try player.game(id: id) }
+    }
+
     /// A fetch applied in batches of a few records, in the store's order (a game, then its
     /// guesses), so games are split between batches: every game whose record says "in
     /// progress" while its guesses hold the secret is settled as won, wherever the cut falls.

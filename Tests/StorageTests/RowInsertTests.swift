@@ -68,6 +68,26 @@ import Testing
         }
     }
 
+    /// One cached statement serves GRDB and this type alike: after GRDB ran it with arguments
+    /// (leaving it at its end, its bindings cleared), a row bound here runs with its own values,
+    /// not as `id = NULL` (the simulation's seed 8563: a fetched game deletion deleted nothing).
+    @Test func aStatementGRDBRanLastTakesTheRowBoundHere() throws {
+        let database = try DatabaseQueue()
+        try database.write { db in
+            try db.execute(sql: "CREATE TABLE t (id TEXT, player TEXT)")
+            try db.execute(sql: "INSERT INTO t VALUES ('a', 'ann'), ('b', 'ann'), ('c', 'bob')")
+            let sql = "DELETE FROM t WHERE id = ? AND player = ?"
+            try db.cachedStatement(sql: sql).execute(arguments: ["a", "ann"])
+            #expect(db.changesCount == 1)
+            var delete = RowInsert(try db.cachedStatement(sql: sql))
+            delete.bind("b")
+            delete.bind("ann")
+            try delete.run(db)
+            #expect(db.changesCount == 1)
+            #expect(try String.fetchAll(db, sql: "SELECT id FROM t ORDER BY id") == ["c"])
+        }
+    }
+
     @Test func textIsStoredExactlyAsGRDBStoresIt() throws {
         let database = try DatabaseQueue()
         try database.write { db in
