@@ -166,6 +166,22 @@ private enum Queue {
         return guesses
     }
 
+    /// The cloud's system fields of each mark and bookmark to send, as last seen here: looked up
+    /// one by one (a queue holds few of them once a first upload is done), and not at all while
+    /// the cloud has acknowledged none of the player's records (a first upload's marks).
+    static func keptVersions(of marks: inout [OutgoingChanges.Mark], _ bookmarks: inout [OutgoingChanges.Bookmark], player: String,
+                             naming: some RecordNaming, _ db: Database) throws {
+        guard !marks.isEmpty || !bookmarks.isEmpty,
+              try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM remoteRecord WHERE playerId = ? LIMIT 1"), arguments: [player]).isTrue else { return }
+        for index in marks.indices {
+            let mark = marks[index].mark
+            marks[index].systemFields = try AppDatabase.systemFields(player, naming.mark(gameID: mark.gameID, letter: mark.letter), db)
+        }
+        for index in bookmarks.indices {
+            bookmarks[index].systemFields = try AppDatabase.systemFields(player, naming.bookmark(word: bookmarks[index].bookmark.word), db)
+        }
+    }
+
     static func marks(_ db: Database, _ sql: String, player: String, ids: [String] = []) throws -> [OutgoingChanges.Mark] {
         var marks: [OutgoingChanges.Mark] = []
         try each(db, sql, listed: !ids.isEmpty, bind: { query in
@@ -213,7 +229,7 @@ extension PlayerDatabase {
             out.games = try Queue.games(db, Queue.gamesSQL(where: "g.id IN (\(Queue.queuedGameIDs))"), player: player)
             out.guesses = try Queue.guesses(db, Queue.guessesSQL(where: "TRUE"), player: player)
             out.marks = try Queue.marks(db, Queue.marksSQL(where: "TRUE"), player: player)
-            out.bookmarks = try Row.fetchAll(db.cachedStatement(sql: """
+            var bookmarks = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT c.word, c.version, b.packId, b.fact, b.addedAt FROM bookmarkChange c
                 LEFT JOIN bookmark b ON b.playerId = c.playerId AND b.word = c.word
                 WHERE c.playerId = ? ORDER BY c.word
@@ -224,6 +240,8 @@ extension PlayerDatabase {
                                            addedAt: AppDatabase.time(row["addedAt"] ?? 0), isBookmarked: packID != nil),
                     version: row["version"])
             }
+            try Queue.keptVersions(of: &out.marks, &bookmarks, player: player, naming: naming, db)
+            out.bookmarks = bookmarks
             return out
         }
     }
@@ -257,6 +275,8 @@ extension PlayerDatabase {
                                         player: player, ids: ids)
             out.guesses = try Queue.guesses(db, Queue.guessesSQL(where: listed), player: player, ids: ids)
             out.marks = try Queue.marks(db, Queue.marksSQL(where: listed), player: player, ids: ids)
+            var none: [OutgoingChanges.Bookmark] = []
+            try Queue.keptVersions(of: &out.marks, &none, player: player, naming: naming, db)
             return out
         }
     }
@@ -323,8 +343,8 @@ extension PlayerDatabase {
                 if db.changesCount == 0 { deletedMeanwhile.append((guess.gameID, guess.word)) }
             }
             try AppDatabase.deleteAgain(deletedMeanwhile, player: player, db)
-            // Marks and bookmarks overwrite, the latest commit winning. The version sent may be
-            // older than the value this machine holds: another process of this machine already
+            // A mark or bookmark went over the version last seen here (`OutgoingChanges.Mark`),
+            // and the version sent may still be older than the value this machine holds: another process of this machine already
             // sent and cleared a newer value, or the player changed it again after another
             // process cleared it (the change queued anew has its first version again, which the
             // one sent here may have, and clearing it here must not count). Whenever the value
@@ -387,11 +407,18 @@ extension PlayerDatabase {
     }
 
     /// Drops a queued change the cloud can no longer take (its record was deleted elsewhere):
-    /// the deletion wins, here as everywhere.
+    /// the deletion wins, here as everywhere. A mark or bookmark whose record is gone forgets
+    /// the version it was sent over and goes as a new record (as it went before it was checked
+    /// against the cloud's version); a mark of a game deleted elsewhere goes with its game when
+    /// the deletion is fetched.
     public func dropDeletedElsewhere(recordNames: Set<String>, sent: OutgoingChanges, naming: some RecordNaming) throws(StorageError) {
         try write { db in
             for change in sent.games where recordNames.contains(naming.game(change.game.id)) {
                 try db.cachedStatement(sql: "DELETE FROM game WHERE id = ? AND playerId = ?").execute(arguments: [change.game.id, profile.playerID])
+            }
+            let marks = sent.marks.map { naming.mark(gameID: $0.mark.gameID, letter: $0.mark.letter) }
+            for name in marks + sent.bookmarks.map({ naming.bookmark(word: $0.bookmark.word) }) where recordNames.contains(name) {
+                try db.cachedStatement(sql: "DELETE FROM remoteRecord WHERE playerId = ? AND recordName = ?").execute(arguments: [profile.playerID, name])
             }
             for deletion in sent.deletions where recordNames.contains(deletion.recordName) {
                 try AppDatabase.clear(deletion, player: profile.playerID, db)
@@ -428,7 +455,8 @@ extension PlayerDatabase {
                 stale.stale = true
                 return stale
             }
-            var application = try IncomingApplication(db: db, player: profile.playerID, naming: naming, lexicon: lexicon)
+            var application = try IncomingApplication(db: db, player: profile.playerID, naming: naming, lexicon: lexicon,
+                                                      mergeOnly: since == .conflict)
             var devices: [String: String] = [:]
             let token = try feed { changes in
                 try application.apply(changes)

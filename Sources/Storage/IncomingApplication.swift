@@ -36,6 +36,9 @@ struct IncomingApplication {
     /// Whether any record of the player's waits for its game: usually none (always on a new
     /// machine), and then a deletion needs no look there. Set again when one is stashed.
     private var orphansWaiting: Bool
+    /// The cloud's versions met by a commit (`FetchStart.conflict`): merged into the games
+    /// here, never bringing back one that is gone.
+    private let mergeOnly: Bool
     /// What each inserted row reuses from the one before.
     private let reuse = InsertReuse()
     /// The game of the guess applied last in this batch: found, and touched. A game's guesses
@@ -62,9 +65,10 @@ struct IncomingApplication {
         var daily: Bool
     }
 
-    init(db: Database, player: String, naming: any RecordNaming, lexicon: (() -> Lexicon)? = nil) throws {
+    init(db: Database, player: String, naming: any RecordNaming, lexicon: (() -> Lexicon)? = nil, mergeOnly: Bool = false) throws {
         self.db = db
         self.player = player
+        self.mergeOnly = mergeOnly
         self.naming = naming
         self.lexicon = lexicon
         // Applying never queues a mark or bookmark, so what is read here holds for the whole fetch.
@@ -131,6 +135,9 @@ struct IncomingApplication {
         // Deleted here, its deletion not sent yet: it goes up next and wins (deletion wins).
         if try deletedHere(remote.id) {
             report.applied += 1
+            return
+        }
+        if mergeOnly, try !Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM game WHERE id = ? AND playerId = ?"), arguments: [remote.id, player]).isTrue {
             return
         }
         touched.insert(remote.id)
@@ -341,6 +348,7 @@ struct IncomingApplication {
 
     private mutating func stash(_ name: String, _ gameID: String, _ orphan: Orphan) throws {
         // A record of a game deleted here waits for nothing: the game is not coming back.
+        if mergeOnly { return }
         if try deletedHere(gameID) { return }
         orphansWaiting = true
         try db.cachedStatement(sql: """

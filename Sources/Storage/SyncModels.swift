@@ -68,14 +68,23 @@ public struct OutgoingChanges: Sendable, Equatable {
         public var systemFields: Data?
     }
 
+    /// A mark or a bookmark goes only over the version of it this machine last saw (its system
+    /// fields here, none for a record it never saw): a send read before another process of this
+    /// machine sent a newer value, and committed after it, would otherwise replace it in the
+    /// cloud for good (the simulation's seed 16364). The cloud's newer version comes back as a
+    /// conflict, is applied as a fetched one is, and a change still waiting goes again over it.
     public struct Mark: Sendable, Equatable {
         public var mark: SyncMark
         public var version: Int
+        /// The cloud's system fields as last seen (opaque to storage).
+        public var systemFields: Data? = nil
     }
 
     public struct Bookmark: Sendable, Equatable {
         public var bookmark: SyncBookmark
         public var version: Int
+        /// The cloud's system fields as last seen (opaque to storage).
+        public var systemFields: Data? = nil
     }
 
     public struct Deletion: Sendable, Equatable {
@@ -164,9 +173,18 @@ public struct ApplyReport: Sendable, Equatable {
 /// Which token of its zone a fetch began from, for `applyIncoming`: `.token` (nil: none yet)
 /// applies it only while the zone still has that token; `.unchecked` applies it whatever the
 /// zone's token is now (tests and benchmarks that make a machine's state directly).
+///
+/// `.conflict`: not a fetch but the cloud's versions a commit of this machine's met (changed
+/// since this machine last saw them), applied whatever the token, over what is here only. A
+/// game no longer here was deleted since the send read it (by the player, or by a deletion
+/// another process fetched or sent meanwhile, whose queued change may be cleared already): the
+/// cloud's version of it, read before that deletion went up, must not bring it back here, where
+/// nothing would ever delete it again (the simulation's seed 25800). Its marks are not kept
+/// waiting for it either.
 public enum FetchStart: Sendable, Equatable {
     case unchecked
     case token(Data?)
+    case conflict
 }
 
 /// A fetched record of the player's own zones refused by the game's rules (a game no start

@@ -155,20 +155,20 @@ public struct CloudSchema: RecordNaming {
         return CloudRecord(recordType: Self.guess, recordName: Self().guess(gameID: guess.gameID, word: guess.word), fields: fields)
     }
 
-    static func record(_ mark: SyncMark, device: String) -> CloudRecord {
+    static func record(_ mark: SyncMark, device: String, systemFields: SystemFields? = nil) -> CloudRecord {
         typealias K = MarkKey
         return CloudRecord(recordType: Self.mark, recordName: Self().mark(gameID: mark.gameID, letter: mark.letter), fields: [
             K.game: .string(mark.gameID), K.letter: .string(mark.letter), K.state: .string(mark.state?.rawValue ?? K.cleared),
             K.markedAt: .date(mark.markedAt), Self.device: .string(device),
-        ])
+        ], systemFields: systemFields)
     }
 
-    static func record(_ bookmark: SyncBookmark, device: String) -> CloudRecord {
+    static func record(_ bookmark: SyncBookmark, device: String, systemFields: SystemFields? = nil) -> CloudRecord {
         typealias K = BookmarkKey
         return CloudRecord(recordType: Self.bookmark, recordName: Self().bookmark(word: bookmark.word), fields: [
             K.word: .string(bookmark.word), K.pack: .string(bookmark.packID), K.fact: .string(bookmark.fact),
             K.addedAt: .date(bookmark.addedAt), K.bookmarked: .bool(bookmark.isBookmarked), Self.device: .string(device),
-        ])
+        ], systemFields: systemFields)
     }
 
     // MARK: From the cloud

@@ -275,7 +275,7 @@ extension SyncEngine {
                 try acknowledge()
                 conflicts = true
                 report.conflictsResolved += servers.count + deletedElsewhere.count
-                if !servers.isEmpty { _ = try engine.apply(servers, deletions: [], zone: batch.zone, token: nil, since: .unchecked, report: &report) }
+                if !servers.isEmpty { _ = try engine.apply(servers, deletions: [], zone: batch.zone, token: nil, since: .conflict, report: &report) }
                 if !deletedElsewhere.isEmpty {
                     try engine.player.dropDeletedElsewhere(recordNames: deletedElsewhere, sent: batch.changes, naming: CloudSchema())
                 }

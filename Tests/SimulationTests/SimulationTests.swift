@@ -99,7 +99,16 @@ import TestSupport
     ///   bringing a game another machine then deleted; the older fetch, stored last, took the
     ///   zone's token back to before the game, and no later fetch brought its deletion. A fetch
     ///   is now stored only while the zone's token is still the one it began from.
-    @Test(arguments: [UInt64(561), 38, 63, 678, 939, 2849, 2940, 4015, 4080, 5137, 5268, 8471])
+    /// - 16364 (the same run): a process read a bookmark to send and committed it after another
+    ///   process of the machine had sent a newer unbookmark, then was killed before
+    ///   acknowledging: the older value won in the cloud, and this machine, which never fetches
+    ///   its own commits, kept the newer. Marks and bookmarks now go over the version last seen.
+    /// - 25800 (the sixth long run): the cloud's version of a game met by a commit, read before
+    ///   another process sent the game's deletion, put the game back on the machine that had
+    ///   deleted it. A conflict's versions now never insert a game.
+    /// (8563, found in the same runs, failed only after its worker's earlier seeds: its test is
+    /// `ChangeTrackingTests.aFetchedDeletionAfterADroppedGameStillDeletes`.)
+    @Test(arguments: [UInt64(561), 38, 63, 678, 939, 2849, 2940, 4015, 4080, 5137, 5268, 8471, 16364, 25800])
     func regression(seed: UInt64) {
         let plan = Plan(seed: seed)
         let problems = Simulation.problems(plan)

@@ -102,20 +102,40 @@ import Testing
         }
     }
 
+    /// How the other process's send and the player's second change fall around a stale send.
+    enum Interleaving: String, CaseIterable, Sendable {
+        case changedThenSent, sentThenChanged
+        /// Changed, sent by the other process, and this process killed once its commit lands.
+        case changedSentAndKilled
+    }
+
     /// Two processes of one machine send the same bookmark, and the one that read it first
     /// commits last, so the cloud's latest version is older than the machine's own value. That
     /// value must still reach every machine: it is sent again, later. The player's second change
-    /// comes before the other process sends (`changeFirst`), or after: then the change queued
+    /// comes before the other process sends (`changedThenSent`), or after: then the change queued
     /// anew has its first version again, the one the first process sent, and acknowledging that
     /// send must not clear it (the soak's reading lists that differed with nothing pending).
-    @Test(arguments: ["bookmark", "mark"], [true, false])
-    func aStaleSendByAnotherProcessOfTheSameMachineDoesNotWin(kind: String, changeFirst: Bool) throws {
+    ///
+    /// Killed once its commit lands (`changedSentAndKilled`), the first process could never
+    /// send the newer value again, and this machine (which never applies its own commits) would
+    /// keep a value every other machine had replaced. A mark or bookmark goes only over the
+    /// version this machine last saw, so the older one never lands (the simulation, seed 16364).
+    @Test(arguments: ["bookmark", "mark"], Interleaving.allCases)
+    func aStaleSendByAnotherProcessOfTheSameMachineDoesNotWin(kind: String, interleaving: Interleaving) throws {
         let (a, b, game) = try twoMachinesWithAGame()
+        let killed = interleaving == .changedSentAndKilled
+        if killed {
+            // Both machines have seen a version of the mark, and a bookmark besides the one changed.
+            try bookmarkOrMark(kind, on: b, in: game, outOn: a)
+            try b.sync()
+            try a.sync()
+        }
+        let word = killed ? "tiger" : "horse"
         func change(_ step: Int) throws {
             clock.advance(1)
             if kind == "bookmark" {
-                if step == 2 { try a.player.removeBookmark(word: "horse") }
-                if step == 1 || changeFirst { try a.player.addBookmark(word: "horse", now: a.clock.now) }
+                if step == 2 { try a.player.removeBookmark(word: word) }
+                if step == 1 || interleaving == .changedThenSent { try a.player.addBookmark(word: word, now: a.clock.now) }
             } else {
                 _ = try a.player.mark("q", as: step == 1 ? .out : .in, gameID: game.id, now: a.clock.now)
             }
@@ -130,15 +150,23 @@ import Testing
             interleaved = true
             // Meanwhile the player changes it again, and the other process sends (before or after that).
             #expect(throws: Never.self) {
-                if changeFirst { try change(2) }
+                if interleaving != .sentThenChanged { try change(2) }
                 try other.sync()
-                if !changeFirst { try change(2) }
+                if interleaving == .sentThenChanged { try change(2) }
+            }
+            if killed {
+                #expect((try? a.player.pendingChangeCount()) == 0, "the other process sent the newer value and cleared it")
+                watched.killAfterCommit = .notWritable(reason: "the process was killed")
             }
             clock.advance(1)
         }
-        try SyncEngine(player: a.player, cloud: watched, now: { [clock] in clock.now }, pause: { _ in }).sync()
+        let round = SyncEngine(player: a.player, cloud: watched, now: { [clock] in clock.now }, pause: { _ in })
+        if killed { _ = try? round.sync() } else { try round.sync() }
         #expect(interleaved)
-        try expectAgreement(kind, a, b, game: game, bookmarks: changeFirst ? 1 : 0, mark: .in)
+        try expectAgreement(kind, a, b, game: game, bookmarks: interleaving == .sentThenChanged ? 0 : 1, mark: .in)
+        if killed && kind == "bookmark" {
+            #expect(try a.player.readingList().map(\.word) == ["horse"], "tiger was unbookmarked last")
+        }
     }
 
     /// A process fetches the other machine's newer bookmark (or mark) while this machine's own
@@ -154,11 +182,11 @@ import Testing
         try other.restart()
         let sender = WatchedCloud(other.cloud)
         let committed = DispatchSemaphore(value: 0), resume = DispatchSemaphore(value: 0)
-        // A mark goes up after its game's changed fields, in a commit of its own: the sender stops after that one.
+        // A mark goes up in its game's commit (one policy for both), a bookmark alone: the sender stops after the first.
         var commits = 0
         sender.duringCommit = {
             commits += 1
-            guard commits == (kind == "mark" ? 2 : 1) else { return }
+            guard commits == 1 else { return }
             committed.signal()
             resume.wait()
         }
@@ -303,6 +331,50 @@ import Testing
         }
         #expect(try a.player.pendingChangeCount() == 0 && b.player.pendingChangeCount() == 0)
         #expect(try a.player.history().isEmpty)
+        #expect(try b.player.history().isEmpty)
+    }
+
+    /// A process reads a new game to send and stops; another process of the machine sends it
+    /// first, so the first one's commit meets it in the cloud (a conflict). Before the first
+    /// process takes the cloud's version, the player deletes the game and the other process
+    /// sends that deletion and clears it. The cloud's version, read before the deletion, must
+    /// not bring the game back here: nothing here would delete it again, and every other
+    /// machine has it deleted (found by the simulation, seed 25800).
+    @Test func aConflictMetBeforeTheGameWasDeletedDoesNotBringItBack() throws {
+        let a = try Machine("laptop", folder: folder, shared: clock), b = try Machine("desktop", folder: folder, shared: clock)
+        try a.sync()
+        try b.sync()
+        let game = try a.start("tiger")
+        try a.guess("crane", in: game.id)
+        _ = try a.player.giveUp(gameID: game.id)
+        var other = a
+        try other.restart()
+        let watched = WatchedCloud(a.cloud)
+        var sentFirst = false, deleted = false
+        watched.beforeCommit = {
+            guard !sentFirst else { return }
+            sentFirst = true
+            #expect(throws: Never.self) { try other.sync() }
+            clock.advance(1)
+        }
+        watched.afterRefusedCommit = {
+            guard !deleted else { return }
+            deleted = true
+            #expect(throws: Never.self) {
+                try a.player.deleteGame(id: game.id)
+                try other.sync()
+            }
+            #expect((try? a.player.pendingChangeCount()) == 0, "the other process sent the deletion and cleared it")
+            clock.advance(1)
+        }
+        try SyncEngine(player: a.player, cloud: watched, now: { [clock] in clock.now }, pause: { _ in }).sync()
+        #expect(sentFirst && deleted, "the commit met the other process's copy of the game")
+        for _ in 0..<2 {
+            try a.sync()
+            try b.sync()
+        }
+        #expect(try a.player.pendingChangeCount() == 0 && b.player.pendingChangeCount() == 0)
+        #expect(try a.player.history().map(\.game.id) == [], "the game deleted here stays deleted here")
         #expect(try b.player.history().isEmpty)
     }
 

@@ -132,6 +132,9 @@ final class WatchedCloud: ForwardingCloudDatabase, @unchecked Sendable {
     var duringCommit: (() -> Void)?
     /// Runs before a commit reaches the store: what another process does meanwhile.
     var beforeCommit: (() -> Void)?
+    /// Set, the next commit that lands is followed by this error instead of its result: the
+    /// process is killed after its commit, before it can acknowledge it.
+    var killAfterCommit: CloudStoreError?
     /// Runs before the round's fetch asks which zones changed: what happens meanwhile elsewhere.
     var beforeFetch: (() -> Void)?
     /// Runs once a zone's changes are read, before the round applies them.
@@ -162,11 +165,24 @@ final class WatchedCloud: ForwardingCloudDatabase, @unchecked Sendable {
         return outcome
     }
 
+    /// Runs once a commit is refused (a conflict), before the round takes the cloud's versions.
+    var afterRefusedCommit: (() -> Void)?
+
     func modifyRecords(in zone: ZoneID, saving: [CloudRecord], deleting: [String], policy: SavePolicy) throws(CloudStoreError) -> CommitResult {
         beforeCommit?()
-        let result = try inner.modifyRecords(in: zone, saving: saving, deleting: deleting, policy: policy)
+        let result: CommitResult
+        do {
+            result = try inner.modifyRecords(in: zone, saving: saving, deleting: deleting, policy: policy)
+        } catch {
+            afterRefusedCommit?()
+            throw error
+        }
         commitSizes.append(saving.count + deleting.count)
         duringCommit?()
+        if let killed = killAfterCommit {
+            killAfterCommit = nil
+            throw killed
+        }
         return result
     }
 }
