@@ -199,21 +199,13 @@ public struct AppState: Sendable, Equatable {
     /// Index into the alphabet of the notepad letter under the cursor.
     public var notepadCursor = 0
 
-    public var packs: [PackProgress] = []
-    public var packSelection = 0
-    public var inProgress: [SavedGame] = []
-    public var inProgressSelection = 0
-    public var readingList: [Bookmark] = []
-    public var readingSelection = 0
-    /// The reading list shows the chosen fact on the whole screen (Enter), scrolled by Up/Down.
-    public var readingOpen = false
-    public var readingScroll = 0
-    public var history: [SavedGame] = []
-    public var historySelection = 0
-    /// History shows the selected game's board and fact on the whole screen.
-    public var historyOpen = false
-    /// Lines the open History game's card is scrolled by (PgUp/PgDn), when it does not fit.
-    public var historyCardScroll = 0
+    /// The list screens (`ListModel`): the chosen item of Reading list shows its fact on the
+    /// whole screen (Enter), scrolled by Up/Down; History's shows the game's board and fact, its
+    /// card scrolled by PgUp/PgDn when it does not fit.
+    public var packs = ListModel<PackProgress>()
+    public var inProgress = ListModel<SavedGame>()
+    public var readingList = ListModel<Bookmark>()
+    public var history = ListModel<SavedGame>()
     public var stats: Statistics?
     /// Achievements scrolled by (Up/Down on Stats), when they do not all fit.
     public var statsScroll = 0
@@ -221,12 +213,9 @@ public struct AppState: Sendable, Equatable {
     public var dailyStreak = DailyStreak(current: 0, best: 0)
 
     /// The player's matches, newest first, as last loaded (for the Matches screen, the header's
-    /// notice and the board of a match game).
-    public var matches: [MatchOverview] = []
-    public var matchSelection = 0
-    /// The Matches screen shows the selected match whole: every game, both grids side by side.
-    public var matchOpen = false
-    public var matchScroll = 0
+    /// notice and the board of a match game); the chosen one opens whole: every game, both grids
+    /// side by side.
+    public var matches = ListModel<MatchOverview>()
     /// Why the matches could not be loaded, shown on the Matches screen.
     public var matchesProblem: String?
     /// The day's and all-time leaderboards, once loaded.
@@ -309,7 +298,7 @@ public struct AppState: Sendable, Equatable {
     /// The match the game on the board belongs to, and the game's number in it.
     public var boardMatch: (overview: MatchOverview, index: Int)? {
         guard let id = game?.id else { return nil }
-        for overview in matches {
+        for overview in matches.items {
             for index in Match.games where overview.state.match.gameID(player: overview.viewer, index: index) == id {
                 return (overview, index)
             }
@@ -320,11 +309,11 @@ public struct AppState: Sendable, Equatable {
     /// A match waiting on the player, other than the board's: the header's notice.
     public var matchWaiting: MatchOverview? {
         let board = boardMatch?.overview.state.match.id
-        return matches.first { $0.state.match.id != board && $0.state.status == .playing && $0.state.nextGame(for: $0.viewer) != nil }
+        return matches.items.first { $0.state.match.id != board && $0.state.status == .playing && $0.state.nextGame(for: $0.viewer) != nil }
     }
 
     /// The pack of the game on the board, once packs are loaded.
     public var currentPack: PackProgress? {
-        game.flatMap { game in packs.first { $0.id == game.game.packID } }
+        game.flatMap { game in packs.items.first { $0.id == game.game.packID } }
     }
 }

@@ -30,25 +30,25 @@ extension Canvas {
     }
 
     mutating func drawPacks(_ area: Rect) {
-        let titleWidth = min(24, state.packs.map(\.title.columns).max() ?? 0)
-        let counts = state.packs.map { "\($0.solved)/\($0.words)" }
+        let titleWidth = min(24, state.packs.items.map(\.title.columns).max() ?? 0)
+        let counts = state.packs.items.map { "\($0.solved)/\($0.words)" }
         let countWidth = counts.map(\.columns).max() ?? 0
         // "> " + title + length + rules + bar + count, two spaces between; the bar takes what is left.
         let fixed = 2 + titleWidth + 2 + 9 + 2 + 10 + 2 + 2 + countWidth + 3
         let barWidth = max(4, min(40, area.width - fixed))
-        let rows = zip(state.packs, counts).map { pack, count in
+        let rows = zip(state.packs.items, counts).map { pack, count in
             [Text.pad(pack.title, to: titleWidth), "\(pack.length) letters", Text.pad(pack.rules.rawValue, to: 10),
              Bar.render(fraction: pack.words == 0 ? 0 : Double(pack.solved) / Double(pack.words), width: barWidth, glyphs: glyphs),
              String(repeating: " ", count: countWidth - count.columns) + count].joined(separator: "  ")
         }
-        let pack = state.packs.indices.contains(state.packSelection) ? state.packs[state.packSelection] : nil
-        drawListScreen(area, title: "Packs · help: \(state.assist.shareLabel)", rows: rows, selected: state.packSelection,
+        let pack = state.packs.selected
+        drawListScreen(area, title: "Packs · help: \(state.assist.shareLabel)", rows: rows, selected: state.packs.selection,
                        empty: "No packs installed.", detailTitle: pack?.title,
                        detail: pack.map { "\($0.description) \($0.maxGuesses) guesses a game. Enter starts one." })
     }
 
     mutating func drawInProgress(_ area: Rect) {
-        let games = state.inProgress
+        let games = state.inProgress.items
         let titles = games.map { game in packTitle(game.game.packID) }
         let titleWidth = min(24, titles.map(\.columns).max() ?? 0)
         let rows = zip(games, titles).map { saved, title in
@@ -58,8 +58,8 @@ extension Canvas {
                     Text.pad("\(game.guesses.count)/\(game.maxGuesses) guesses", to: 13),
                     shortDate(saved.updatedAt), "on " + saved.lastChangedOn + here].joined(separator: "  ")
         }
-        let selected = games.indices.contains(state.inProgressSelection) ? games[state.inProgressSelection] : nil
-        drawListScreen(area, title: "Games in progress", rows: rows, selected: state.inProgressSelection,
+        let selected = state.inProgress.selected
+        drawListScreen(area, title: "Games in progress", rows: rows, selected: state.inProgress.selection,
                        empty: "No games in progress. Press 2 to choose a pack.",
                        detailTitle: "Guesses so far",
                        detail: selected.map { saved in
@@ -70,19 +70,19 @@ extension Canvas {
     }
 
     mutating func drawReadingList(_ area: Rect) {
-        let list = state.readingList
+        let list = state.readingList.items
         let wordWidth = list.map(\.word.count).max() ?? 0
         let rows = list.map { bookmark in
             [Text.pad(bookmark.word.uppercased(), to: wordWidth), Text.pad(packTitle(bookmark.packID), to: 16),
              "added " + shortDate(bookmark.addedAt)].joined(separator: "  ")
         }
-        let selected = list.indices.contains(state.readingSelection) ? list[state.readingSelection] : nil
-        if state.readingOpen, let selected {
+        let selected = state.readingList.selected
+        if state.readingList.open, let selected {
             // The fact whole: Up/Down scroll it when it is longer than the screen.
             let inner = box(area, selected.word.uppercased() + glyphs.separator + packTitle(selected.packID))
             guard !inner.isEmpty else { return }
             let lines = Text.wrap(selected.fact, width: inner.width - 2) + ["", "added " + shortDate(selected.addedAt)]
-            let scroll = min(state.readingScroll, max(0, lines.count - inner.height))
+            let scroll = min(state.readingList.scroll, max(0, lines.count - inner.height))
             for (row, line) in lines.dropFirst(scroll).prefix(inner.height).enumerated() {
                 buffer.write(line, x: inner.x + 1, y: inner.y + row, limit: inner.width - 2)
             }
@@ -90,16 +90,16 @@ extension Canvas {
             if scroll > 0 { buffer.write(String(glyphs.arrowUp), x: inner.maxX, y: inner.y, style: .bold) }
             return
         }
-        drawListScreen(area, title: "Reading list", rows: rows, selected: state.readingSelection,
+        drawListScreen(area, title: "Reading list", rows: rows, selected: state.readingList.selection,
                        empty: "Your reading list is empty. When a game ends, b bookmarks its fact.",
                        detailTitle: selected.map { $0.word.uppercased() }, detail: selected?.fact, detailWhenLow: true)
     }
 
     mutating func drawHistory(_ area: Rect) {
-        let games = state.history
-        let selected = games.indices.contains(state.historySelection) ? games[state.historySelection] : nil
-        if state.historyOpen, let selected {
-            let rest = drawFactCard(selected, in: area, actions: false, scroll: state.historyCardScroll)
+        let games = state.history.items
+        let selected = state.history.selected
+        if state.history.open, let selected {
+            let rest = drawFactCard(selected, in: area, actions: false, scroll: state.history.scroll)
             let title = [packTitle(selected.game.packID), selected.game.rules.rawValue + (selected.game.hard ? ", hard" : ""),
                          "finished \(shortDate(selected.finishedAt)) on \(selected.lastChangedOn)"]
             drawGuesses(selected, box(rest, title.joined(separator: glyphs.separator)))
@@ -112,7 +112,7 @@ extension Canvas {
                     Text.pad(game.status.rawValue, to: 7), Text.pad(guessCount(game.guesses.count), to: 10),
                     shortDate(saved.finishedAt), saved.lastChangedOn, coachNote(saved)].joined(separator: "  ")
         }
-        drawListScreen(area, title: "History", rows: rows, selected: state.historySelection,
+        drawListScreen(area, title: "History", rows: rows, selected: state.history.selection,
                        empty: "No finished games yet.",
                        detailTitle: selected.map { "The fact of \($0.game.secret.uppercased())" }, detail: selected?.fact)
     }
@@ -130,6 +130,6 @@ extension Canvas {
 
     /// A pack's title when packs are loaded, else its id.
     func packTitle(_ id: String) -> String {
-        state.packs.first { $0.id == id }?.title ?? id
+        state.packs.items.first { $0.id == id }?.title ?? id
     }
 }

@@ -42,9 +42,9 @@ extension Canvas {
     /// opponent's progress in each game; under it the selected match game by game. Opened
     /// (Enter on a match that is not waiting on the player), the match whole: both grids.
     mutating func drawMatches(_ area: Rect) {
-        let matches = state.matches
-        let selected = matches.indices.contains(state.matchSelection) ? matches[state.matchSelection] : nil
-        if state.matchOpen, let selected {
+        let matches = state.matches.items
+        let selected = state.matches.selected
+        if state.matches.open, let selected {
             drawMatchWhole(selected, area)
             return
         }
@@ -66,7 +66,7 @@ extension Canvas {
         }
         let empty = state.matchesProblem.map { "Matches cannot be shown: \($0)" }
             ?? "No matches yet. Make one with: qiktionary match new --against NAME (a player of your shared folder)."
-        drawListScreen(area, title: "Matches", rows: rows, selected: state.matchSelection, empty: empty,
+        drawListScreen(area, title: "Matches", rows: rows, selected: state.matches.selection, empty: empty,
                        detailTitle: selected.map { "vs " + ($0.state.match.opponent(of: $0.viewer) ?? "?") + glyphs.separator + packTitle($0.state.match.pack) },
                        detail: selected.map(matchDetail))
     }
@@ -143,7 +143,7 @@ extension Canvas {
         if state.status == .playing, let next = state.nextGame(for: overview.viewer) {
             lines += [[], [("Esc back to the list, then Enter plays game \(next).", .dim)]]
         }
-        drawScrolled(lines, in: inner, scroll: self.state.matchScroll)
+        drawScrolled(lines, in: inner, scroll: self.state.matches.scroll)
     }
 
     /// One game of a match as lines: its number and word, its winner, the players' names, and

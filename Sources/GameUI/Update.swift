@@ -96,27 +96,24 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.status = StatusMessage((count == 1 ? "The summary prints" : "The \(count) summaries print")
             + " when you quit (q), and go to the clipboard where the terminal allows.")
     case .packsLoaded(let packs):
-        show(packs, in: &state.packs, selection: &state.packSelection)
+        state.packs.show(packs)
     case .assistLoaded(let level):
         state.assist = level
     case .inProgressLoaded(let games):
-        show(games, in: &state.inProgress, selection: &state.inProgressSelection)
+        state.inProgress.show(games)
     case .readingListLoaded(let list):
-        show(list, in: &state.readingList, selection: &state.readingSelection)
-        if list.isEmpty { state.readingOpen = false }
+        state.readingList.show(list)
     case .historyLoaded(let games):
-        show(games, in: &state.history, selection: &state.historySelection)
-        if games.isEmpty { state.historyOpen = false }
+        state.history.show(games)
     case .statsLoaded(let stats):
         state.stats = stats
     case .matchesLoaded(let matches):
         let before = state.boardMatch?.overview.state.status
         state.matchesProblem = nil
         // The chosen match stays chosen when a new one arrives above it.
-        let chosen = state.matches.indices.contains(state.matchSelection) ? state.matches[state.matchSelection].state.match.id : nil
-        show(matches, in: &state.matches, selection: &state.matchSelection)
-        if let index = matches.firstIndex(where: { $0.state.match.id == chosen }) { state.matchSelection = index }
-        if state.matches.isEmpty { state.matchOpen = false }
+        let chosen = state.matches.selected?.state.match.id
+        state.matches.show(matches)
+        if let index = matches.firstIndex(where: { $0.state.match.id == chosen }) { state.matches.selection = index }
         // The match of the finished game on the board just ended: said, with the key to its end.
         if let board = state.boardMatch, before == .playing, board.overview.state.status == .finished, state.notice == nil {
             state.status = StatusMessage("The match is over: \(board.overview.summary). m shows both grids.")
@@ -130,13 +127,11 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.dailyStreak = DailyStreak(current: current, best: best)
     case .bookmarkChanged(let word, let bookmarked):
         if state.game?.game.secret == word, state.game?.game.isFinished == true { state.game?.bookmarked = bookmarked }
-        for i in state.history.indices where state.history[i].game.secret == word { state.history[i].bookmarked = bookmarked }
+        for i in state.history.items.indices where state.history.items[i].game.secret == word { state.history.items[i].bookmarked = bookmarked }
         state.status = StatusMessage(bookmarked ? "\(word.uppercased()) is on your reading list." : "\(word.uppercased()) is off your reading list.")
         return [.load(.readingList)]
     case .gameDeleted(let id):
-        state.history.removeAll { $0.id == id }
-        state.historySelection = clamp(state.historySelection, state.history.count)
-        if state.history.isEmpty { state.historyOpen = false }
+        state.history.show(state.history.items.filter { $0.id != id })
         state.status = StatusMessage("Game deleted.")
         return [.load(.stats)]
     case .syncUpdate(let news):
@@ -200,7 +195,7 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
 /// dir) reloads so it shows at once: the game on the board (finished or not: a guess played
 /// there at the same time still appears here) and the lists. A game not yet played gives way to
 /// a newer one from elsewhere.
-private func reloadShown(_ state: AppState) -> [Effect] {
+func reloadShown(_ state: AppState) -> [Effect] {
     var reload: [Effect] = [.load(.packs)]
     if let game = state.game {
         reload.append(.reload(gameID: game.id))
@@ -213,7 +208,7 @@ private func reloadShown(_ state: AppState) -> [Effect] {
 }
 
 /// Whether the guess just played is the one that ended its game.
-private func endedBy(_ played: PlayedGuess) -> Bool {
+func endedBy(_ played: PlayedGuess) -> Bool {
     let game = played.game.game
     switch game.status {
     case .won: return game.winningIndex == played.number - 1
@@ -234,7 +229,7 @@ func endingDevice(_ saved: SavedGame) -> String? {
 /// The card's notice for a game that ended by a change made elsewhere: it always names the
 /// machine (the one whose change ended it, as the game record says, when the guess that won has
 /// not arrived yet).
-private func noticeEnd(_ saved: SavedGame, typing: Bool, _ state: inout AppState) {
+func noticeEnd(_ saved: SavedGame, typing: Bool, _ state: inout AppState) {
     let place = " on " + (endingDevice(saved) ?? saved.lastChangedOn)
     let what = switch saved.game.status {
     case .won: "Found"
@@ -246,12 +241,12 @@ private func noticeEnd(_ saved: SavedGame, typing: Bool, _ state: inout AppState
 }
 
 /// The status line of a hint: the word and why, counted only under the coach.
-private func hintLine(_ hint: Hint, game: SavedGame, _ state: AppState) -> String {
+func hintLine(_ hint: Hint, game: SavedGame, _ state: AppState) -> String {
     "Hint: \(hint.word.uppercased())\(state.glyphs.separator)it \(hint.reason(at: game.game.assist))."
 }
 
 /// Drops the guess being typed.
-private func forgetTyping(_ state: inout AppState) {
+func forgetTyping(_ state: inout AppState) {
     state.input = ""
     state.inputRefused = false
     state.inputOverflow = 0
@@ -275,17 +270,10 @@ func endLine(_ saved: SavedGame, here: String = "") -> String {
     }
 }
 
-private func clamp(_ index: Int, _ count: Int) -> Int { max(0, min(index, count - 1)) }
-
-/// A list loaded: it takes the shown one's place, and the selection stays within it.
-private func show<Item>(_ items: [Item], in list: inout [Item], selection: inout Int) {
-    list = items
-    selection = clamp(selection, items.count)
-}
 
 // MARK: Keys
 
-private func handle(_ key: Key, _ state: inout AppState) -> [Effect] {
+func handle(_ key: Key, _ state: inout AppState) -> [Effect] {
     if Keys.quit ~= key { return quit(&state) }
     state.status = nil
     if state.pairing != nil { return handlePairing(key, &state) }
@@ -341,17 +329,17 @@ private func handle(_ key: Key, _ state: inout AppState) -> [Effect] {
     switch state.pane {
     case .guess: return handleGuess(key, &state)
     case .notepad: return handleNotepad(key, &state)
-    case .packs, .inProgress, .readingList, .history, .stats, .matches, .leaderboard: return handleList(key, &state)
+    case .packs, .inProgress, .readingList, .history, .stats, .matches, .leaderboard: return updateList(key, &state)
     }
 }
 
-private func quit(_ state: inout AppState) -> [Effect] {
+func quit(_ state: inout AppState) -> [Effect] {
     state.quitting = true
     return [.quit]
 }
 
 /// Keys that mean the same on every screen; nil when the key is the pane's to handle.
-private func handleGlobal(_ key: Key, _ state: inout AppState) -> [Effect]? {
+func handleGlobal(_ key: Key, _ state: inout AppState) -> [Effect]? {
     switch key {
     case Keys.help:
         state.helpOpen = true
@@ -372,18 +360,7 @@ private func handleGlobal(_ key: Key, _ state: inout AppState) -> [Effect]? {
         let here = Pane.ring.firstIndex(of: state.pane) ?? Pane.ring.firstIndex(of: .inProgress)!
         return go(to: Pane.ring[(here + Pane.ring.count - 1) % Pane.ring.count], &state)
     case Keys.back:
-        if state.pane == .history && state.historyOpen {
-            state.historyOpen = false
-            return []
-        }
-        if state.pane == .matches && state.matchOpen {
-            state.matchOpen = false
-            return []
-        }
-        if state.pane == .readingList && state.readingOpen {
-            state.readingOpen = false
-            return []
-        }
+        if closeOpenItem(&state) { return [] }
         if state.pane == .guess { forgetTyping(&state) }
         return go(to: .guess, &state)
     case .character(let c) where Keys.screen ~= key:
@@ -394,10 +371,9 @@ private func handleGlobal(_ key: Key, _ state: inout AppState) -> [Effect]? {
         // From the board of a match game: that match, opened.
         let board = state.boardMatch?.overview.state.match.id
         let effects = go(to: .matches, &state)
-        if let board, state.pane == .matches, let index = state.matches.firstIndex(where: { $0.state.match.id == board }) {
-            state.matchSelection = index
-            state.matchOpen = true
-            state.matchScroll = 0
+        if let board, state.pane == .matches, let index = state.matches.items.firstIndex(where: { $0.state.match.id == board }) {
+            state.matches.selection = index
+            _ = state.matches.openSelected()
         }
         return effects
     case Keys.leaderboard where !acceptsLetters(state) && state.pane != .leaderboard:
@@ -409,7 +385,7 @@ private func handleGlobal(_ key: Key, _ state: inout AppState) -> [Effect]? {
 }
 
 /// Whether letters go to the pane (the guess line of a game in play, or the notepad).
-private func acceptsLetters(_ state: AppState) -> Bool {
+func acceptsLetters(_ state: AppState) -> Bool {
     switch state.pane {
     case .guess: state.game.map { !$0.game.isFinished } ?? false
     case .notepad: true
@@ -418,16 +394,16 @@ private func acceptsLetters(_ state: AppState) -> Bool {
 }
 
 /// Moves to a pane and asks for the data it shows.
-private func go(to pane: Pane, _ state: inout AppState) -> [Effect] {
+func go(to pane: Pane, _ state: inout AppState) -> [Effect] {
     state.pane = pane
-    state.historyOpen = false
-    state.matchOpen = false
-    state.readingOpen = false
+    state.history.open = false
+    state.matches.open = false
+    state.readingList.open = false
     return listShown(pane).map { [.load($0)] } ?? []
 }
 
 /// The list a pane shows, if it shows one.
-private func listShown(_ pane: Pane) -> ListKind? {
+func listShown(_ pane: Pane) -> ListKind? {
     switch pane {
     case .guess, .notepad: nil
     case .packs: .packs
@@ -441,372 +417,6 @@ private func listShown(_ pane: Pane) -> ListKind? {
 }
 
 /// After a move in a match game: the matches again, so the board, the list and the notice follow.
-private func matchReload(_ state: AppState) -> [Effect] {
+func matchReload(_ state: AppState) -> [Effect] {
     state.boardMatch == nil ? [] : [.load(.matches)]
-}
-
-private func handleHelp(_ key: Key, _ state: inout AppState) -> [Effect] {
-    switch key {
-    case Keys.scrollUp: state.helpScroll = max(0, state.helpScroll - 1)
-    case Keys.scrollDown: state.helpScroll += 1
-    case Keys.pageUp: state.helpScroll = max(0, state.helpScroll - 10)
-    case Keys.pageDown: state.helpScroll += 10
-    case Keys.quitHelp: return quit(&state)
-    default: state.helpOpen = false
-    }
-    return []
-}
-
-/// The review covers the screen: arrows scroll it, any other key closes it.
-private func handleReview(_ key: Key, _ state: inout AppState) -> [Effect] {
-    switch key {
-    case Keys.up: state.reviewScroll = max(0, state.reviewScroll - 1)
-    case Keys.down: state.reviewScroll += 1
-    default:
-        state.review = nil
-        state.reviewScroll = 0
-    }
-    return []
-}
-
-/// A challenge code typed on the status line: letters and digits, Enter plays it, Esc cancels.
-private func handleCodeEntry(_ key: Key, _ state: inout AppState) -> [Effect] {
-    let code = state.codeEntry ?? ""
-    switch key {
-    case .character(let c) where Keys.codeCharacter ~= key:
-        if code.count < 16 { state.codeEntry = code + c.uppercased() }
-    case Keys.codeSeparator:
-        break
-    case Keys.codeErase:
-        state.codeEntry = String(code.dropLast())
-    case Keys.playCode:
-        state.codeEntry = nil
-        if code.isEmpty { return [] }
-        state.pane = .guess
-        return [.challenge(code: code)]
-    case Keys.back:
-        state.codeEntry = nil
-        state.status = StatusMessage("Cancelled.")
-    default:
-        break
-    }
-    return []
-}
-
-/// Sync found this machine not one of its player's machines: the pairing screen opens, the
-/// first time only; after it was closed the header says so and F5 opens it again.
-private func offerPairing(wasNotPaired: Bool, _ state: inout AppState) {
-    if !state.pairingOffered {
-        state.pairingOffered = true
-        state.pairing = PairingEntry()
-    } else if state.pairing == nil && !wasNotPaired {
-        state.status = StatusMessage(notPairedLine(state), isError: true)
-    }
-}
-
-private func notPairedLine(_ state: AppState) -> String {
-    "Not one of \(playerName(state))'s machines yet: your games stay here. F5 to type a pairing code."
-}
-
-private func pairedLine(_ state: AppState) -> String {
-    "This machine is one of \(playerName(state))'s machines now: your games sync."
-}
-
-private func playerName(_ state: AppState) -> String { state.player.isEmpty ? "your" : state.player }
-
-/// The pairing screen: letters and digits make the code (dashes and spaces are skipped, as
-/// `devices add` groups it), Enter joins, Esc closes it and the game goes on here alone.
-private func handlePairing(_ key: Key, _ state: inout AppState) -> [Effect] {
-    guard var entry = state.pairing, !entry.joining else { return [] }
-    entry.problem = nil
-    switch key {
-    case .character(let c) where Keys.pairCharacter ~= key:
-        if entry.code.count < PairingEntry.length { entry.code.append(contentsOf: c.uppercased()) }
-    case Keys.codeErase:
-        entry.code = String(entry.code.dropLast())
-    case Keys.clearGuess:
-        entry.code = ""
-    case Keys.join:
-        guard entry.code.count == PairingEntry.length else {
-            entry.problem = "A pairing code is \(PairingEntry.length) letters and digits; \(entry.code.count) typed."
-            break
-        }
-        entry.joining = true
-        state.pairing = entry
-        return [.joinDevices(code: entry.grouped)]
-    case Keys.pairLater:
-        state.pairing = nil
-        state.status = StatusMessage(notPairedLine(state))
-        return []
-    default:
-        break
-    }
-    state.pairing = entry
-    return []
-}
-
-/// Asks the coach for a review of a finished game.
-private func askReview(_ saved: SavedGame, _ state: inout AppState) -> [Effect] {
-    state.thinking = true
-    return [.review(gameID: saved.id)]
-}
-
-private func handleGuess(_ key: Key, _ state: inout AppState) -> [Effect] {
-    guard let saved = state.game else {
-        if Keys.nextGame ~= key { return [.newGame(packID: nil)] }
-        return []
-    }
-    let game = saved.game
-    if Keys.newGame ~= key {
-        return [.newGame(packID: game.packID)]
-    }
-    if Keys.daily ~= key { return [.daily] }
-    if game.isFinished {
-        // A key that leaves the card within a moment of the winning Enter is the rest of a double
-        // press: the card stays.
-        if Keys.nextGame ~= key || Keys.nextHardGame ~= key, let wonAt = state.wonAt, let now = state.keyClock,
-           now - wonAt < AppState.winGrace { return [] }
-        switch key {
-        case Keys.cardUp:
-            state.cardScroll = max(0, state.cardScroll - (key == .up ? 1 : 5))
-            return []
-        case Keys.cardDown:
-            state.cardScroll += key == .down ? 1 : 5
-            return []
-        case Keys.nextGame:
-            // A game of a match: the player's next game of that match, while there is one.
-            if let board = state.boardMatch, board.overview.state.nextGame(for: board.overview.viewer) != nil {
-                return [.beginMatch(matchID: board.overview.state.match.id), .load(.matches)]
-            }
-            return [.newGame(packID: game.packID)]
-        case Keys.nextHardGame: return [.newGame(packID: game.packID, hard: true)]
-        case Keys.bookmark: return toggleBookmark(saved)
-        case Keys.review: return askReview(saved, &state)
-        case Keys.share: return [.share(gameID: saved.id)]
-        case Keys.challengeCode:
-            state.codeEntry = ""
-            return []
-        default:
-            state.status = StatusMessage("This game is over: n for the next game, h for a hard one, b to bookmark the fact, r to review it, s to share it.")
-            return []
-        }
-    }
-    switch key {
-    case Keys.cardUp:
-        // Older guesses, when they do not all fit (the view keeps the scroll within them).
-        state.boardScroll = min(state.boardScroll + (key == .up ? 1 : 5), max(0, game.guesses.count - 1))
-    case Keys.cardDown:
-        state.boardScroll = max(0, state.boardScroll - (key == .down ? 1 : 5))
-    case .character(let c) where Keys.typeLetter ~= key:
-        if state.inputRefused { forgetTyping(&state) }
-        if state.input.count < game.length && state.inputOverflow == 0 {
-            state.input.append(Character(c.lowercased()))
-        } else {
-            state.inputOverflow += 1
-            state.status = StatusMessage(overflowLine(state, game: game), isError: true)
-        }
-    case Keys.deleteLetter:
-        // Ctrl-H is what many terminals send for Backspace. Letters typed past the end go first.
-        if state.inputOverflow > 0 {
-            state.inputOverflow -= 1
-            state.status = state.inputOverflow > 0 ? StatusMessage(overflowLine(state, game: game), isError: true) : nil
-        } else if !state.input.isEmpty {
-            state.input.removeLast()
-        }
-        state.inputRefused = false
-    case Keys.clearGuess:
-        forgetTyping(&state)
-    case Keys.submit:
-        if state.input.isEmpty {
-            state.status = StatusMessage("Type a \(game.length)-letter word, then Enter.")
-            return []
-        }
-        if state.inputRefused {
-            state.status = StatusMessage("\(state.input.uppercased()) was refused: type another word, or Backspace to change it.", isError: true)
-            return []
-        }
-        if state.inputOverflow > 0 {
-            state.status = StatusMessage(overflowLine(state, game: game), isError: true)
-            return []
-        }
-        return [.guess(state.input, gameID: game.id)]
-    case Keys.giveUp:
-        state.confirmation = .giveUp(gameID: game.id)
-    case Keys.hint:
-        if state.thinking { return [] }
-        if let hint = state.currentHint {
-            state.status = StatusMessage(hintLine(hint, game: saved, state))
-            return []
-        }
-        state.thinking = true
-        return [.hint(gameID: game.id)]
-    case .character(let c):
-        state.status = StatusMessage("'\(c)' is not a letter: guesses use a to z. F1 shows every key.", isError: true)
-    default:
-        break
-    }
-    return []
-}
-
-/// What the status line says while letters typed past the word's length wait to be taken off.
-private func overflowLine(_ state: AppState, game: Game) -> String {
-    let typed = state.input.count + state.inputOverflow
-    return "\(typed) letters typed; the word has \(game.length): Backspace takes off the extra \(state.inputOverflow == 1 ? "one" : "\(state.inputOverflow)"), Ctrl-U clears."
-}
-
-private func toggleBookmark(_ saved: SavedGame) -> [Effect] {
-    saved.bookmarked ? [.removeBookmark(word: saved.game.secret)] : [.bookmark(gameID: saved.id)]
-}
-
-private func handleNotepad(_ key: Key, _ state: inout AppState) -> [Effect] {
-    let count = Notepad.alphabet.count, columns = AppState.notepadColumns
-    let letter = Notepad.alphabet[state.notepadCursor]
-    switch key {
-    case Keys.notepadLeft: state.notepadCursor = (state.notepadCursor + count - 1) % count
-    case Keys.notepadRight: state.notepadCursor = (state.notepadCursor + 1) % count
-    case Keys.notepadUp: state.notepadCursor = max(0, state.notepadCursor - columns)
-    case Keys.notepadDown: state.notepadCursor = min(count - 1, state.notepadCursor + columns)
-    case Keys.notepadFirst: state.notepadCursor = 0
-    case Keys.notepadLast: state.notepadCursor = count - 1
-    case Keys.backToGuess: state.pane = .guess
-    case .character(let c) where Keys.jumpToLetter ~= key:
-        state.notepadCursor = Notepad.alphabet.firstIndex(of: Character(c.lowercased())) ?? state.notepadCursor
-    case Keys.cycleMark:
-        let current = state.game?.game.marks[letter]
-        return mark(letter, current == nil ? .out : current == .out ? .in : nil, state)
-    case Keys.markOut: return mark(letter, .out, state)
-    case Keys.markIn: return mark(letter, .in, state)
-    case Keys.clearMark: return mark(letter, nil, state)
-    default: break
-    }
-    return []
-}
-
-private func mark(_ letter: Character, _ mark: LetterMark?, _ state: AppState) -> [Effect] {
-    guard let game = state.game else { return [] }
-    return [.mark(letter, mark, gameID: game.id)]
-}
-
-private func handleList(_ key: Key, _ state: inout AppState) -> [Effect] {
-    switch state.pane {
-    case .packs:
-        if Keys.packChallenge ~= key {
-            state.codeEntry = ""
-            return []
-        }
-        if Keys.helpLevel ~= key {
-            let next = state.assist.next
-            state.status = StatusMessage("Help for your next games: \(next.summary).")
-            return [.chooseAssist(next)]
-        }
-        if Keys.open ~= key || Keys.playHard ~= key, state.packs.indices.contains(state.packSelection) {
-            state.pane = .guess
-            return [.newGame(packID: state.packs[state.packSelection].id, hard: Keys.playHard ~= key)]
-        }
-        move(&state.packSelection, state.packs.count, key)
-    case .inProgress:
-        if Keys.open ~= key, state.inProgress.indices.contains(state.inProgressSelection) {
-            state.pane = .guess
-            return [.resume(gameID: state.inProgress[state.inProgressSelection].id)]
-        }
-        move(&state.inProgressSelection, state.inProgress.count, key)
-    case .readingList:
-        // Open: the fact on the whole screen; Up/Down scroll it, Enter closes it.
-        if state.readingOpen {
-            switch key {
-            case Keys.up: state.readingScroll = max(0, state.readingScroll - 1)
-            case Keys.down: state.readingScroll += 1
-            case Keys.open: state.readingOpen = false
-            default: break
-            }
-            return []
-        }
-        if Keys.open ~= key, state.readingList.indices.contains(state.readingSelection) {
-            state.readingOpen = true
-            state.readingScroll = 0
-            return []
-        }
-        if Keys.delete ~= key, state.readingList.indices.contains(state.readingSelection) {
-            state.confirmation = .removeBookmark(word: state.readingList[state.readingSelection].word)
-            return []
-        }
-        move(&state.readingSelection, state.readingList.count, key)
-    case .matches:
-        guard state.matches.indices.contains(state.matchSelection) else { return [] }
-        let overview = state.matches[state.matchSelection]
-        if state.matchOpen {
-            switch key {
-            case Keys.up: state.matchScroll = max(0, state.matchScroll - 1)
-            case Keys.down: state.matchScroll += 1
-            case Keys.pageUp: state.matchScroll = max(0, state.matchScroll - 10)
-            case Keys.pageDown: state.matchScroll += 10
-            case Keys.open: state.matchOpen = false
-            default: break
-            }
-            return []
-        }
-        if Keys.open ~= key {
-            // The player's turn: the next game of the match, on the board. Otherwise the match whole.
-            if overview.state.nextGame(for: overview.viewer) != nil {
-                state.pane = .guess
-                return [.beginMatch(matchID: overview.state.match.id), .load(.matches)]
-            }
-            state.matchOpen = true
-            state.matchScroll = 0
-            return []
-        }
-        move(&state.matchSelection, state.matches.count, key)
-    case .leaderboard:
-        switch key {
-        case Keys.up: state.leaderboardScroll = max(0, state.leaderboardScroll - 1)
-        case Keys.down: state.leaderboardScroll += 1
-        case Keys.pageUp: state.leaderboardScroll = max(0, state.leaderboardScroll - 10)
-        case Keys.pageDown: state.leaderboardScroll += 10
-        case Keys.first: state.leaderboardScroll = 0
-        default: break
-        }
-    case .stats:
-        switch key {
-        case Keys.up: state.statsScroll = max(0, state.statsScroll - 1)
-        case Keys.down: state.statsScroll = min(state.statsScroll + 1, max(0, state.achievements.count - 1))
-        case Keys.pageUp: state.statsScroll = max(0, state.statsScroll - 10)
-        case Keys.pageDown: state.statsScroll = min(state.statsScroll + 10, max(0, state.achievements.count - 1))
-        default: break
-        }
-    case .history:
-        guard state.history.indices.contains(state.historySelection) else { return [] }
-        let game = state.history[state.historySelection]
-        switch key {
-        case Keys.open:
-            state.historyOpen.toggle()
-            state.historyCardScroll = 0
-        case Keys.historyBookmark: return toggleBookmark(game)
-        case Keys.historyReview: return askReview(game, &state)
-        case Keys.delete: state.confirmation = .deleteGame(id: game.id, word: game.game.secret)
-        // An open game's card, longer than the room: PgUp/PgDn scroll it (Up/Down choose the game).
-        case Keys.pageUp where state.historyOpen: state.historyCardScroll = max(0, state.historyCardScroll - 3)
-        case Keys.pageDown where state.historyOpen: state.historyCardScroll += 3
-        default:
-            move(&state.historySelection, state.history.count, key)
-            state.historyCardScroll = 0
-        }
-    default:
-        break
-    }
-    return []
-}
-
-/// Moves a list selection with the arrow, page and j/k keys.
-private func move(_ selection: inout Int, _ count: Int, _ key: Key) {
-    let page = 10
-    switch key {
-    case Keys.up: selection -= 1
-    case Keys.down: selection += 1
-    case Keys.pageUp: selection -= page
-    case Keys.pageDown: selection += page
-    case Keys.first: selection = 0
-    case Keys.last: selection = count - 1
-    default: return
-    }
-    selection = clamp(selection, count)
 }

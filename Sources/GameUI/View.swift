@@ -200,17 +200,16 @@ struct Canvas {
                     key(Keys.help), key(Keys.quit)]
         case .inProgress: return [key(Keys.open, "resume"), key(Keys.up)] + common
         case .readingList:
-            if state.readingOpen { return [key(Keys.open, "close"), key(Keys.scrollUp)] + common }
+            if state.readingList.open { return [key(Keys.open, "close"), key(Keys.scrollUp)] + common }
             return [key(Keys.open, "open"), key(Keys.up, "choose"), key(Keys.delete, "remove (asks)")] + common
         case .history:
             // Open: PgUp/PgDn scroll its card, named before the rest where the card is cut.
-            if state.historyOpen { return [key(Keys.open, "close"), ("PgDn", "the card"), key(Keys.historyReview), key(Keys.historyBookmark), key(Keys.delete)] + common }
+            if state.history.open { return [key(Keys.open, "close"), ("PgDn", "the card"), key(Keys.historyReview), key(Keys.historyBookmark), key(Keys.delete)] + common }
             return [key(Keys.open, "open"), key(Keys.historyReview), key(Keys.historyBookmark), key(Keys.delete)] + common
         case .stats: return [key(Keys.screen), key(Keys.sync)] + common
         case .matches:
-            if state.matchOpen { return [key(Keys.back), key(Keys.scrollUp), key(Keys.leaderboard)] + common }
-            let mine = state.matches.indices.contains(state.matchSelection)
-                && state.matches[state.matchSelection].state.nextGame(for: state.matches[state.matchSelection].viewer) != nil
+            if state.matches.open { return [key(Keys.back), key(Keys.scrollUp), key(Keys.leaderboard)] + common }
+            let mine = state.matches.selected.map { $0.state.nextGame(for: $0.viewer) != nil } ?? false
             return [key(Keys.open, mine ? "play" : "open"), key(Keys.up), key(Keys.leaderboard)] + common
         case .leaderboard: return [key(Keys.scrollUp), key(Keys.matches), key(Keys.screen), key(Keys.sync)] + common
         }

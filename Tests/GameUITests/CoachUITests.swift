@@ -95,7 +95,7 @@ import Testing
 
     @Test func hOnPacksOrOnAFinishedGameStartsAHardGame() {
         var packs = Fixtures.state(.packs)
-        packs.packSelection = 1
+        packs.packs.selection = 1
         let (playing, effects) = press(.character("h"), on: packs)
         #expect(effects == [.newGame(packID: "animals", hard: true)] && playing.pane == .guess)
         let over = Fixtures.state(.guess, game: Fixtures.won)
@@ -149,14 +149,14 @@ import Testing
     @Test func historyAndStatsShowHardGamesAndHintsApart() {
         var state = Fixtures.state(.history)
         let won = Fixtures.won
-        state.history[0].game = Game(id: won.id, packID: won.game.packID, secret: won.game.secret, rules: won.game.rules, hard: true,
+        state.history.items[0].game = Game(id: won.id, packID: won.game.packID, secret: won.game.secret, rules: won.game.rules, hard: true,
                                      guesses: won.game.guesses, status: won.game.status)
-        state.history[0].hints = [0, 3]
-        state.history[2].hints = [1]
+        state.history.items[0].hints = [0, 3]
+        state.history.items[2].hints = [1]
         let list = view(state, size: Size(width: 120, height: 40)).text
         #expect(list.contains("laptop  hard, 2 hints"))
         #expect(list.contains("laptop  coach, 1 hint"), "a game played with the coach says so")
-        state.historyOpen = true
+        state.history.open = true
         #expect(view(state, size: Size(width: 120, height: 40)).text.contains("Animals · classic, hard · finished"))
 
         var stats = Fixtures.state(.stats)

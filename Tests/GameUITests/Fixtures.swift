@@ -75,10 +75,10 @@ enum Fixtures {
         state.pane = pane
         state.game = game
         state.waitingForGame = false
-        state.packs = packs
-        state.inProgress = inProgress
-        state.history = history
-        state.readingList = readingList
+        state.packs.items = packs
+        state.inProgress.items = inProgress
+        state.history.items = history
+        state.readingList.items = readingList
         state.stats = stats
         return state
     }

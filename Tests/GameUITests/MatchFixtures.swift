@@ -95,7 +95,7 @@ enum MatchFixtures {
     /// Everything loaded, the matches too, on `pane`.
     static func state(_ pane: Pane = .matches, game: SavedGame = Fixtures.inPlay) -> AppState {
         var state = Fixtures.state(pane, game: game)
-        state.matches = all
+        state.matches.items = all
         state.leaderboards = boards
         return state
     }

@@ -56,8 +56,8 @@ import Testing
         var state = MatchFixtures.state()
         state.glyphs = .ascii
         var texts = [view(state, size: Size(width: 100, height: 30)).text]
-        state.matchSelection = 1
-        state.matchOpen = true
+        state.matches.selection = 1
+        state.matches.open = true
         texts.append(view(state, size: Size(width: 100, height: 30)).text)
         for text in texts { #expect(text.unicodeScalars.allSatisfy { $0.isASCII }, "\(text)") }
         #expect(texts[0].contains("1-0") && texts[0].contains("you won 2-1"), "\(texts[0])")
@@ -82,8 +82,8 @@ import Testing
 
     @Test func theEndOfAMatchShowsBothGridsSideBySide() {
         var state = MatchFixtures.state()
-        state.matchSelection = 1
-        state.matchOpen = true
+        state.matches.selection = 1
+        state.matches.open = true
         expectScreen(state, 100, 30, """
  Animals 12/36 solved             your turn in a match vs ben (F3) · sync off · last change: laptop
   1 Game  2 Packs  3 In progress  4 Reading list  5 History  6 Stats  Matches
@@ -121,23 +121,23 @@ import Testing
     @Test func aMatchWholeUsesTheTerminalsGlyphsAndSaysWhatIsNotPlayedYet() {
         var state = MatchFixtures.state()
         state.glyphs = .ascii
-        state.matchSelection = 1
-        state.matchOpen = true
+        state.matches.selection = 1
+        state.matches.open = true
         let text = view(state, size: Size(width: 100, height: 30)).text
         #expect(text.contains("| **...     **...      ***..     ***..      **...     **...") && !text.contains("●"), "\(text)")
         state.glyphs = .unicode
-        state.matchSelection = 2
+        state.matches.selection = 2
         let waiting = view(state, size: Size(width: 100, height: 30)).text
         #expect(waiting.contains("won in 2") && waiting.contains("1 guess") && waiting.contains("not started"))
         #expect(waiting.contains("being played") && !waiting.contains("Game 2 · PIANO"), "no word before both finished it")
-        state.matchSelection = 3
+        state.matches.selection = 3
         #expect(view(state, size: Size(width: 100, height: 30)).text.contains("declined"))
     }
 
     @Test func theEndOfAMatchAtTheMinimumIsOneGameUnderAnotherAndScrolls() {
         var state = MatchFixtures.state()
-        state.matchSelection = 1
-        state.matchOpen = true
+        state.matches.selection = 1
+        state.matches.open = true
         expectScreen(state, 40, 12, """
  Animals       your turn: F3 · sync off
 ┌─ vs cat · Animals · you won 2–1 ─────┐
@@ -152,7 +152,7 @@ import Testing
 
  Esc close  ↑↓ scroll  l leaderboard
 """, "match-end")
-        state.matchScroll = 8
+        state.matches.scroll = 8
         expectScreen(state, 40, 12, """
  Animals       your turn: F3 · sync off
 ┌─ vs cat · Animals · you won 2–1 ─────┐
@@ -246,10 +246,10 @@ import Testing
     /// A game of a match nobody has opened is "not started", not "being played".
     @Test func aGameNobodyStartedIsNotStarted() {
         var state = MatchFixtures.state()
-        state.matchOpen = true
+        state.matches.open = true
         var seen = ""
         for scroll in 0..<40 {
-            state.matchScroll = scroll
+            state.matches.scroll = scroll
             seen += view(state, size: Size(width: 100, height: 30)).text
         }
         #expect(seen.contains("Game 3") && !seen.contains("being played"), "\(seen)")
@@ -281,8 +281,8 @@ import Testing
     @Test func atEverySizeAMatchWholeScrollsToItsEndAndTheDetailIsWhole() {
         for size in TextFitTests.sizes {
             var state = MatchFixtures.state()
-            state.matchSelection = 1
-            state.matchOpen = true
+            state.matches.selection = 1
+            state.matches.open = true
             var seen = view(state, size: size).text
             for _ in 0..<40 {
                 _ = update(&state, .key(.down))
@@ -315,7 +315,7 @@ import Testing
         // A finished game's board: m opens its match whole when it is a match game.
         let finished = MatchFixtures.board(status: .gaveUp)
         let (state, effects) = Self.press(.character("m"), on: MatchFixtures.state(.guess, game: finished))
-        #expect(state.pane == .matches && state.matchOpen && state.matchSelection == 0 && effects == [.load(.matches)])
+        #expect(state.pane == .matches && state.matches.open && state.matches.selection == 0 && effects == [.load(.matches)])
     }
 
     @Test func theScreensAreOffTheTabBarTabGoesOnFromPacksAndEscGoesBack() {
@@ -336,14 +336,14 @@ import Testing
         // Finished, waiting for the other player, or declined: Enter opens it, Enter or Esc closes it.
         for selection in 1...3 {
             var state = MatchFixtures.state()
-            state.matchSelection = selection
+            state.matches.selection = selection
             let (open, none) = Self.press(.enter, on: state)
-            #expect(open.pane == .matches && open.matchOpen && none.isEmpty)
-            #expect(Self.press(.down, on: open).0.matchScroll == 1, "arrows scroll an open match")
-            #expect(!Self.press(.escape, on: open).0.matchOpen && Self.press(.escape, on: open).0.pane == .matches)
-            #expect(!Self.press(.enter, on: open).0.matchOpen)
+            #expect(open.pane == .matches && open.matches.open && none.isEmpty)
+            #expect(Self.press(.down, on: open).0.matches.scroll == 1, "arrows scroll an open match")
+            #expect(!Self.press(.escape, on: open).0.matches.open && Self.press(.escape, on: open).0.pane == .matches)
+            #expect(!Self.press(.enter, on: open).0.matches.open)
         }
-        #expect(Self.press([.down, .down], on: MatchFixtures.state()).0.matchSelection == 2, "arrows choose a match")
+        #expect(Self.press([.down, .down], on: MatchFixtures.state()).0.matches.selection == 2, "arrows choose a match")
     }
 
     @Test func upAndDownScrollTheLeaderboard() {
@@ -363,7 +363,7 @@ import Testing
         // Once the matches say game 2 is over, the line under the card names game 3.
         var after = MatchFixtures.state(.guess, game: won)
         let yours = MatchFixtures.yourTurnMatch
-        after.matches[0] = MatchOverview(state: MatchState(match: yours, plays: [
+        after.matches.items[0] = MatchOverview(state: MatchState(match: yours, plays: [
             MatchFixtures.finished(yours, "ann", 1, secret: "whale", guesses: ["whale"]),
             MatchFixtures.finished(yours, "ann", 2, secret: "tiger", guesses: ["crane", "tiger"]),
         ]), words: [nil, nil, nil], viewer: "ann")
@@ -395,11 +395,11 @@ import Testing
 
     @Test func theChosenMatchStaysChosenWhenANewOneArrivesAboveIt() {
         var state = MatchFixtures.state()
-        state.matches = Array(MatchFixtures.all.dropFirst())
-        state.matchSelection = 1
-        state.matchOpen = true
+        state.matches.items = Array(MatchFixtures.all.dropFirst())
+        state.matches.selection = 1
+        state.matches.open = true
         _ = update(&state, .matchesLoaded(MatchFixtures.all))
-        #expect(state.matchSelection == 2 && state.matchOpen)
+        #expect(state.matches.selection == 2 && state.matches.open)
     }
 
     @Test func aMoveInAMatchGameReloadsTheMatchesAndAGameOfNoMatchDoesNot() {
@@ -422,17 +422,17 @@ import Testing
         _ = update(&state, .matchesLoaded([over]))
         #expect(state.status?.text == "The match is over: you won 3–0. m shows both grids.")
         let (open, _) = Self.press(.character("m"), on: state)
-        #expect(open.matchOpen && view(open, size: Size(width: 100, height: 30)).text.contains("Game 3 · HORSE"))
+        #expect(open.matches.open && view(open, size: Size(width: 100, height: 30)).text.contains("Game 3 · HORSE"))
     }
 
     @Test func theHeadersNoticeLeavesOutTheBoardsOwnMatchAndMatchesNotWaiting() {
         // The board's match is the only one waiting: no notice.
         var state = Self.onBoard
         #expect(state.matchWaiting == nil)
-        state.matches = [MatchFixtures.wonByAnn, MatchFixtures.waiting, MatchFixtures.declined]
+        state.matches.items = [MatchFixtures.wonByAnn, MatchFixtures.waiting, MatchFixtures.declined]
         #expect(state.matchWaiting == nil)
         state.game = Fixtures.inPlay
-        state.matches = MatchFixtures.all
+        state.matches.items = MatchFixtures.all
         #expect(state.matchWaiting?.state.match.id == MatchFixtures.yourTurnMatch.id)
     }
 

@@ -230,7 +230,7 @@ import Testing
     }
 
     @Test func packsAt80x24() {
-        expectScreen({ var s = Fixtures.state(.packs); s.packSelection = 1; return s }(), 80, 24, """
+        expectScreen({ var s = Fixtures.state(.packs); s.packs.selection = 1; return s }(), 80, 24, """
  Animals 12/36 solved · classic, 5 letters       sync off · last change: laptop
   1 Game  2 Packs  3 In progress  4 Reading list  5 History  6 Stats
 ┌─ Packs · help: proven marks (4) ─────────────────────────────────────────────┐
@@ -259,7 +259,7 @@ import Testing
     }
 
     @Test func packsAt120x40() {
-        expectScreen({ var s = Fixtures.state(.packs); s.packSelection = 1; return s }(), 120, 40, """
+        expectScreen({ var s = Fixtures.state(.packs); s.packs.selection = 1; return s }(), 120, 40, """
  qiktionary · Animals 12/36 solved · classic, 5 letters                                  sync off · last change: laptop
   1 Game  2 Packs  3 In progress  4 Reading list  5 History  6 Stats
 ┌─ Packs · help: proven marks (4) ─────────────────────────────────────────────────────────────────────────────────────┐
@@ -452,7 +452,7 @@ import Testing
     }
 
     @Test func historyAt80x24() {
-        expectScreen({ var s = Fixtures.state(.history); s.historySelection = 1; return s }(), 80, 24, """
+        expectScreen({ var s = Fixtures.state(.history); s.history.selection = 1; return s }(), 80, 24, """
  Animals 12/36 solved · classic, 5 letters       sync off · last change: laptop
   1 Game  2 Packs  3 In progress  4 Reading list  5 History  6 Stats
 ┌─ History (3) ────────────────────────────────────────────────────────────────┐
@@ -481,7 +481,7 @@ import Testing
     }
 
     @Test func historyAt120x40() {
-        expectScreen({ var s = Fixtures.state(.history); s.historySelection = 1; return s }(), 120, 40, """
+        expectScreen({ var s = Fixtures.state(.history); s.history.selection = 1; return s }(), 120, 40, """
  qiktionary · Animals 12/36 solved · classic, 5 letters                                  sync off · last change: laptop
   1 Game  2 Packs  3 In progress  4 Reading list  5 History  6 Stats
 ┌─ History (3) ────────────────────────────────────────────────────────────────────────────────────────────────────────┐
@@ -526,7 +526,7 @@ import Testing
     }
 
     @Test func historyOpenAt80x24() {
-        expectScreen({ var s = Fixtures.state(.history); s.historyOpen = true; return s }(), 80, 24, """
+        expectScreen({ var s = Fixtures.state(.history); s.history.open = true; return s }(), 80, 24, """
  Animals 12/36 solved · classic, 5 letters       sync off · last change: laptop
   1 Game  2 Packs  3 In progress  4 Reading list  5 History  6 Stats
 ┌─ Animals · classic · finished 2026-11-18 12:36 on laptop ────────────────────┐
@@ -555,7 +555,7 @@ import Testing
     }
 
     @Test func historyOpenAt120x40() {
-        expectScreen({ var s = Fixtures.state(.history); s.historyOpen = true; return s }(), 120, 40, """
+        expectScreen({ var s = Fixtures.state(.history); s.history.open = true; return s }(), 120, 40, """
  qiktionary · Animals 12/36 solved · classic, 5 letters                                  sync off · last change: laptop
   1 Game  2 Packs  3 In progress  4 Reading list  5 History  6 Stats
 ┌─ Animals · classic · finished 2026-11-18 12:36 on laptop ────────────────────────────────────────────────────────────┐

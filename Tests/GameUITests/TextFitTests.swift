@@ -121,7 +121,7 @@ import Testing
 
     @Test func aHeaderCutShortEndsInAnEllipsis() {
         var state = Fixtures.state(.guess)
-        state.packs = state.packs.map { pack in
+        state.packs.items = state.packs.items.map { pack in
             var pack = pack
             if pack.id == "animals" { pack.title = "Animals of the northern forests and the high mountain meadows" }
             return pack

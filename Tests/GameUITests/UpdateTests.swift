@@ -159,9 +159,9 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
         #expect(large.contains("FLOUR") && large.contains("on horses wearing striped coats."), "\(large)")
         // Enter opens the fact on the whole screen; Up/Down scroll it to its end; Enter or Esc closes it.
         var long = Fixtures.state(.readingList)
-        long.readingList[0].fact = String(repeating: "Stripes confuse the flies. ", count: 9) + "The end of the fact."
+        long.readingList.items[0].fact = String(repeating: "Stripes confuse the flies. ", count: 9) + "The end of the fact."
         var open = press(.enter, on: long).0
-        #expect(open.readingOpen)
+        #expect(open.readingList.open)
         /// The box's lines, without the footer (which names the arrows too).
         func board(_ state: AppState) -> String {
             view(state, size: Size(width: 40, height: 12)).text.split(separator: "\n").filter { $0.contains("│") || $0.contains("┌") }.joined(separator: "\n")
@@ -171,7 +171,7 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
         for _ in 0..<12 { open = press(.down, on: open).0 }
         let end = board(open)
         #expect(end.contains("The end of the fact.") && end.contains("added ") && end.contains("↑") && !end.contains("↓"), "\(end)")
-        #expect(!press(.enter, on: open).0.readingOpen && !press(.escape, on: open).0.readingOpen)
+        #expect(!press(.enter, on: open).0.readingList.open && !press(.escape, on: open).0.readingList.open)
         #expect(press(.escape, on: open).0.pane == .readingList, "Esc closes the fact, back to the list")
     }
 
@@ -229,7 +229,7 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
     /// back; Up/Down still choose the game, its card from the top.
     @Test func pgDnScrollsAnOpenHistoryGamesCard() {
         var open = Fixtures.state(.history)
-        open.historyOpen = true
+        open.history.open = true
         let size = Size(width: 40, height: 12)
         /// The card's lines, from its title to its bottom border (the guesses above have arrows of their own).
         func card(_ state: AppState) -> String {
@@ -241,20 +241,20 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
         #expect(view(open, size: size).text.contains("PgDn the card"))
         var scrolled = open
         for _ in 0..<10 { scrolled = press(.pageDown, on: scrolled).0 }
-        #expect(scrolled.historyOpen && card(scrolled).contains("↑") && !card(scrolled).contains("↓"), "\(card(scrolled))")
+        #expect(scrolled.history.open && card(scrolled).contains("↑") && !card(scrolled).contains("↓"), "\(card(scrolled))")
         #expect(card(scrolled) != card(open))
         for _ in 0..<10 { scrolled = press(.pageUp, on: scrolled).0 }
         #expect(card(scrolled) == card(open))
         let chosen = press(.down, on: press(.pageDown, on: open).0).0
-        #expect(chosen.historySelection == open.historySelection + 1 && chosen.historyCardScroll == 0)
+        #expect(chosen.history.selection == open.history.selection + 1 && chosen.history.scroll == 0)
     }
 
     @Test func escapeGoesBackToTheGameAndClosesAnOpenHistoryEntry() {
         #expect(press(.escape, on: Fixtures.state(.stats)).0.pane == .guess)
         var open = Fixtures.state(.history)
-        open.historyOpen = true
+        open.history.open = true
         let (closed, _) = press(.escape, on: open)
-        #expect(closed.pane == .history && !closed.historyOpen)
+        #expect(closed.pane == .history && !closed.history.open)
         var typing = Fixtures.state(.guess)
         typing.input = "cra"
         #expect(press(.escape, on: typing).0.input == "")
@@ -395,19 +395,19 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
     // MARK: Lists
 
     @Test func upDownJAndKChooseWithinTheList() {
-        #expect(press(.down, on: Fixtures.state(.packs)).0.packSelection == 1)
-        #expect(press([.character("j"), .character("j"), .character("k")], on: Fixtures.state(.packs)).0.packSelection == 1)
-        #expect(press(.up, on: Fixtures.state(.packs)).0.packSelection == 0, "stops at the top")
-        #expect(press([.down, .down, .down], on: Fixtures.state(.history)).0.historySelection == 2, "stops at the end")
-        #expect(press(.down, on: Fixtures.state(.readingList)).0.readingSelection == 1)
-        #expect(press(.down, on: Fixtures.state(.inProgress)).0.inProgressSelection == 1)
+        #expect(press(.down, on: Fixtures.state(.packs)).0.packs.selection == 1)
+        #expect(press([.character("j"), .character("j"), .character("k")], on: Fixtures.state(.packs)).0.packs.selection == 1)
+        #expect(press(.up, on: Fixtures.state(.packs)).0.packs.selection == 0, "stops at the top")
+        #expect(press([.down, .down, .down], on: Fixtures.state(.history)).0.history.selection == 2, "stops at the end")
+        #expect(press(.down, on: Fixtures.state(.readingList)).0.readingList.selection == 1)
+        #expect(press(.down, on: Fixtures.state(.inProgress)).0.inProgress.selection == 1)
     }
 
     @Test func pageKeysMoveByAPageAndHomeEndToTheEnds() {
-        #expect(press(.pageDown, on: Fixtures.state(.packs)).0.packSelection == 3)
-        #expect(press([.end, .pageUp], on: Fixtures.state(.packs)).0.packSelection == 0)
-        #expect(press(.end, on: Fixtures.state(.packs)).0.packSelection == 3)
-        #expect(press([.end, .home], on: Fixtures.state(.packs)).0.packSelection == 0)
+        #expect(press(.pageDown, on: Fixtures.state(.packs)).0.packs.selection == 3)
+        #expect(press([.end, .pageUp], on: Fixtures.state(.packs)).0.packs.selection == 0)
+        #expect(press(.end, on: Fixtures.state(.packs)).0.packs.selection == 3)
+        #expect(press([.end, .home], on: Fixtures.state(.packs)).0.packs.selection == 0)
     }
 
     @Test func enterPlaysThePackResumesTheGameOrOpensTheHistoryEntry() {
@@ -416,7 +416,7 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
         let (resumed, resume) = press([.down, .enter], on: Fixtures.state(.inProgress))
         #expect(resume == [.resume(gameID: "g3")] && resumed.pane == .guess)
         let (open, _) = press(.enter, on: Fixtures.state(.history))
-        #expect(open.historyOpen)
+        #expect(open.history.open)
         #expect(view(open, size: Size(width: 80, height: 24)).text.contains("You found TIGER in 5 guesses"))
     }
 
@@ -476,14 +476,14 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
         var state = Fixtures.state(.guess, game: Fixtures.won)
         let effects = update(&state, .bookmarkChanged(word: "tiger", bookmarked: true))
         #expect(effects == [.load(.readingList)])
-        #expect(state.game?.bookmarked == true && state.history[0].bookmarked)
+        #expect(state.game?.bookmarked == true && state.history.items[0].bookmarked)
     }
 
     @Test func aDeletedGameLeavesTheHistory() {
         var state = Fixtures.state(.history)
-        state.historySelection = 2
+        state.history.selection = 2
         _ = update(&state, .gameDeleted(id: "g5"))
-        #expect(state.history.map(\.id) == ["g2", "g4"] && state.historySelection == 1)
+        #expect(state.history.items.map(\.id) == ["g2", "g4"] && state.history.selection == 1)
     }
 
     @Test func aFailureBeforeAnyGameSaysHowToStartOne() {
