@@ -1,7 +1,7 @@
 import QiktionaryCore
 import Screen
 
-/// The keys of the windows over a screen: help, a coach's review, a challenge code, pairing.
+// The keys of the windows over a screen: help, a coach's review, a challenge code, pairing.
 
 func handleHelp(_ key: Key, _ state: inout AppState) -> [Effect] {
     switch key {
@@ -62,7 +62,7 @@ func offerPairing(wasNotPaired: Bool, _ state: inout AppState) {
     }
 }
 
-func notPairedLine(_ state: AppState) -> String {
+private func notPairedLine(_ state: AppState) -> String {
     "Not one of \(playerName(state))'s machines yet: your games stay here. F5 to type a pairing code."
 }
 
@@ -70,7 +70,7 @@ func pairedLine(_ state: AppState) -> String {
     "This machine is one of \(playerName(state))'s machines now: your games sync."
 }
 
-func playerName(_ state: AppState) -> String { state.player.isEmpty ? "your" : state.player }
+private func playerName(_ state: AppState) -> String { state.player.isEmpty ? "your" : state.player }
 
 /// The pairing screen: letters and digits make the code (dashes and spaces are skipped, as
 /// `devices add` groups it), Enter joins, Esc closes it and the game goes on here alone.

@@ -1,8 +1,8 @@
 import QiktionaryCore
 import Screen
 
-/// The keys of the game's two panes: the board (typing a guess, the finished game's actions) and
-/// the notepad.
+// The keys of the game's two panes: the board (typing a guess, the finished game's actions) and
+// the notepad.
 
 /// Asks the coach for a review of a finished game.
 func askReview(_ saved: SavedGame, _ state: inout AppState) -> [Effect] {
@@ -108,7 +108,7 @@ func handleGuess(_ key: Key, _ state: inout AppState) -> [Effect] {
 }
 
 /// What the status line says while letters typed past the word's length wait to be taken off.
-func overflowLine(_ state: AppState, game: Game) -> String {
+private func overflowLine(_ state: AppState, game: Game) -> String {
     let typed = state.input.count + state.inputOverflow
     return "\(typed) letters typed; the word has \(game.length): Backspace takes off the extra \(state.inputOverflow == 1 ? "one" : "\(state.inputOverflow)"), Ctrl-U clears."
 }
@@ -141,7 +141,7 @@ func handleNotepad(_ key: Key, _ state: inout AppState) -> [Effect] {
     return []
 }
 
-func mark(_ letter: Character, _ mark: LetterMark?, _ state: AppState) -> [Effect] {
+private func mark(_ letter: Character, _ mark: LetterMark?, _ state: AppState) -> [Effect] {
     guard let game = state.game else { return [] }
     return [.mark(letter, mark, gameID: game.id)]
 }

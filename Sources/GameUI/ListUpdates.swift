@@ -1,8 +1,8 @@
 import QiktionaryCore
 import Screen
 
-/// The keys of each list screen, one update per screen, each on its own model (`ListModel`, or
-/// the scroll of Stats and Leaderboard); `update` hands a key here once no global key took it.
+// The keys of each list screen, one update per screen, each on its own model (`ListModel`, or
+// the scroll of Stats and Leaderboard); `update` hands a key here once no global key took it.
 
 /// The screen's own update for a key.
 func updateList(_ key: Key, _ state: inout AppState) -> [Effect] {

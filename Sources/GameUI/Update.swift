@@ -195,7 +195,7 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
 /// dir) reloads so it shows at once: the game on the board (finished or not: a guess played
 /// there at the same time still appears here) and the lists. A game not yet played gives way to
 /// a newer one from elsewhere.
-func reloadShown(_ state: AppState) -> [Effect] {
+private func reloadShown(_ state: AppState) -> [Effect] {
     var reload: [Effect] = [.load(.packs)]
     if let game = state.game {
         reload.append(.reload(gameID: game.id))
@@ -208,7 +208,7 @@ func reloadShown(_ state: AppState) -> [Effect] {
 }
 
 /// Whether the guess just played is the one that ended its game.
-func endedBy(_ played: PlayedGuess) -> Bool {
+private func endedBy(_ played: PlayedGuess) -> Bool {
     let game = played.game.game
     switch game.status {
     case .won: return game.winningIndex == played.number - 1
@@ -229,7 +229,7 @@ func endingDevice(_ saved: SavedGame) -> String? {
 /// The card's notice for a game that ended by a change made elsewhere: it always names the
 /// machine (the one whose change ended it, as the game record says, when the guess that won has
 /// not arrived yet).
-func noticeEnd(_ saved: SavedGame, typing: Bool, _ state: inout AppState) {
+private func noticeEnd(_ saved: SavedGame, typing: Bool, _ state: inout AppState) {
     let place = " on " + (endingDevice(saved) ?? saved.lastChangedOn)
     let what = switch saved.game.status {
     case .won: "Found"
@@ -270,10 +270,9 @@ func endLine(_ saved: SavedGame, here: String = "") -> String {
     }
 }
 
-
 // MARK: Keys
 
-func handle(_ key: Key, _ state: inout AppState) -> [Effect] {
+private func handle(_ key: Key, _ state: inout AppState) -> [Effect] {
     if Keys.quit ~= key { return quit(&state) }
     state.status = nil
     if state.pairing != nil { return handlePairing(key, &state) }
@@ -339,7 +338,7 @@ func quit(_ state: inout AppState) -> [Effect] {
 }
 
 /// Keys that mean the same on every screen; nil when the key is the pane's to handle.
-func handleGlobal(_ key: Key, _ state: inout AppState) -> [Effect]? {
+private func handleGlobal(_ key: Key, _ state: inout AppState) -> [Effect]? {
     switch key {
     case Keys.help:
         state.helpOpen = true
@@ -385,7 +384,7 @@ func handleGlobal(_ key: Key, _ state: inout AppState) -> [Effect]? {
 }
 
 /// Whether letters go to the pane (the guess line of a game in play, or the notepad).
-func acceptsLetters(_ state: AppState) -> Bool {
+private func acceptsLetters(_ state: AppState) -> Bool {
     switch state.pane {
     case .guess: state.game.map { !$0.game.isFinished } ?? false
     case .notepad: true
@@ -394,7 +393,7 @@ func acceptsLetters(_ state: AppState) -> Bool {
 }
 
 /// Moves to a pane and asks for the data it shows.
-func go(to pane: Pane, _ state: inout AppState) -> [Effect] {
+private func go(to pane: Pane, _ state: inout AppState) -> [Effect] {
     state.pane = pane
     state.history.open = false
     state.matches.open = false
@@ -403,7 +402,7 @@ func go(to pane: Pane, _ state: inout AppState) -> [Effect] {
 }
 
 /// The list a pane shows, if it shows one.
-func listShown(_ pane: Pane) -> ListKind? {
+private func listShown(_ pane: Pane) -> ListKind? {
     switch pane {
     case .guess, .notepad: nil
     case .packs: .packs
@@ -417,6 +416,6 @@ func listShown(_ pane: Pane) -> ListKind? {
 }
 
 /// After a move in a match game: the matches again, so the board, the list and the notice follow.
-func matchReload(_ state: AppState) -> [Effect] {
+private func matchReload(_ state: AppState) -> [Effect] {
     state.boardMatch == nil ? [] : [.load(.matches)]
 }

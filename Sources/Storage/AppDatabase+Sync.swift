@@ -85,6 +85,13 @@ extension AppDatabase {
         }
     }
 
+    /// Whether the cloud has acknowledged any record of the player's whose system fields are
+    /// kept apart from its row (marks, bookmarks, records of other versions): on a new machine,
+    /// and through a first upload's first page, none.
+    static func keepsRemoteRecords(_ player: String, _ db: Database) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM remoteRecord WHERE playerId = ? LIMIT 1"), arguments: [player]).isTrue
+    }
+
     static func systemFields(_ player: String, _ name: String, _ db: Database) throws -> Data? {
         try Data.fetchOne(db.cachedStatement(sql: "SELECT systemFields FROM remoteRecord WHERE playerId = ? AND recordName = ?"), arguments: [player, name])
     }
@@ -169,16 +176,14 @@ private enum Queue {
     /// The cloud's system fields of each mark and bookmark to send, as last seen here: looked up
     /// one by one (a queue holds few of them once a first upload is done), and not at all while
     /// the cloud has acknowledged none of the player's records (a first upload's marks).
-    static func keptVersions(of marks: inout [OutgoingChanges.Mark], _ bookmarks: inout [OutgoingChanges.Bookmark], player: String,
-                             naming: some RecordNaming, _ db: Database) throws {
-        guard !marks.isEmpty || !bookmarks.isEmpty,
-              try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM remoteRecord WHERE playerId = ? LIMIT 1"), arguments: [player]).isTrue else { return }
-        for index in marks.indices {
-            let mark = marks[index].mark
-            marks[index].systemFields = try AppDatabase.systemFields(player, naming.mark(gameID: mark.gameID, letter: mark.letter), db)
+    static func keptVersions(of out: inout OutgoingChanges, player: String, naming: some RecordNaming, _ db: Database) throws {
+        guard !out.marks.isEmpty || !out.bookmarks.isEmpty, try AppDatabase.keepsRemoteRecords(player, db) else { return }
+        for index in out.marks.indices {
+            let mark = out.marks[index].mark
+            out.marks[index].systemFields = try AppDatabase.systemFields(player, naming.mark(gameID: mark.gameID, letter: mark.letter), db)
         }
-        for index in bookmarks.indices {
-            bookmarks[index].systemFields = try AppDatabase.systemFields(player, naming.bookmark(word: bookmarks[index].bookmark.word), db)
+        for index in out.bookmarks.indices {
+            out.bookmarks[index].systemFields = try AppDatabase.systemFields(player, naming.bookmark(word: out.bookmarks[index].bookmark.word), db)
         }
     }
 
@@ -229,7 +234,7 @@ extension PlayerDatabase {
             out.games = try Queue.games(db, Queue.gamesSQL(where: "g.id IN (\(Queue.queuedGameIDs))"), player: player)
             out.guesses = try Queue.guesses(db, Queue.guessesSQL(where: "TRUE"), player: player)
             out.marks = try Queue.marks(db, Queue.marksSQL(where: "TRUE"), player: player)
-            var bookmarks = try Row.fetchAll(db.cachedStatement(sql: """
+            out.bookmarks = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT c.word, c.version, b.packId, b.fact, b.addedAt FROM bookmarkChange c
                 LEFT JOIN bookmark b ON b.playerId = c.playerId AND b.word = c.word
                 WHERE c.playerId = ? ORDER BY c.word
@@ -240,8 +245,7 @@ extension PlayerDatabase {
                                            addedAt: AppDatabase.time(row["addedAt"] ?? 0), isBookmarked: packID != nil),
                     version: row["version"])
             }
-            try Queue.keptVersions(of: &out.marks, &bookmarks, player: player, naming: naming, db)
-            out.bookmarks = bookmarks
+            try Queue.keptVersions(of: &out, player: player, naming: naming, db)
             return out
         }
     }
@@ -275,8 +279,7 @@ extension PlayerDatabase {
                                         player: player, ids: ids)
             out.guesses = try Queue.guesses(db, Queue.guessesSQL(where: listed), player: player, ids: ids)
             out.marks = try Queue.marks(db, Queue.marksSQL(where: listed), player: player, ids: ids)
-            var none: [OutgoingChanges.Bookmark] = []
-            try Queue.keptVersions(of: &out.marks, &none, player: player, naming: naming, db)
+            try Queue.keptVersions(of: &out, player: player, naming: naming, db)
             return out
         }
     }
@@ -344,11 +347,12 @@ extension PlayerDatabase {
             }
             try AppDatabase.deleteAgain(deletedMeanwhile, player: player, db)
             // A mark or bookmark went over the version last seen here (`OutgoingChanges.Mark`),
-            // and the version sent may still be older than the value this machine holds: another process of this machine already
-            // sent and cleared a newer value, or the player changed it again after another
-            // process cleared it (the change queued anew has its first version again, which the
-            // one sent here may have, and clearing it here must not count). Whenever the value
-            // held is not the one sent, it is queued again, to go up later and win.
+            // and the version sent may still be older than the value this machine holds: another
+            // process of this machine already sent and cleared a newer value, or the player
+            // changed it again after another process cleared it (the change queued anew has its
+            // first version again, which the one sent here may have, and clearing it here must
+            // not count). Whenever the value held is not the one sent, it is queued again, to go
+            // up later and win.
             for change in sent.marks where try remember(naming.mark(gameID: change.mark.gameID, letter: change.mark.letter), .games,
                                                         game: change.mark.gameID) {
                 try db.cachedStatement(sql: "DELETE FROM markChange WHERE gameId = ? AND letter = ? AND version = ?").execute(

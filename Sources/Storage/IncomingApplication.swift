@@ -77,7 +77,7 @@ struct IncomingApplication {
         orphansWaiting = try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM orphanRecord WHERE playerId = ? LIMIT 1"), arguments: [player]).isTrue
         deletionsPending = try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM deletionByGame WHERE playerId = ? AND word = '' LIMIT 1"),
                                              arguments: [player]).isTrue
-        versionsKept = try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM remoteRecord WHERE playerId = ? LIMIT 1"), arguments: [player]).isTrue
+        versionsKept = try AppDatabase.keepsRemoteRecords(player, db)
     }
 
     mutating func run(_ changes: IncomingChanges) throws {
@@ -137,9 +137,7 @@ struct IncomingApplication {
             report.applied += 1
             return
         }
-        if mergeOnly, try !Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM game WHERE id = ? AND playerId = ?"), arguments: [remote.id, player]).isTrue {
-            return
-        }
+        if mergeOnly, try !gameExists(remote.id) { return }
         touched.insert(remote.id)
         // A game new here is inserted at once (most of a first sync); otherwise it is merged,
         // unless another player has that id (then it is not ours).
