@@ -98,15 +98,16 @@ extension PlayerGames {
     /// This player's matches, newest first.
     public func matches() throws -> [MatchOverview] { try matchStates().map { try overview($0.state) } }
 
-    /// The state of each of this player's matches, newest first (no word decoded), with the plays it was made of.
-    private func matchStates() throws -> [(state: MatchState, plays: [MatchPlay])] {
+    /// The state of each of this player's matches, newest first (no word decoded), with this
+    /// player's own plays in it.
+    private func matchStates() throws -> [(state: MatchState, own: [OwnPlay])] {
         let calledOff = try calledOff()
         let matches = try myMatches()
         let ids = matches.flatMap { match in Match.games.map { match.gameID(player: me, index: $0) } }
         let here = try run { () throws(StorageError) in try player.gamesHere(ids) }
         return try matches.map { match in
-            let plays = try plays(of: match, here: here)
-            return (calledOff.state(match, plays: plays), plays)
+            let (plays, own) = try plays(of: match, here: here)
+            return (calledOff.state(match, plays: plays), own)
         }
     }
 
@@ -193,7 +194,7 @@ extension PlayerGames {
     /// The match as this player sees it: what was read of both players, and this player's own
     /// games here (a game never played is not counted); the words of games both have finished.
     private func overview(_ match: Match, calledOff: CalledOff) throws -> MatchOverview {
-        try overview(calledOff.state(match, plays: try plays(of: match)))
+        try overview(calledOff.state(match, plays: try plays(of: match).all))
     }
 
     private func overview(_ state: MatchState) throws -> MatchOverview {
@@ -208,24 +209,37 @@ extension PlayerGames {
         return MatchOverview(state: state, words: words, viewer: me, playable: playable)
     }
 
+    /// This player's play of one game of a match, as worked out here, with the result its game
+    /// keeps (`SyncGame.matchResult`).
+    struct OwnPlay {
+        var play: MatchPlay
+        var gameID: String
+        var kept: String?
+    }
+
+    /// The plays of a match: the other player's as read, and this player's own (`own` too).
     /// `here`: the ids of this player's games here, when known (else each is looked up).
     /// This player's own plays are worked out from their own games here (which their machines
     /// sync), never from what the folder says of them: what is shown and published as theirs
-    /// is what they played.
-    private func plays(of match: Match, here: Set<String>? = nil) throws -> [MatchPlay] {
+    /// is what they played, or the furthest on any of their machines published of it before
+    /// (which their games keep, as a play once read is never taken back by its readers).
+    private func plays(of match: Match, here: Set<String>? = nil) throws -> (all: [MatchPlay], own: [OwnPlay]) {
         var plays: [MatchPlay] = []
         for fields in try run({ () throws(StorageError) in try player.plays(ofMatch: match.id) }) where fields.player != me {
             guard let play = try? MatchPlay(checking: fields, in: match, publishedBy: fields.player) else { continue }
             plays.append(play)
         }
+        var own: [OwnPlay] = []
         for index in Match.games {
             let id = match.gameID(player: me, index: index)
             if let here, !here.contains(id) { continue }
             guard let saved = try? player.game(id: id),
                   saved.game.isFinished || !saved.game.guesses.isEmpty else { continue }
-            plays.append(MatchPlay.of(saved.game, hints: saved.hints, match: match, player: me, index: index))
+            let kept = saved.synced.matchResult
+            own.append(OwnPlay(play: MatchPlay.of(saved.game, hints: saved.hints, match: match, player: me, index: index, kept: kept),
+                               gameID: id, kept: kept))
         }
-        return plays
+        return (plays + own.map(\.play), own)
     }
 
     // MARK: Leaderboards
@@ -262,10 +276,17 @@ extension PlayerGames {
         // Only what this machine did: a match it made, a decline made here, plays of its own
         // games. A record read from the folder under this player's name is never published again.
         let (made, declinedHere) = try run { () throws(StorageError) in (try player.matchesMadeHere(), try player.declinesMadeHere()) }
-        for (state, plays) in states {
+        for (state, own) in states {
             let match = state.match
             if match.createdBy == me && made.contains(match.id) { records.append(.match(match)) }
-            for play in plays where play.player == me { records.append(.play(play.fields)) }
+            for play in own {
+                // A result goes into its game before it is published: the player's other
+                // machines learn it with the game, and publish no less (seed 32277).
+                if let result = play.play.result?.text, result != play.kept {
+                    try run { () throws(StorageError) in try player.keepMatchResult(gameID: play.gameID, result) }
+                }
+                records.append(.play(play.play.fields))
+            }
             // A decline made here, or the maker's cancel: one record, told apart by its publisher.
             if declinedHere.contains(match.id) { records.append(.decline(matchID: match.id)) }
         }

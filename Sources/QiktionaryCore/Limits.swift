@@ -22,6 +22,20 @@ public enum Limits {
     public static let letterCounts = 0...wordLengths.upperBound
     /// A device's name, as another machine's record gives it, in characters.
     public static let deviceNameLength = 64
+    /// A match game's result as its game keeps it (`SyncGame.matchResult`), in bytes: a status,
+    /// two counts, a help level and the longest grid.
+    public static let matchResultLength = 40 + MatchGrid.maxText
+
+    /// Whether a text is a match game's result as a game keeps it (`MatchResult.text`): within
+    /// `matchResultLength`, a finished status, counts of `maxGuesses`' range at most, a help
+    /// level, and a grid of one row a guess under the game's rules. Which results its match
+    /// allows is the match's to say, when it is shown.
+    public static func isMatchResult(_ text: String, rules: Rules) -> Bool {
+        guard let fields = MatchResult.fields(text, match: "", player: "", game: 1), let grid = fields.grid,
+              fields.guesses <= maxGuesses.upperBound, (fields.hints ?? 0) <= maxGuesses.upperBound + 1,
+              let rows = MatchGrid.parse(grid, rules: rules) else { return false }
+        return rows.rows.count == fields.guesses
+    }
 
     /// Game ids: lowercase UUIDs, 8-4-4-4-12 hexadecimal digits (what `UUID(uuidString:)`
     /// reads, in lower case).

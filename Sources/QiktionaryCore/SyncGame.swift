@@ -26,10 +26,16 @@ public struct SyncGame: Sendable, Equatable, Codable {
     public var hints: String
     /// The date of a daily game (the local date it was started on).
     public var daily: String?
+    /// For a game of a match, the result the player's machines published of it, the furthest
+    /// on (`MatchResult.text`); merged as the one further on (`MatchResult.furthest`). A play
+    /// once published is never taken back by those who read it, so every machine of the player
+    /// shows and publishes the furthest any of them published, even where the merged guesses
+    /// would count fewer.
+    public var matchResult: String?
 
     public init(id: String, packID: String, secret: String, fact: String, rules: Rules, maxGuesses: Int, status: GameStatus,
                 startedAt: Date, updatedAt: Date, finishedAt: Date?, startedOn: String, lastChangedOn: String,
-                hard: Bool, assist: Assist, hints: String, daily: String?) {
+                hard: Bool, assist: Assist, hints: String, daily: String?, matchResult: String?) {
         self.id = id
         self.packID = packID
         self.secret = secret
@@ -46,6 +52,7 @@ public struct SyncGame: Sendable, Equatable, Codable {
         self.assist = assist
         self.hints = hints
         self.daily = daily
+        self.matchResult = matchResult
     }
 }
 
@@ -58,7 +65,7 @@ extension SyncGame {
                                hard: Bool, assist: Assist, daily: String?, at now: Date, on device: String) -> SyncGame {
         SyncGame(id: id, packID: packID, secret: secret, fact: fact, rules: rules, maxGuesses: maxGuesses, status: .inProgress,
                  startedAt: now, updatedAt: now, finishedAt: nil, startedOn: device, lastChangedOn: device,
-                 hard: hard, assist: assist, hints: "", daily: daily)
+                 hard: hard, assist: assist, hints: "", daily: daily, matchResult: nil)
     }
 }
 
@@ -70,7 +77,8 @@ public enum GameMerge {
     /// later change names the device (ties broken by the device's name, so the merge does not
     /// depend on which copy is whose); hints are united; hard mode and the daily date, fixed
     /// when the game started, are kept from whichever copy has them; the help level is the
-    /// higher of the two (more help seen is never forgotten). What makes the game (its id,
+    /// higher of the two (more help seen is never forgotten); of two match results, the one
+    /// further on. What makes the game (its id,
     /// word, pack, fact, rules, limit and start) is the first copy's: both copies have it alike.
     /// Every field is named here, so a field added to the game needs its rule.
     public static func merge(_ a: SyncGame, _ b: SyncGame) -> SyncGame {
@@ -82,7 +90,8 @@ public enum GameMerge {
             startedAt: a.startedAt, updatedAt: later.updatedAt,
             finishedAt: status.isFinished ? finishes.min() ?? a.finishedAt ?? b.finishedAt : nil,
             startedOn: a.startedOn, lastChangedOn: later.lastChangedOn, hard: a.hard || b.hard, assist: max(a.assist, b.assist),
-            hints: HintLog.union(a.hints, b.hints), daily: a.daily ?? b.daily)
+            hints: HintLog.union(a.hints, b.hints), daily: a.daily ?? b.daily,
+            matchResult: MatchResult.furthest(a.matchResult, b.matchResult))
     }
 
     /// What a game's guesses, in their played order, prove: a guess of the secret wins (finished

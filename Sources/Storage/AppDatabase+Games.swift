@@ -89,6 +89,19 @@ extension AppDatabase {
         return try savedGame(record, db)
     }
 
+    /// Notes that a finished game of the player's gained or moved a guess here from elsewhere
+    /// (a fetch or an import): what the game counts (`Game.guessesUsed`, the order of its
+    /// guesses) may have changed though nothing of its row did, so the history's fingerprint
+    /// (`historyFingerprint`) must change too, and the player's leaderboard line is worked out
+    /// and published again (simulation seed 32277).
+    static func noteFinishedGameGuessed(player: String, _ db: Database) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO setting (key, value) VALUES (?, '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1
+            """).execute(arguments: [finishedGuessedKey(player)])
+    }
+
+    static func finishedGuessedKey(_ player: String) -> String { "finished games guessed " + player }
+
     /// That order as SQL, its one argument the game's secret.
     static let playOrder = "ORDER BY position, word = ? DESC, word"
 
@@ -276,6 +289,23 @@ extension PlayerDatabase {
             try AppDatabase.recordChange(&record, status: record.status, profile: profile, now: now, db)
             try AppDatabase.trackGameChange(record.id, fields: [.hints], db)
             return try AppDatabase.savedGame(record, db)
+        }
+    }
+
+    /// Keeps the result this machine is about to publish of a game of a match, the further on
+    /// of it and the one the game kept (`MatchResult.furthest`), and queues it to go up with
+    /// the game, so the player's other machines publish no less. Nothing else of the game
+    /// changes (not its time of change: no move of the player's). Returns what the game keeps.
+    @discardableResult
+    public func keepMatchResult(gameID: String, _ result: String) throws(StorageError) -> String? {
+        try write { db in
+            var record = try AppDatabase.gameRecord(gameID, profile, db)
+            let kept = MatchResult.furthest(record.matchResult, result)
+            guard kept != record.matchResult else { return kept }
+            record.matchResult = kept
+            try record.update(db)
+            try AppDatabase.trackGameChange(record.id, fields: [.matchResult], db)
+            return kept
         }
     }
 

@@ -310,6 +310,7 @@ private struct Importer {
             updated = true
         }
         IncomingApplication.settle(&local, guesses: try AppDatabase.orderedGuesses(local, db))
+        if updated && before.status.isFinished { try AppDatabase.noteFinishedGameGuessed(player: local.playerId, db) }
         let fields = AppDatabase.changedFields(before, local)
         if !fields.isEmpty {
             try local.update(db)

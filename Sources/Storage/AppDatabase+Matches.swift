@@ -325,12 +325,25 @@ extension PlayerDatabase {
             try String.fetchOne(db.cachedStatement(sql: """
                 SELECT count(*) || ' ' || ifnull(max(updatedAt), 0) || ' ' || total(status = 'won') || ' ' || total(length(hints))
                   || ' ' || total(hard) || ' ' || total(assist = 'none') || ' ' || total(assist = 'coach') || ' ' || count(daily)
+                  || ' ' || ifnull((SELECT value FROM setting WHERE key = ?), 0)
                 FROM game WHERE playerId = ? AND status != 'in-progress'
-                """), arguments: [profile.playerID]) ?? ""
+                """), arguments: [AppDatabase.finishedGuessedKey(profile.playerID), profile.playerID]) ?? ""
         }
     }
 
     /// Forgets what was published (the cloud was reset or the folder changed): all is sent again.
+    /// Forgets what was published under these names, before they are written again: a write
+    /// the cloud took but this machine never noted (the process stopped between the two) is
+    /// then published again whatever it holds, never passed over as what was published before
+    /// (simulation seed 37485).
+    public func forgetPublished(_ names: [String]) throws(StorageError) {
+        guard !names.isEmpty else { return }
+        try write { db in
+            try db.cachedStatement(sql: "DELETE FROM sharedPublished WHERE viewer = ? AND recordName IN (SELECT value FROM json_each(?))")
+                .execute(arguments: [viewer, String(decoding: try JSONEncoder().encode(names), as: UTF8.self)])
+        }
+    }
+
     public func forgetPublished() throws(StorageError) {
         try write { db in try db.cachedStatement(sql: "DELETE FROM sharedPublished WHERE viewer = ?").execute(arguments: [viewer]) }
     }

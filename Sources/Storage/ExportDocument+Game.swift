@@ -20,6 +20,9 @@ extension ExportDocument {
         /// The guess counts at which hints were taken (0: before the first guess).
         public var hintsAt: [Int]
         public var daily: String?
+        /// A match game's result as the player's machines published it (`MatchResult.text`);
+        /// absent for every other game.
+        public var matchResult: String?
         public var startedAt: String
         public var updatedAt: String
         public var finishedAt: String?
@@ -32,7 +35,7 @@ extension ExportDocument {
         /// fields, so one added to the game and forgotten here does not compile (a synthesized
         /// initializer would give a new optional field a silent `nil`).
         public init(id: String, pack: String, word: String, fact: String, rules: String, maxGuesses: Int, status: String, hard: Bool,
-                    assist: String?, hintsAt: [Int], daily: String?, startedAt: String, updatedAt: String, finishedAt: String?,
+                    assist: String?, hintsAt: [Int], daily: String?, matchResult: String?, startedAt: String, updatedAt: String, finishedAt: String?,
                     startedOn: String, lastChangedOn: String, guesses: [Guess], marks: [Mark]) {
             self.id = id
             self.pack = pack
@@ -45,6 +48,7 @@ extension ExportDocument {
             self.assist = assist
             self.hintsAt = hintsAt
             self.daily = daily
+            self.matchResult = matchResult
             self.startedAt = startedAt
             self.updatedAt = updatedAt
             self.finishedAt = finishedAt
@@ -61,7 +65,7 @@ extension ExportDocument.Game {
         self.init(
             id: record.id, pack: record.packID, word: record.secret, fact: record.fact, rules: record.rules.rawValue,
             maxGuesses: record.maxGuesses, status: record.status.rawValue, hard: record.hard, assist: record.assist.rawValue, hintsAt: HintLog.parse(record.hints) ?? [],
-            daily: record.daily, startedAt: ExportDate.text(record.startedAt), updatedAt: ExportDate.text(record.updatedAt),
+            daily: record.daily, matchResult: record.matchResult, startedAt: ExportDate.text(record.startedAt), updatedAt: ExportDate.text(record.updatedAt),
             finishedAt: record.finishedAt.map(ExportDate.text), startedOn: record.startedOn, lastChangedOn: record.lastChangedOn,
             guesses: guesses.map {
                 ExportDocument.Guess(word: $0.word, position: $0.position, common: $0.common, inPlace: $0.inPlace, inWord: $0.inWord,
@@ -94,6 +98,9 @@ extension ExportDocument.Game {
             guard id == DailyWord.gameID(player: player, date: daily) else {
                 throw ExportProblem("it is not player '\(player)''s daily game of \(daily): another player's, or its id was changed")
             }
+        }
+        if let matchResult, !Limits.isMatchResult(matchResult, rules: rules) {
+            throw ExportProblem("matchResult \(Text.quoted(matchResult)) is not a match game's result")
         }
         let started = try ExportCheck.date(startedAt, "startedAt"), updated = try ExportCheck.date(updatedAt, "updatedAt")
         var finished: Date?
@@ -149,7 +156,7 @@ extension ExportDocument.Game {
         let game = SyncGame(
             id: id, packID: pack, secret: word, fact: fact, rules: rules, maxGuesses: maxGuesses, status: status,
             startedAt: started, updatedAt: updated, finishedAt: finished, startedOn: startedOn, lastChangedOn: lastChangedOn,
-            hard: hard, assist: level, hints: HintLog.text(hintsAt), daily: daily)
+            hard: hard, assist: level, hints: HintLog.text(hintsAt), daily: daily, matchResult: matchResult)
         let record = GameRecord(game: game, playerId: player, systemFields: nil)
         return ValidatedExport.Game(record: record, guesses: guessRows, marks: markRows)
     }

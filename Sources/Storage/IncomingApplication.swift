@@ -50,6 +50,8 @@ struct IncomingApplication {
     /// process reads it once); nil when the caller gave none (then words are not looked up).
     private let lexicon: (() -> Lexicon)?
     private var words: Lexicon??
+    /// Whether a guess of a finished game was applied (`AppDatabase.noteFinishedGameGuessed`).
+    private var finishedGameGuessed = false
     /// Games of this fetch refused and not here: their guesses and marks are refused too.
     private var refusedGames = Set<String>()
     /// The facts of the player's games by their words, read the first time a bookmark needs them.
@@ -114,6 +116,10 @@ struct IncomingApplication {
         try adoptOrphans()
         try settle(touched)
         touched = []
+        if finishedGameGuessed {
+            try AppDatabase.noteFinishedGameGuessed(player: player, db)
+            finishedGameGuessed = false
+        }
         report.waiting = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM orphanRecord WHERE playerId = ?"), arguments: [player]) ?? 0
     }
 
@@ -193,6 +199,7 @@ struct IncomingApplication {
             if refusedGames.contains(remote.gameID) { return refuse(.guess, name, Self.gameRefused) }
             guard let game = try guessedGame(remote.gameID) else { return try stash(name, remote.gameID, Orphan(guess: remote, fields: Data())) }
             touched.insert(remote.gameID)
+            if game.status.isFinished { finishedGameGuessed = true }
             lastGuessGame = remote.gameID
             lastGuessRules = (Game(id: remote.gameID, packID: "", secret: game.secret, rules: game.rules, maxGuesses: game.maxGuesses), game.daily)
         }

@@ -28,6 +28,7 @@ enum Migrations {
         migrator.registerMigration("v13: each record's name kept once, guesses keyed by their game and word") { db in try db.execute(sql: v13) }
         migrator.registerMigration("v14: matches, plays and standings") { db in try db.execute(sql: v14) }
         migrator.registerMigration("v15: what this machine did itself, and how long a play waits for its match") { db in try db.execute(sql: v15) }
+        migrator.registerMigration("v16: a match game's result as its player's machines published it") { db in try db.execute(sql: v16) }
         return migrator
     }
 
@@ -140,6 +141,10 @@ enum Migrations {
         ALTER TABLE matchPlay ADD COLUMN waitingSince INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE matchRecord ADD COLUMN assist TEXT;
         """
+
+    /// A game of a match keeps the result its player's machines published of it, the furthest
+    /// on (`SyncGame.matchResult`, NULL for every other game and every game before it).
+    static let v16 = "ALTER TABLE game ADD COLUMN matchResult TEXT;"
 
     /// Texts stored before every gate refused control characters (a pack file's fact, title or
     /// description, a game's or a bookmark's copy of a fact, a device's name) hold them written

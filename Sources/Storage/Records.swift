@@ -146,6 +146,7 @@ extension GameRecord {
         GameColumn("hints") { $0.hints.databaseValue },
         GameColumn("daily") { $0.daily.databaseValue },
         GameColumn("assist") { $0.assist.rawValue.databaseValue },
+        GameColumn("matchResult") { $0.matchResult.databaseValue },
     ]
 
     /// The columns the query interface filters and orders by, each found in the table above.
@@ -165,7 +166,7 @@ extension GameRecord {
     /// A row read column by column, by name, through `value`; nil where a column holds what
     /// no version writes. Times are read as every version kept them (integer milliseconds
     /// since v8, GRDB's text before); the columns later migrations added (`hard` and `hints`
-    /// in v5, `daily` in v6, `assist` in v12) read as the games before them were, for a
+    /// in v5, `daily` in v6, `assist` in v12, `matchResult` in v16) read as the games before them were, for a
     /// damaged file older than they are; a game of a file before v13 is uploaded (with no system
     /// fields) when it kept a `remoteRecordName`.
     static func read(_ value: (String) -> DatabaseValue) -> GameRecord? {
@@ -179,7 +180,7 @@ extension GameRecord {
         let game = SyncGame(id: id, packID: pack, secret: secret, fact: fact, rules: rules, maxGuesses: maxGuesses, status: status,
                             startedAt: startedAt, updatedAt: updatedAt, finishedAt: time("finishedAt"), startedOn: startedOn,
                             lastChangedOn: lastChangedOn, hard: Bool.fromDatabaseValue(value("hard")) ?? false, assist: assist,
-                            hints: text("hints") ?? "", daily: text("daily"))
+                            hints: text("hints") ?? "", daily: text("daily"), matchResult: text("matchResult"))
         // The cloud's system fields since v13; before, a kept name said the cloud had it.
         let fields = Data.fromDatabaseValue(value("systemFields")) ?? (text("remoteRecordName") != nil ? Data() : nil)
         return GameRecord(game: game, playerId: player, systemFields: fields)
@@ -191,7 +192,7 @@ extension GameRecord {
 /// values are what `gameChange.changedFields` holds (frozen: rows written by every release
 /// carry them).
 public enum GameField: String, Sendable, CaseIterable, Comparable {
-    case status, finishedAt, updatedAt, lastChangedOn, hints
+    case status, finishedAt, updatedAt, lastChangedOn, hints, matchResult
     /// Fixed at the start, but two machines may start one daily game differently (at two help
     /// levels, one in hard mode): what the merge keeps goes back up.
     case assist, hard, daily

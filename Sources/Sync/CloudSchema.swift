@@ -84,7 +84,7 @@ public struct CloudSchema: RecordNaming {
         static let pack = "pack", secret = "secret", fact = "fact", rules = "rules", maxGuesses = "maxGuesses", status = "status"
         static let startedAt = "startedAt", updatedAt = "updatedAt", finishedAt = "finishedAt"
         static let startedOn = "startedOn", lastChangedOn = "lastChangedOn", hard = "hard", hints = "hints", daily = "daily"
-        static let assist = "assist"
+        static let assist = "assist", matchResult = "matchResult"
 
         /// The cloud field that carries a game column sent on its own.
         static func of(_ field: GameField) -> String {
@@ -97,6 +97,7 @@ public struct CloudSchema: RecordNaming {
             case .assist: assist
             case .hard: hard
             case .daily: daily
+            case .matchResult: matchResult
             }
         }
     }
@@ -132,6 +133,7 @@ public struct CloudSchema: RecordNaming {
         if game.hard { all[K.hard] = .bool(true) }
         if !game.hints.isEmpty { all[K.hints] = .string(game.hints) }
         if let daily = game.daily { all[K.daily] = .string(daily) }
+        if let result = game.matchResult { all[K.matchResult] = .string(result) }
         // Absent means the coach, as every game written before help levels had it on; sent as a
         // change, it is written whatever it is, or the cloud's copy would keep its older level.
         if game.assist != .before || changed?.contains(.assist) == true { all[K.assist] = .string(game.assist.rawValue) }
@@ -243,6 +245,11 @@ public struct CloudSchema: RecordNaming {
             guard case .string(let date) = value, DailyWord.isDate(date) else { return nil }
             daily = date
         }
+        var matchResult: String?
+        if let value = r[K.matchResult] {
+            guard case .string(let text) = value, Limits.isMatchResult(text, rules: rules) else { return nil }
+            matchResult = text
+        }
         var assist = Assist.before
         if let value = r[K.assist] {
             guard case .string(let text) = value, let level = Assist(rawValue: text) else { return nil }
@@ -252,7 +259,7 @@ public struct CloudSchema: RecordNaming {
                         status: status, startedAt: startedAt, updatedAt: updatedAt,
                         finishedAt: status.isFinished ? (date(r, K.finishedAt) ?? updatedAt) : nil,
                         startedOn: name(r, K.startedOn), lastChangedOn: name(r, K.lastChangedOn), hard: hard, assist: assist,
-                        hints: hints, daily: daily)
+                        hints: hints, daily: daily, matchResult: matchResult)
     }
 
     static func syncGuess(_ r: CloudRecord) -> SyncGuess? {

@@ -392,6 +392,10 @@ public struct SharedZone: Sendable {
             if !contents.isEmpty { try player.notePublished(contents) }
             return 0
         }
+        // What is about to be written is no longer known as published until it is noted: a
+        // process stopped between the write and the note publishes it again next time, even
+        // when it is back to what was noted before the write (seed 37485).
+        try player.forgetPublished(changed.map(\.recordName))
         try cloud.createZone(CloudSchema.sharedZone)
         for start in stride(from: 0, to: changed.count, by: SyncEngine.batchLimit) {
             let batch = Array(changed[start..<min(start + SyncEngine.batchLimit, changed.count)])

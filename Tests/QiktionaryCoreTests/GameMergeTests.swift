@@ -7,10 +7,11 @@ import Testing
     static func at(_ seconds: Double) -> Date { Date(timeIntervalSince1970: 1_800_000_000 + seconds) }
 
     static func copy(_ status: GameStatus, finished: Double? = nil, updated: Double, on device: String, hard: Bool = false,
-                     assist: Assist = .proven, hints: Set<Int> = [], daily: String? = nil) -> SyncGame {
+                     assist: Assist = .proven, hints: Set<Int> = [], daily: String? = nil, matchResult: String? = nil) -> SyncGame {
         SyncGame(id: "00000000-0000-4000-8000-000000000001", packID: "animals", secret: "tiger", fact: "f", rules: .classic,
                  maxGuesses: 15, status: status, startedAt: at(0), updatedAt: at(updated), finishedAt: finished.map(at), startedOn: "a",
-                 lastChangedOn: device, hard: hard, assist: assist, hints: HintLog.text(Array(hints)), daily: daily)
+                 lastChangedOn: device, hard: hard, assist: assist, hints: HintLog.text(Array(hints)), daily: daily,
+                 matchResult: matchResult)
     }
 
     @Test func theHigherStatusWinsWithItsEarlierFinishAndTheLaterChangeNamesTheDevice() {
@@ -23,6 +24,22 @@ import Testing
         }
         let first = Self.copy(.won, finished: 30, updated: 30, on: "a"), second = Self.copy(.won, finished: 20, updated: 20, on: "b")
         #expect(GameMerge.merge(first, second).finishedAt == Self.at(20), "both won: the earlier finish")
+    }
+
+    /// Two machines of the player published two results of one match game (each before it had
+    /// the other's guesses): the game keeps the one further on, as the readers of both do; a
+    /// text of no result's form gives way to one that is.
+    @Test func aMatchResultKeptIsTheOneFurtherOn() {
+        let inTwo = Self.copy(.won, finished: 5, updated: 5, on: "a", matchResult: "won 2 0 proven 3,5")
+        let inOne = Self.copy(.won, finished: 4, updated: 6, on: "b", matchResult: "won 1 0 proven 5")
+        let none = Self.copy(.won, finished: 4, updated: 7, on: "c")
+        let garbled = Self.copy(.won, finished: 4, updated: 8, on: "d", matchResult: "won two")
+        for (a, b) in [(inTwo, inOne), (inOne, inTwo), (inTwo, none), (none, inTwo), (inTwo, garbled), (garbled, inTwo)] {
+            #expect(GameMerge.merge(a, b).matchResult == "won 2 0 proven 3,5")
+        }
+        #expect(GameMerge.merge(none, none).matchResult == nil)
+        #expect(MatchResult.furthest("won 1 1 proven 5", "won 1 0 proven 5") == "won 1 1 proven 5", "more hints is further on")
+        #expect(MatchResult.furthest("lost 6 0 proven 0,0,0,0,0,0", "won 6 0 proven 0,0,0,0,0,5") == "won 6 0 proven 0,0,0,0,0,5")
     }
 
     @Test func aStatusNeverMovesDownAndAnOpenGameHasNoFinish() {

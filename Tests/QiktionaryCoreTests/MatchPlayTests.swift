@@ -15,10 +15,10 @@ func matchGame(_ secret: String, _ words: [String], status: GameStatus? = nil, r
 
     init() throws { match = try MatchFixture.match() }
 
-    func published(_ game: Game, hints: [Int] = [], limit: Int? = nil) -> MatchPlay {
+    func published(_ game: Game, hints: [Int] = [], limit: Int? = nil, kept: String? = nil) -> MatchPlay {
         var match = match
         if let limit { match.maxGuesses = limit }
-        return MatchPlay.of(game, hints: hints, match: match, player: "ben", index: 2)
+        return MatchPlay.of(game, hints: hints, match: match, player: "ben", index: 2, kept: kept)
     }
 
     @Test func aGameStillOnPublishesOnlyItsGuessesSoFar() {
@@ -37,6 +37,23 @@ func matchGame(_ secret: String, _ words: [String], status: GameStatus? = nil, r
         #expect(play.fields == MatchPlay.Fields(match: match.id, player: "ben", game: 2, status: "won", guesses: 3, hints: 2,
                                                  assist: "coach", grid: "2,2,5"))
         #expect(result.grid.lines(length: 5, won: true) == ["●●···", "●●···", "●●●●● ✓"])
+    }
+
+    /// Two machines of the player each won the game before they had the other's guesses: one
+    /// in two, published and read; one in one. The merged game counts one (both guesses of the
+    /// word's machine went first), but the result the game kept from the first publication is
+    /// further on and is what the play says, on every machine of the player (seed 32277).
+    @Test func aResultPublishedBeforeIsNeverTakenBack() {
+        let merged = matchGame("tiger", ["tiger", "crane"])
+        #expect(published(merged).result?.guesses == 1)
+        let kept = published(merged, kept: "won 2 0 proven 2,5")
+        #expect(kept.result == MatchResult(status: .won, guesses: 2, hints: 0, assist: .proven, grid: MatchGrid([.common(2), .common(5)])))
+        // A game further on than what it kept publishes itself.
+        #expect(published(matchGame("tiger", ["crane", "slate", "tiger"]), kept: "won 2 0 proven 2,5").result?.guesses == 3)
+        // What the match refuses (past its limit, at another help level, no result) is not taken.
+        let refused = ["won 16 0 proven " + Array(repeating: "1", count: 15).joined(separator: ",") + ",5", "won 2 0 coach 2,5",
+                       "in-progress 2 0 proven 2,5", "won 2 0 proven 2,4"]
+        for text in refused { #expect(published(merged, kept: text).result?.guesses == 1, "\(text)") }
     }
 
     @Test func aLossAndAGiveUp() {
@@ -81,13 +98,13 @@ func matchGame(_ secret: String, _ words: [String], status: GameStatus? = nil, r
             (mastermind, matchGame("geese", ["sheep", "queue", "llama", "tiger"], rules: .mastermind, maxGuesses: 4), [3]),
         ]
         for (match, game, hints) in games {
-            let play = MatchPlay.of(game, hints: hints, match: match, player: "alice", index: 3)
+            let play = MatchPlay.of(game, hints: hints, match: match, player: "alice", index: 3, kept: nil)
             #expect(try MatchPlay(checking: play.fields, in: match, publishedBy: "alice") == play)
         }
     }
 
     @Test func aResultAtAnotherHelpLevelThanTheMatchsIsRefused_andAMatchOfNoLevelTakesAny() throws {
-        let coached = MatchPlay.of(matchGame("tiger", ["crane", "tiger"], assist: .coach), hints: [], match: match, player: "ben", index: 1)
+        let coached = MatchPlay.of(matchGame("tiger", ["crane", "tiger"], assist: .coach), hints: [], match: match, player: "ben", index: 1, kept: nil)
         #expect(match.assist == .proven)
         #expect(throws: MatchRefusal.otherLevel(played: .coach, match: .proven)) {
             try MatchPlay(checking: coached.fields, in: match, publishedBy: "ben")

@@ -48,7 +48,17 @@ import Testing
             lastChangedOn: ["laptop", "desktop", "tablet"].randomElement(using: &rng)!, hard: Bool.random(using: &rng),
             assist: Assist.allCases.randomElement(using: &rng)!,
             hints: HintLog.text((0..<Int.random(in: 0...3, using: &rng)).map { _ in Int.random(in: 0...5, using: &rng) }),
-            daily: Bool.random(using: &rng) ? "2026-11-22" : nil)
+            daily: Bool.random(using: &rng) ? "2026-11-22" : nil,
+            matchResult: [nil, nil, "gave-up 2 x none 1,1", matchResult(&rng).text].randomElement(using: &rng)!)
+    }
+
+    /// A finished game's result as a match publishes it (`matchResult` drawn alone, from a
+    /// small range so that ties and near ties come up).
+    static func matchResult(_ rng: inout SeededGenerator) -> MatchResult {
+        let rows = (0..<Int.random(in: 1...4, using: &rng)).map { _ in Feedback.common(Int.random(in: 0...2, using: &rng)) }
+        return MatchResult(status: [.won, .lost, .gaveUp].randomElement(using: &rng)!, guesses: rows.count,
+                           hints: Int.random(in: 0...1, using: &rng), assist: Assist.allCases.randomElement(using: &rng)!,
+                           grid: MatchGrid(rows))
     }
 
     @Test func gameMerge() {
@@ -90,6 +100,19 @@ import Testing
 
     @Test func matchPlayMerge() {
         laws("MatchPlay.merge", seed: 3, draw: Self.matchPlay, merge: MatchPlay.merge)
+    }
+
+    /// A game keeps the result its player's machines published furthest on (`SyncGame.matchResult`,
+    /// merged by `MatchResult.furthest`): its order is the one readers merge plays by, so what a
+    /// game keeps is what every reader of those plays holds.
+    @Test func aKeptResultMergesAsThePlaysItWasPublishedAs() {
+        laws("MatchResult.furthest", seed: 5, draw: { rng in Self.matchResult(&rng).text }, merge: { MatchResult.furthest($0, $1)! })
+        var rng = SeededGenerator(seed: 6)
+        for _ in 0..<Self.cases {
+            let a = Self.matchResult(&rng), b = Self.matchResult(&rng)
+            func play(_ result: MatchResult) -> MatchPlay { MatchPlay(match: "m1", player: "ann", index: 1, progress: .finished(result)) }
+            #expect(MatchResult.furthest(a.text, b.text) == MatchPlay.merge(play(a), play(b)).result?.text, "\(a.text) and \(b.text)")
+        }
     }
 
     static func standing(_ rng: inout SeededGenerator) -> Standing {

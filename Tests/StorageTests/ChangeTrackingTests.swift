@@ -67,7 +67,7 @@ import Sync
         let id = UUID().uuidString.lowercased()
         let now = AppDatabase.stamp(Date())
         incoming.games = [(SyncGame(id: id, packID: "stones", secret: "amber", fact: "Fact.", rules: .classic, maxGuesses: 15,
-                                    status: .inProgress, startedAt: now, updatedAt: now, finishedAt: nil, startedOn: "desk", lastChangedOn: "desk", hard: false, assist: .before, hints: "", daily: nil), fields)]
+                                    status: .inProgress, startedAt: now, updatedAt: now, finishedAt: nil, startedOn: "desk", lastChangedOn: "desk", hard: false, assist: .before, hints: "", daily: nil, matchResult: nil), fields)]
         incoming.guesses = [SyncGuess(gameID: id, word: "flint", position: 1, feedback: .common(0), playedAt: now, playedOn: "desk")]
         incoming.bookmarks = [(SyncBookmark(word: "crisp", packID: "stones", fact: "Crisp fact.", addedAt: now, isBookmarked: true), fields)]
         let report = try db.player(profile).applyIncoming(incoming, zone: .games, token: Data("token".utf8), naming: CloudSchema())
@@ -95,7 +95,7 @@ import Sync
         let now = AppDatabase.stamp(Date())
         incoming.games = [(SyncGame(id: id, packID: "stones", secret: "amber", fact: "Fact.", rules: .classic, maxGuesses: 15,
                                     status: .inProgress, startedAt: now, updatedAt: now, finishedAt: nil, startedOn: "desk", lastChangedOn: "desk",
-                                    hard: false, assist: .before, hints: "", daily: nil), fields)]
+                                    hard: false, assist: .before, hints: "", daily: nil, matchResult: nil), fields)]
         _ = try player.applyIncoming(incoming, zone: .games, token: nil, naming: CloudSchema())
         #expect(try player.game(id: id).game.id == id)
         var deletion = IncomingChanges()
@@ -117,7 +117,7 @@ import Sync
         for (n, id) in ids.enumerated() {
             records.append(((SyncGame(id: id, packID: "stones", secret: "amber", fact: "Fact.", rules: .classic, maxGuesses: 15,
                                       status: .inProgress, startedAt: now, updatedAt: now, finishedAt: nil, startedOn: "desk",
-                                      lastChangedOn: "desk", hard: false, assist: .before, hints: "", daily: nil), fields), nil))
+                                      lastChangedOn: "desk", hard: false, assist: .before, hints: "", daily: nil, matchResult: nil), fields), nil))
             let words = Array(["flint", "crisp", "dwarf"].prefix(n % 3)) + ["amber"]
             for (position, word) in words.enumerated() {
                 records.append((nil, SyncGuess(gameID: id, word: word, position: position + 1, feedback: Rules.classic.feedback(for: word, against: "amber"),
@@ -152,7 +152,7 @@ import Sync
             for id in arrival {
                 incoming.games.append((SyncGame(id: id, packID: "stones", secret: "amber", fact: "Fact.", rules: .classic, maxGuesses: 15,
                                                 status: .inProgress, startedAt: now, updatedAt: now, finishedAt: nil, startedOn: "desk",
-                                                lastChangedOn: "desk", hard: false, assist: .before, hints: "", daily: nil), fields))
+                                                lastChangedOn: "desk", hard: false, assist: .before, hints: "", daily: nil, matchResult: nil), fields))
                 incoming.guesses.append(SyncGuess(gameID: id, word: "flint", position: 1, feedback: .common(0), playedAt: now, playedOn: "desk"))
             }
             _ = try db.player(profile).applyIncoming(incoming, zone: .games, token: nil, naming: CloudSchema())
@@ -172,7 +172,7 @@ import Sync
         let now = AppDatabase.stamp(Date())
         var incoming = IncomingChanges()
         incoming.games = [(SyncGame(id: annsGame.id, packID: "stones", secret: "crisp", fact: "Fact.", rules: .classic, maxGuesses: 15,
-                                    status: .won, startedAt: now, updatedAt: now, finishedAt: now, startedOn: "desk", lastChangedOn: "desk", hard: false, assist: .before, hints: "", daily: nil), fields)]
+                                    status: .won, startedAt: now, updatedAt: now, finishedAt: now, startedOn: "desk", lastChangedOn: "desk", hard: false, assist: .before, hints: "", daily: nil, matchResult: nil), fields)]
         _ = try db.player(bob).applyIncoming(incoming, zone: .games, token: nil, naming: CloudSchema())
         #expect(try db.player(bob).gamesInProgress().isEmpty && db.player(bob).history().isEmpty)
         let kept = try db.player(ann).game(id: annsGame.id)

@@ -50,7 +50,7 @@ import Testing
     @Test func aGameWithoutTheCoachIsSentWithoutItsFields() throws {
         let plain = SyncGame(id: "00000000-0000-4000-8000-000000000001", packID: "animals", secret: "tiger", fact: "f", rules: .classic,
                              maxGuesses: 15, status: .inProgress, startedAt: Date(timeIntervalSince1970: 1), updatedAt: Date(timeIntervalSince1970: 1),
-                             finishedAt: nil, startedOn: "a", lastChangedOn: "a", hard: false, assist: .before, hints: "", daily: nil)
+                             finishedAt: nil, startedOn: "a", lastChangedOn: "a", hard: false, assist: .before, hints: "", daily: nil, matchResult: nil)
         let record = CloudSchema.record(plain, fields: nil, device: "a", systemFields: nil)
         #expect(record["hard"] == nil && record["hints"] == nil, "the same bytes as before the coach")
         var coached = plain
@@ -63,7 +63,7 @@ import Testing
     @Test func badCoachFieldsFromTheCloudAreSkipped() throws {
         let plain = SyncGame(id: "00000000-0000-4000-8000-000000000001", packID: "animals", secret: "tiger", fact: "f", rules: .classic,
                              maxGuesses: 15, status: .inProgress, startedAt: Date(timeIntervalSince1970: 1), updatedAt: Date(timeIntervalSince1970: 1),
-                             finishedAt: nil, startedOn: "a", lastChangedOn: "a", hard: false, assist: .before, hints: "", daily: nil)
+                             finishedAt: nil, startedOn: "a", lastChangedOn: "a", hard: false, assist: .before, hints: "", daily: nil, matchResult: nil)
         let good = CloudSchema.record(plain, fields: nil, device: "a", systemFields: nil)
         #expect(CloudSchema.syncGame(good) != nil)
         for (key, value) in [("hard", FieldValue.string("yes")), ("hard", .int(1)), ("hints", .string("1,x")), ("hints", .int(2)),

@@ -28,7 +28,7 @@ import Testing
             }
             incoming.games.append((SyncGame(id: id, packID: "animals", secret: "tiger", fact: "A big cat.", rules: .classic, maxGuesses: 6,
                                             status: .won, startedAt: played, updatedAt: played.addingTimeInterval(20),
-                                            finishedAt: played.addingTimeInterval(20), startedOn: device, lastChangedOn: device, hard: false, assist: .before, hints: "", daily: nil), fields))
+                                            finishedAt: played.addingTimeInterval(20), startedOn: device, lastChangedOn: device, hard: false, assist: .before, hints: "", daily: nil, matchResult: nil), fields))
         }
         try machine.player.applyIncoming(incoming, zone: .games, token: nil, naming: CloudSchema())
         try machine.player.forgetSyncMetadata()

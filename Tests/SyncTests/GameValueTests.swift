@@ -20,12 +20,13 @@ import Testing
         id: DailyWord.gameID(player: "player", date: "2026-11-23"), packID: "animals", secret: "tiger", fact: "Stripes are skin deep.",
         rules: .mastermind, maxGuesses: 9, status: .won, startedAt: at(1_790_000_100_123), updatedAt: at(1_790_000_200_456),
         finishedAt: at(1_790_000_150_789), startedOn: "laptop", lastChangedOn: "desktop", hard: true, assist: .proven,
-        hints: "0,2", daily: "2026-11-23")
+        hints: "0,2", daily: "2026-11-23", matchResult: "won 3 1 proven 1+2,0+3,5+0")
 
     /// What a game is before anything is said of it.
     static let blank = SyncGame(
         id: "", packID: "", secret: "", fact: "", rules: .classic, maxGuesses: 0, status: .inProgress, startedAt: at(0), updatedAt: at(0),
-        finishedAt: nil, startedOn: "", lastChangedOn: "", hard: false, assist: .before, hints: "", daily: nil)
+        finishedAt: nil, startedOn: "", lastChangedOn: "", hard: false, assist: .before, hints: "", daily: nil,
+        matchResult: nil)
 
     /// The same game as a machine that saw less of it holds it: every field a merge settles at
     /// what the full copy beats.
@@ -39,6 +40,7 @@ import Testing
         game.assist = .noHelp
         game.hints = "0"
         game.daily = nil
+        game.matchResult = "won 2 0 none 0+1,5+0"
         return game
     }()
 

@@ -55,7 +55,7 @@ import TextSafety
         return CloudSchema.record(SyncGame(id: id, packID: "animals", secret: secret, fact: "Planted.", rules: rules, maxGuesses: 15,
                                            status: status, startedAt: at, updatedAt: at, finishedAt: status.isFinished ? at : nil,
                                            startedOn: "mallory", lastChangedOn: "mallory", hard: false, assist: .standard, hints: "",
-                                           daily: nil), fields: nil, device: "mallory", systemFields: nil)
+                                           daily: nil, matchResult: nil), fields: nil, device: "mallory", systemFields: nil)
     }
 
     func guess(_ word: String, in game: String, position: Int, _ feedback: Feedback) -> CloudRecord {

@@ -45,6 +45,24 @@ import Testing
         #expect(try ana.player.friends() == [], "ben's Player record is gone")
     }
 
+    /// A line written to the folder by a process stopped before it noted the write, then back
+    /// to the line noted before (the game it counted was deleted): the line goes up again, and
+    /// the folder ends with it (simulation seed 37485, where the other player kept a deleted
+    /// game in this player's line for good).
+    @Test func aWriteNeverNotedIsPublishedAgainWhenTheValueGoesBack() throws {
+        let ana = try Machine("laptop", folder: folder, player: "ana", shared: clock)
+        let watched = WatchedCloud(ana.cloud)
+        let zone = SharedZone(player: ana.player, cloud: watched, folder: ana.cloud.folder)
+        let before = Standing(tallies: [:]), played = Standing(tallies: [.proven: .init(games: 1, wins: 1, winGuesses: 1)])
+        #expect(try zone.publish([.standing(device: "laptop", before)]) == 1)
+        watched.killAfterCommit = .notWritable(reason: "the process was killed")
+        #expect(throws: CloudStoreError.self) { try zone.publish([.standing(device: "laptop", played)]) }
+        #expect(try zone.publish([.standing(device: "laptop", before)]) == 1, "the line in the folder is not the one noted")
+        let reader = try FolderCloudDatabase.reader(of: "ana", in: folder)
+        let line = try #require(try reader.fetchZoneChanges(CloudSchema.sharedZone, since: nil).changedRecords.first)
+        #expect(CloudSchema.shared(line).map { if case .standing(_, let kept) = $0 { kept == before } else { false } } == .success(true))
+    }
+
     @Test func aResetCloudGetsThePlayersRecordsAgain() throws {
         let ana = try Machine("laptop", folder: folder, player: "ana", shared: clock)
         let zone = SharedZone(player: ana.player, cloud: ana.cloud)

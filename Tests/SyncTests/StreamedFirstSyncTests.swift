@@ -190,7 +190,7 @@ extension StreamedFirstSyncTests {
             let end = start.addingTimeInterval(Double(n * 100 + words.count))
             incoming.games.append((SyncGame(id: id, packID: "stones", secret: secret, fact: "", rules: .classic, maxGuesses: status == .lost ? words.count : 15,
                                             status: status, startedAt: start.addingTimeInterval(Double(n * 100)), updatedAt: end,
-                                            finishedAt: status.isFinished ? end : nil, startedOn: "laptop", lastChangedOn: "laptop", hard: false, assist: .before, hints: "", daily: nil), fields))
+                                            finishedAt: status.isFinished ? end : nil, startedOn: "laptop", lastChangedOn: "laptop", hard: false, assist: .before, hints: "", daily: nil, matchResult: nil), fields))
         }
         #expect(incoming.count > 2 * SyncEngine.defaultStreamChunk)
         try a.player.applyIncoming(incoming, zone: .games, token: nil, naming: CloudSchema())

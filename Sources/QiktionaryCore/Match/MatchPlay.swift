@@ -84,6 +84,45 @@ public struct MatchResult: Sendable, Equatable {
     }
 }
 
+extension MatchResult {
+    /// The result as its game keeps it (`SyncGame.matchResult`): status, guesses, hints, help
+    /// level and grid, separated by spaces ("won 3 1 proven 1+2,0+3,5+0").
+    public var text: String { "\(status.rawValue) \(guesses) \(hints) \(assist.rawValue) \(grid.text)" }
+
+    /// A kept result's fields as a play of game `game` of `match` by `player`, to be checked
+    /// against the match (`MatchPlay(checking:in:publishedBy:)`); nil when the text is not of
+    /// the form `text` writes.
+    public static func fields(_ text: String, match: String, player: String, game: Int) -> MatchPlay.Fields? {
+        guard let key = key(text) else { return nil }
+        return MatchPlay.Fields(match: match, player: player, game: game, status: key.status.rawValue, guesses: key.guesses,
+                                hints: key.hints, assist: key.assist.rawValue, grid: key.grid)
+    }
+
+    /// Of two kept results, the one further on, in the order `MatchPlay.merge` takes results:
+    /// a text not of `text`'s form gives way (two such: the greater text), so the merge is the
+    /// same whichever way round, and taking one twice changes nothing.
+    public static func furthest(_ a: String?, _ b: String?) -> String? {
+        guard let a, let b else { return a ?? b }
+        switch (key(a), key(b)) {
+        case let (x?, y?): return (x.status, x.guesses, x.hints, x.assist, x.grid) < (y.status, y.guesses, y.hints, y.assist, y.grid) ? b : a
+        case (_?, nil): return a
+        case (nil, _?): return b
+        case (nil, nil): return max(a, b)
+        }
+    }
+
+    /// A kept text's parts, read loosely (the match checks them); nil when not five parts of
+    /// the right kinds, or longer than `Limits.matchResultLength`.
+    private static func key(_ text: String) -> (status: GameStatus, guesses: Int, hints: Int, assist: Assist, grid: String)? {
+        guard text.utf8.count <= Limits.matchResultLength else { return nil }
+        let parts = text.split(separator: " ", omittingEmptySubsequences: false)
+        guard parts.count == 5, let status = GameStatus(rawValue: String(parts[0])), status.isFinished,
+              let guesses = Int(parts[1]), guesses >= 0, let hints = Int(parts[2]), hints >= 0,
+              let assist = Assist(rawValue: String(parts[3])) else { return nil }
+        return (status, guesses, hints, assist, String(parts[4]))
+    }
+}
+
 /// What one player publishes of one game of a match: while it is on, only the guesses played
 /// so far (never a letter or a score); once it is over, the result. The word is never in it:
 /// the match's codes give it, and it is shown once both players have finished the game.
@@ -110,7 +149,17 @@ public struct MatchPlay: Sendable, Equatable {
     /// the guess counts at which hints were shown. A game played offline on two machines at once
     /// can hold more guesses than its limit; what is published counts at most the limit (a win
     /// keeps its winning row last), so every published result is one a single machine could play.
-    public static func of(_ game: Game, hints: [Int], match: Match, player: String, index: Int) -> MatchPlay {
+    /// `kept`: the result the player's machines published of the game before
+    /// (`SyncGame.matchResult`); the play is the further on of it and of what the game gives, so
+    /// a play once published is never taken back, whatever guesses the game merged since.
+    public static func of(_ game: Game, hints: [Int], match: Match, player: String, index: Int, kept: String?) -> MatchPlay {
+        let derived = derived(game, hints: hints, match: match, player: player, index: index)
+        guard let kept, let fields = MatchResult.fields(kept, match: match.id, player: player, game: index),
+              let published = try? MatchPlay(checking: fields, in: match, publishedBy: player) else { return derived }
+        return merge(derived, published)
+    }
+
+    private static func derived(_ game: Game, hints: [Int], match: Match, player: String, index: Int) -> MatchPlay {
         let limit = match.maxGuesses
         func play(_ progress: Progress) -> MatchPlay { MatchPlay(match: match.id, player: player, index: index, progress: progress) }
         guard game.isFinished else { return play(.playing(guesses: min(game.guesses.count, limit - 1))) }
