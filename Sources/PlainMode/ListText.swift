@@ -13,10 +13,17 @@ public enum ListText {
 
     public static func history(_ games: [SavedGame]) -> String {
         columns([["WORD", "RESULT", "GUESSES", "HARD", "HELP", "HINTS", "DAILY", "FINISHED", "ON", "PACK", "GAME"]] + games.map {
-            [($0.bookmarked ? "★ " : "  ") + $0.game.secret, $0.game.status.rawValue, "\($0.game.guesses.count)",
+            [($0.bookmarked ? "★ " : "  ") + $0.game.secret, $0.game.status.rawValue, guessesUsed($0.game),
              $0.game.hard ? "hard" : "", $0.game.assist.rawValue, $0.hints.isEmpty ? "" : "\($0.hints.count)", dailyLabel($0.daily),
              shortDate($0.finishedAt), $0.lastChangedOn, $0.game.packID, $0.id]
         })
+    }
+
+    /// The guesses a finished game counts (as `--json` and the leaderboard count them), and
+    /// those another machine played after the win, not knowing the word was found: "1 (+1 after)".
+    static func guessesUsed(_ game: Game) -> String {
+        let after = game.guesses.count - game.guessesUsed
+        return after > 0 ? "\(game.guessesUsed) (+\(after) after)" : "\(game.guessesUsed)"
     }
 
     public static func readingList(_ list: [Bookmark]) -> String {

@@ -78,7 +78,10 @@ enum PlainText {
 public enum ReviewText {
     public static func render(_ review: ReviewJSON) -> String {
         let game = review.game
-        var lines = ["\(game.word.uppercased()): \(game.result.rawValue), \(MatchText.count(review.guesses.count, "guess", "guesses")), "
+        // A guess another machine played after the win is reviewed too, but not counted.
+        let after = review.guesses.count - game.guesses
+        var lines = ["\(game.word.uppercased()): \(game.result.rawValue), \(MatchText.count(game.guesses, "guess", "guesses")), "
+                     + (after > 0 ? "\(MatchText.count(after, "more", "more")) played after the win on another machine, " : "")
                      + "\(game.pack), \(game.rules.rawValue)\(game.hard ? ", hard" : "")" + MatchText.hints(game.hints)]
         for (i, step) in review.guesses.enumerated() {
             let verdict = Review.verdict(word: step.word, best: step.best, expected: step.expected, bestExpected: step.bestExpected)
