@@ -282,7 +282,8 @@ extension PlayerGames {
             for play in own {
                 // A result goes into its game before it is published: the player's other
                 // machines learn it with the game, and publish no less (seed 32277).
-                if let result = play.play.result?.text, result != play.kept {
+                // A kept result further on already (one the match refuses) is not written again.
+                if let result = play.play.result?.text, MatchResult.furthest(play.kept, result) != play.kept {
                     try run { () throws(StorageError) in try player.keepMatchResult(gameID: play.gameID, result) }
                 }
                 records.append(.play(play.play.fields))
