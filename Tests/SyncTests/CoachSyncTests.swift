@@ -73,4 +73,31 @@ import Testing
             #expect(CloudSchema.syncGame(bad) == nil, "\(key): \(value)")
         }
     }
+
+    /// A match game's kept result from the cloud (anyone can write the folder): one of the
+    /// game's rules and limits is read, anything else refuses the record, at every extreme.
+    @Test func aKeptMatchResultFromTheCloudIsCheckedBeforeItIsRead() throws {
+        let plain = SyncGame(id: "00000000-0000-4000-8000-000000000001", packID: "animals", secret: "tiger", fact: "f", rules: .classic,
+                             maxGuesses: 15, status: .won, startedAt: Date(timeIntervalSince1970: 1), updatedAt: Date(timeIntervalSince1970: 1),
+                             finishedAt: Date(timeIntervalSince1970: 1), startedOn: "a", lastChangedOn: "a", hard: false, assist: .proven,
+                             hints: "", daily: nil, matchResult: nil)
+        var good = CloudSchema.record(plain, fields: nil, device: "a", systemFields: nil)
+        #expect(good["matchResult"] == nil, "a game with no result is the same bytes as before the field")
+        good.fields["matchResult"] = .string("won 2 0 proven 2,5")
+        #expect(CloudSchema.syncGame(good)?.matchResult == "won 2 0 proven 2,5")
+        let longest = "won 30 31 coach " + Array(repeating: "1", count: 29).joined(separator: ",") + ",5"
+        good.fields["matchResult"] = .string(longest)
+        #expect(CloudSchema.syncGame(good)?.matchResult == longest, "the longest a game can have")
+        let refused: [FieldValue] = [
+            .int(2), .string(""), .string("won 2 0 proven 1+1,5+0"), .string("won 3 0 proven 2,5"), .string("in-progress 1 0 proven 2"),
+            .string("won 31 0 proven " + Array(repeating: "1", count: 31).joined(separator: ",")), .string("won 2 99 proven 2,5"),
+            .string("won 2 0 proven 2,5\u{1b}[2J"), .string("won 2 0 help 2,5"), .string("won -1 0 proven "),
+            .string(String(repeating: "won 2 0 proven 2,5 ", count: 20)),
+        ]
+        for value in refused {
+            var bad = good
+            bad.fields["matchResult"] = value
+            #expect(CloudSchema.syncGame(bad) == nil, "\(value)")
+        }
+    }
 }
