@@ -43,26 +43,11 @@ extension PlayerGames {
     /// or one drawn from the pack given, or from any pack.
     public func newChallenge(packID: String?, word: String?, rules: Rules?, hard: Bool, seed: UInt64? = nil) throws -> String {
         try run { () throws(StorageError) in
-            if let packID, try database.pack(packID) == nil { throw .unknownPack(packID) }
-            let entry: (pack: String?, word: String)
-            if let word = word?.lowercased() {
-                if let packID, !(try database.packHolds(word, pack: packID)) { throw .wordNotInPack(word: word, pack: packID) }
-                if let packID { entry = (packID, word) } else { entry = (try database.packHolding(word), word) }
-            } else {
-                var entries = try database.packWords(of: packID)
-                if let rules { entries = entries.filter { rules.allows($0.word) } }
-                var random = SeededGenerator(seed: seed ?? UInt64.random(in: .min ... .max))
-                guard let chosen = entries.randomElement(using: &random) else { throw .packEmpty(packID ?? "(none installed)") }
-                entry = (chosen.pack, chosen.word)
-            }
-            let pack = try entry.pack.flatMap { id throws(StorageError) in try database.pack(id).map { (id: id, installed: $0) } }
-            let chosenRules = rules ?? pack?.installed.rules ?? Practice.rules(for: entry.word)
-            if !chosenRules.allows(entry.word) { throw .rulesForbidWord(entry.word) }
-            if entry.pack == nil, !(Pack.lengths.contains(entry.word.count) && lexicon().contains(entry.word)) {
-                throw .unknownWord(entry.word)
-            }
-            let challenge = Challenge(pack: pack.map { (id: $0.id, version: $0.installed.version) }, word: entry.word, rules: chosenRules, hard: hard)
-            do throws(ChallengeError) { return try ChallengeCode.encode(challenge, dictionary: lexicon().words(ofLength: entry.word.count)) } catch { throw .challenge(error) }
+            let choice = try player.chooseSecret(GameRequest(packID: packID, word: word, rules: rules, seed: seed, hard: hard),
+                                                 drawing: .everyPack, lexicon: lexicon)
+            let challenge = Challenge(pack: choice.isPractice ? nil : (id: choice.pack.id, version: choice.pack.version),
+                                      word: choice.word, rules: choice.rules, hard: hard)
+            do throws(ChallengeError) { return try ChallengeCode.encode(challenge, dictionary: lexicon().words(ofLength: choice.word.count)) } catch { throw .challenge(error) }
         }
     }
 }

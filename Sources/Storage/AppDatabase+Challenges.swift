@@ -29,11 +29,6 @@ extension AppDatabase {
         try read { db in try PackWordRecord.fetchOne(db, key: ["packId": pack, "word": word]) != nil }
     }
 
-    /// The first pack, by id, that holds a word.
-    public func packHolding(_ word: String) throws(StorageError) -> String? {
-        try read { db in try String.fetchOne(db, sql: "SELECT packId FROM packWord WHERE word = ? ORDER BY packId", arguments: [word]) }
-    }
-
     /// Every pack's words (one pack's when given), by pack and position.
     public func packWords(of packID: String? = nil) throws(StorageError) -> [(pack: String, word: String)] {
         try read { db in

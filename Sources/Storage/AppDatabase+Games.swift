@@ -78,10 +78,10 @@ extension AppDatabase {
 
     /// Inserts a new game of the player's on the word chosen (`SyncGame.started`: solo, daily,
     /// challenge and match play alike), the help level the player's own unless asked.
-    static func insertNewGame(id: String, request: GameRequest, pack: PackRecord, entry: PackWordRecord, maxGuesses: Int,
+    static func insertNewGame(id: String, request: GameRequest, choice: SecretChoice, maxGuesses: Int,
                               profile: Profile, now: Date, _ db: Database) throws -> SavedGame {
         let game = SyncGame.started(
-            id: id, packID: pack.id, secret: entry.word, fact: entry.fact, rules: request.rules ?? pack.rules, maxGuesses: maxGuesses,
+            id: id, packID: choice.pack.id, secret: choice.word, fact: choice.fact, rules: choice.rules, maxGuesses: maxGuesses,
             hard: request.hard, assist: try request.assist ?? assist(profile.playerID, db), daily: request.daily,
             at: now, on: profile.device.name)
         let record = GameRecord(game: game, playerId: profile.playerID, systemFields: nil)
@@ -105,65 +105,83 @@ extension AppDatabase {
     /// That order as SQL, its one argument the game's secret.
     static let playOrder = "ORDER BY position, word = ? DESC, word"
 
-    static func chooseSecret(_ request: GameRequest, playerID: String, lexicon: (() -> Lexicon)?, _ db: Database) throws -> (PackRecord, PackWordRecord) {
-        if let word = request.word?.lowercased() {
-            var query = PackWordRecord.filter(PackWordRecord.Columns.word == word)
-            if let packID = request.packID {
-                guard try PackRecord.fetchOne(db, key: packID) != nil else { throw StorageError.unknownPack(packID) }
-                query = query.filter(PackWordRecord.Columns.packId == packID)
-            }
-            guard let entry = try query.order(PackWordRecord.Columns.packId).fetchOne(db) else {
-                if let packID = request.packID { throw StorageError.wordNotInPack(word: word, pack: packID) }
-                // A word of no pack: a practice game, when it is a dictionary word of a game's length.
-                guard let lexicon, Pack.lengths.contains(word.count), word.isLowercaseASCIIWord, lexicon().contains(word) else {
-                    throw StorageError.unknownWord(word)
-                }
-                let rules = Practice.rules(for: word)
-                return (PackRecord(id: Practice.packID, version: 1, title: "Practice", description: "Any word of the dictionary.",
-                                   length: word.count, rules: rules, maxGuesses: nil),
-                        PackWordRecord(packId: Practice.packID, word: word, fact: "", position: 0))
-            }
-            return (try PackRecord.fetchOne(db, key: entry.packId)!, entry)
-        }
-        let pack: PackRecord
-        if let packID = request.packID {
-            guard let found = try PackRecord.fetchOne(db, key: packID) else { throw StorageError.unknownPack(packID) }
-            pack = found
-        } else if let recent = try String.fetchOne(db.cachedStatement(sql: """
+    /// The choice of a new game's secret (Core's `SecretChoice`), asked of the packs and games
+    /// here inside the transaction `db` is of.
+    static func chooseSecret(_ request: GameRequest, drawing: SecretChoice.Drawing = .usualPack, playerID: String,
+                             lexicon: (() -> Lexicon)?, _ db: Database) throws -> SecretChoice {
+        try SecretChoice.choose(request, on: StoredShelf(db: db, playerID: playerID, lexicon: lexicon), drawing: drawing)
+    }
+}
+
+/// The packs here and the player's games, as `SecretChoice` asks of them.
+struct StoredShelf: PackShelf {
+    let db: Database
+    let playerID: String
+    let lexicon: (() -> Lexicon)?
+
+    func pack(_ id: String) throws -> PackHeading? { try PackRecord.fetchOne(db, key: id)?.heading }
+
+    func firstPack() throws -> PackHeading? {
+        try PackRecord.order(PackRecord.Columns.length, PackRecord.Columns.title).fetchOne(db)?.heading
+    }
+
+    func latestPlayedPack() throws -> PackHeading? {
+        try String.fetchOne(db.cachedStatement(sql: """
             SELECT g.packId FROM game g JOIN pack p ON p.id = g.packId
             WHERE g.playerId = ? ORDER BY g.startedAt DESC LIMIT 1
-            """), arguments: [playerID]), let found = try PackRecord.fetchOne(db, key: recent) {
-            pack = found
-        } else if let first = try PackRecord.order(PackRecord.Columns.length, PackRecord.Columns.title).fetchOne(db) {
-            pack = first
-        } else {
-            throw StorageError.packEmpty("(none installed)")
-        }
-        let rules = request.rules ?? pack.rules
-        let entries = try PackWordRecord.filter(PackWordRecord.Columns.packId == pack.id).order(PackWordRecord.Columns.position).fetchAll(db)
-            .filter { rules.allows($0.word) }
-        // The pack's words already had: one index probe per word, however many games were played.
-        let played = try Set(String.fetchAll(db.cachedStatement(sql: """
+            """), arguments: [playerID]).flatMap(pack)
+    }
+
+    func entry(_ word: String, in pack: String?) throws -> (pack: String, entry: Pack.Entry)? {
+        var query = PackWordRecord.filter(PackWordRecord.Columns.word == word)
+        if let pack { query = query.filter(PackWordRecord.Columns.packId == pack) }
+        return try query.order(PackWordRecord.Columns.packId).fetchOne(db).map { ($0.packId, Pack.Entry(word: $0.word, fact: $0.fact)) }
+    }
+
+    func entries(of pack: String?) throws -> [(pack: String, entry: Pack.Entry)] {
+        var query = PackWordRecord.order(PackWordRecord.Columns.packId, PackWordRecord.Columns.position)
+        if let pack { query = query.filter(PackWordRecord.Columns.packId == pack) }
+        return try query.fetchAll(db).map { ($0.packId, Pack.Entry(word: $0.word, fact: $0.fact)) }
+    }
+
+    /// One index probe per word of the pack, however many games were played.
+    func played(in pack: String) throws -> Set<String> {
+        try Set(String.fetchAll(db.cachedStatement(sql: """
             SELECT w.word FROM packWord w
             WHERE w.packId = ? AND EXISTS (SELECT 1 FROM game g WHERE g.playerId = ? AND g.packId = w.packId AND g.secret = w.word)
-            """), arguments: [pack.id, playerID]))
-        var seeded = SeededGenerator(seed: request.seed ?? UInt64.random(in: .min ... .max))
-        guard let word = WordChoice.choose(from: entries.map(\.word), notYet: played, using: &seeded),
-              let entry = entries.first(where: { $0.word == word }) else {
-            throw StorageError.packEmpty(pack.id)
-        }
-        return (pack, entry)
+            """), arguments: [pack, playerID]))
     }
+
+    func isDictionaryWord(_ word: String) -> Bool { lexicon?().contains(word) ?? false }
+
+    static func refusing(_ refusal: SecretRefusal) -> any Error {
+        switch refusal {
+        case .unknownPack(let id): StorageError.unknownPack(id)
+        case .wordNotInPack(let word, let pack): StorageError.wordNotInPack(word: word, pack: pack)
+        case .unknownWord(let word): StorageError.unknownWord(word)
+        case .noPacks: StorageError.packEmpty("(none installed)")
+        case .packEmpty(let id): StorageError.packEmpty(id)
+        case .rulesForbidWord(let word): StorageError.rulesForbidWord(word)
+        }
+    }
+}
+
+extension PackRecord {
+    var heading: PackHeading { PackHeading(id: id, version: version, rules: rules, maxGuesses: maxGuesses) }
 }
 
 extension PlayerDatabase {
     /// Checks a request as `startGame` would and writes nothing: an unknown pack or word, or a
     /// word the rules forbid, is refused here (before the full screen opens).
     public func check(_ request: GameRequest, lexicon: (() -> Lexicon)? = nil) throws(StorageError) {
-        try read { db in
-            let (pack, entry) = try AppDatabase.chooseSecret(request, playerID: profile.playerID, lexicon: lexicon, db)
-            if !(request.rules ?? pack.rules).allows(entry.word) { throw StorageError.rulesForbidWord(entry.word) }
-        }
+        _ = try chooseSecret(request, lexicon: lexicon)
+    }
+
+    /// The secret, pack and rules a new game on `request` would have (`SecretChoice`), writing
+    /// nothing: a challenge's, drawn from every pack (`.everyPack`), or a check of a request.
+    public func chooseSecret(_ request: GameRequest, drawing: SecretChoice.Drawing = .usualPack,
+                             lexicon: (() -> Lexicon)? = nil) throws(StorageError) -> SecretChoice {
+        try read { db in try AppDatabase.chooseSecret(request, drawing: drawing, playerID: profile.playerID, lexicon: lexicon, db) }
     }
 
     /// Starts a new game for the player. The word is the one asked for, or one drawn from the
@@ -179,11 +197,9 @@ extension PlayerDatabase {
                 guard existing.playerId == profile.playerID else { throw StorageError.noGame(id) }
                 return try AppDatabase.savedGame(existing, db)
             }
-            let (pack, entry) = try AppDatabase.chooseSecret(request, playerID: profile.playerID, lexicon: lexicon, db)
-            let rules = request.rules ?? pack.rules
-            if !rules.allows(entry.word) { throw StorageError.rulesForbidWord(entry.word) }
-            return try AppDatabase.insertNewGame(id: id, request: request, pack: pack, entry: entry,
-                                                 maxGuesses: pack.maxGuesses ?? Game.defaultMaxGuesses, profile: profile, now: now, db)
+            let choice = try AppDatabase.chooseSecret(request, playerID: profile.playerID, lexicon: lexicon, db)
+            return try AppDatabase.insertNewGame(id: id, request: request, choice: choice, maxGuesses: choice.maxGuesses,
+                                                 profile: profile, now: now, db)
         }
     }
 

@@ -390,10 +390,10 @@ extension PlayerDatabase {
                 guard existing.playerId == profile.playerID else { throw StorageError.noGame(id) }
                 return try AppDatabase.savedGame(existing, db)
             }
-            let (pack, entry) = try AppDatabase.chooseSecret(request, playerID: profile.playerID, lexicon: lexicon, db)
+            let choice = try AppDatabase.chooseSecret(request, playerID: profile.playerID, lexicon: lexicon, db)
             var request = request
             request.daily = nil
-            return try AppDatabase.insertNewGame(id: id, request: request, pack: pack, entry: entry, maxGuesses: maxGuesses,
+            return try AppDatabase.insertNewGame(id: id, request: request, choice: choice, maxGuesses: maxGuesses,
                                                  profile: profile, now: now, db)
         }
     }
