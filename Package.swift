@@ -104,7 +104,7 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "PlainModeTests", dependencies: ["PlainMode", "Storage", "QiktionaryCore"]),
         // App's use cases against an in-memory store.
-        .testTarget(name: "AppTests", dependencies: ["App", "Storage", "Sync", "QiktionaryCore", "QiktionaryResources", "Concurrency"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "Storage", "Sync", "CloudStore", "QiktionaryCore", "QiktionaryResources", "Concurrency"]),
         .testTarget(name: "ScreenTests", dependencies: ["Screen"]),
         .testTarget(name: "ProcessMemoryTests", dependencies: ["ProcessMemory"]),
         .testTarget(name: "GameUITests", dependencies: ["GameUI", "Screen", "QiktionaryCore"]),
