@@ -165,40 +165,11 @@ public struct AppState: Sendable, Equatable {
     public var helpOpen = false
     public var helpScroll = 0
 
-    /// The game on the board; nil until the first one is loaded.
-    public var game: SavedGame?
-    /// True until the first game arrives or fails to.
-    public var waitingForGame = true
-    public var input = ""
-    /// The guess line holds a word just refused: the next letter starts a new word, and Enter
-    /// does not send it again unchanged.
-    public var inputRefused = false
-    /// Letters typed past the word's length (counted after the word, `+1`): Enter then refuses the
-    /// line rather than send the word's first letters, which may be another word (STARE typed
-    /// in a 4-letter game is not STAR), and Backspace takes them off first.
-    public var inputOverflow = 0
-    /// The game on the board ended by a change from elsewhere (another machine) while it was in
-    /// play here: the card says so, and its one-key commands wait for Enter or Esc.
-    public var notice: String?
-    /// Letters of a guess dropped when the notice came: said not played when it closes. Keys
-    /// pressed while it is up are swallowed, but Enter and Esc, which close it.
-    public var noticeTyped = ""
+    /// The game screen: the board, the guess line, the notepad's cursor, the coach's answers.
+    public var board = GameModel()
     /// When the key being handled was pressed (seconds on a monotonic clock), when the loop
     /// says so (`.pressed`); nil for keys given without a time.
     public var keyClock: Double?
-    /// When the Enter that won the game on the board was pressed: keys within a moment of it are
-    /// the rest of a double press, and do not leave the fact card.
-    public var wonAt: Double?
-    /// Lines the fact card is scrolled by (Up/Down), when it is longer than the room for it.
-    public var cardScroll = 0
-    /// Guesses of the game in play scrolled up by (Up/PgUp older, Down/PgDn newer), when they
-    /// do not all fit; 0 shows the newest at the bottom.
-    public var boardScroll = 0
-    /// The game this machine is giving up: its end is not news from elsewhere.
-    public var endingHere: String?
-    /// Index into the alphabet of the notepad letter under the cursor.
-    public var notepadCursor = 0
-
     /// The list screens (`ListModel`): the chosen item of Reading list shows its fact on the
     /// whole screen (Enter), scrolled by Up/Down; History's shows the game's board and fact, its
     /// card scrolled by PgUp/PgDn when it does not fit.
@@ -226,12 +197,8 @@ public struct AppState: Sendable, Equatable {
     public var confirmation: Confirmation?
     public var quitting = false
 
-    /// The words the notepad of the game on the board deduces from, once worked out.
-    public var candidates: Candidates?
     /// The player's help level, the one the next game takes (shown and changed on Packs).
     public var assist: Assist = .standard
-    /// The last hint shown, for the game and the point it was asked at.
-    public var hint: ShownHint?
     /// The coach is working (a hint or a review): said on the status line until it answers.
     public var thinking = false
     /// A finished game's review, shown over the screen until closed.
@@ -283,21 +250,9 @@ public struct AppState: Sendable, Equatable {
         return "synced \(seconds / 86_400) d ago"
     }
 
-    /// The candidates of the game on the board, when they were counted for its guesses as shown.
-    public var currentCandidates: [String]? {
-        guard let game, let candidates, candidates.gameID == game.id, candidates.guesses == game.game.guesses.count else { return nil }
-        return candidates.words
-    }
-
-    /// The hint for the game on the board, while it still applies (no guess since).
-    public var currentHint: Hint? {
-        guard let game, let hint, hint.gameID == game.id, hint.beforeGuess == game.game.guesses.count, !game.game.isFinished else { return nil }
-        return hint.hint
-    }
-
     /// The match the game on the board belongs to, and the game's number in it.
     public var boardMatch: (overview: MatchOverview, index: Int)? {
-        guard let id = game?.id else { return nil }
+        guard let id = board.game?.id else { return nil }
         for overview in matches.items {
             for index in Match.games where overview.state.match.gameID(player: overview.viewer, index: index) == id {
                 return (overview, index)
@@ -314,6 +269,6 @@ public struct AppState: Sendable, Equatable {
 
     /// The pack of the game on the board, once packs are loaded.
     public var currentPack: PackProgress? {
-        game.flatMap { game in packs.items.first { $0.id == game.game.packID } }
+        board.game.flatMap { game in packs.items.first { $0.id == game.game.packID } }
     }
 }

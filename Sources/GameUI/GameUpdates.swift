@@ -11,7 +11,7 @@ func askReview(_ saved: SavedGame, _ state: inout AppState) -> [Effect] {
 }
 
 func handleGuess(_ key: Key, _ state: inout AppState) -> [Effect] {
-    guard let saved = state.game else {
+    guard let saved = state.board.game else {
         if Keys.nextGame ~= key { return [.newGame(packID: nil)] }
         return []
     }
@@ -23,14 +23,14 @@ func handleGuess(_ key: Key, _ state: inout AppState) -> [Effect] {
     if game.isFinished {
         // A key that leaves the card within a moment of the winning Enter is the rest of a double
         // press: the card stays.
-        if Keys.nextGame ~= key || Keys.nextHardGame ~= key, let wonAt = state.wonAt, let now = state.keyClock,
+        if Keys.nextGame ~= key || Keys.nextHardGame ~= key, let wonAt = state.board.wonAt, let now = state.keyClock,
            now - wonAt < AppState.winGrace { return [] }
         switch key {
         case Keys.cardUp:
-            state.cardScroll = max(0, state.cardScroll - (key == .up ? 1 : 5))
+            state.board.cardScroll = max(0, state.board.cardScroll - (key == .up ? 1 : 5))
             return []
         case Keys.cardDown:
-            state.cardScroll += key == .down ? 1 : 5
+            state.board.cardScroll += key == .down ? 1 : 5
             return []
         case Keys.nextGame:
             // A game of a match: the player's next game of that match, while there is one.
@@ -53,47 +53,47 @@ func handleGuess(_ key: Key, _ state: inout AppState) -> [Effect] {
     switch key {
     case Keys.cardUp:
         // Older guesses, when they do not all fit (the view keeps the scroll within them).
-        state.boardScroll = min(state.boardScroll + (key == .up ? 1 : 5), max(0, game.guesses.count - 1))
+        state.board.guessScroll = min(state.board.guessScroll + (key == .up ? 1 : 5), max(0, game.guesses.count - 1))
     case Keys.cardDown:
-        state.boardScroll = max(0, state.boardScroll - (key == .down ? 1 : 5))
+        state.board.guessScroll = max(0, state.board.guessScroll - (key == .down ? 1 : 5))
     case .character(let c) where Keys.typeLetter ~= key:
-        if state.inputRefused { forgetTyping(&state) }
-        if state.input.count < game.length && state.inputOverflow == 0 {
-            state.input.append(Character(c.lowercased()))
+        if state.board.inputRefused { forgetTyping(&state) }
+        if state.board.input.count < game.length && state.board.inputOverflow == 0 {
+            state.board.input.append(Character(c.lowercased()))
         } else {
-            state.inputOverflow += 1
+            state.board.inputOverflow += 1
             state.status = StatusMessage(overflowLine(state, game: game), isError: true)
         }
     case Keys.deleteLetter:
         // Ctrl-H is what many terminals send for Backspace. Letters typed past the end go first.
-        if state.inputOverflow > 0 {
-            state.inputOverflow -= 1
-            state.status = state.inputOverflow > 0 ? StatusMessage(overflowLine(state, game: game), isError: true) : nil
-        } else if !state.input.isEmpty {
-            state.input.removeLast()
+        if state.board.inputOverflow > 0 {
+            state.board.inputOverflow -= 1
+            state.status = state.board.inputOverflow > 0 ? StatusMessage(overflowLine(state, game: game), isError: true) : nil
+        } else if !state.board.input.isEmpty {
+            state.board.input.removeLast()
         }
-        state.inputRefused = false
+        state.board.inputRefused = false
     case Keys.clearGuess:
         forgetTyping(&state)
     case Keys.submit:
-        if state.input.isEmpty {
+        if state.board.input.isEmpty {
             state.status = StatusMessage("Type a \(game.length)-letter word, then Enter.")
             return []
         }
-        if state.inputRefused {
-            state.status = StatusMessage("\(state.input.uppercased()) was refused: type another word, or Backspace to change it.", isError: true)
+        if state.board.inputRefused {
+            state.status = StatusMessage("\(state.board.input.uppercased()) was refused: type another word, or Backspace to change it.", isError: true)
             return []
         }
-        if state.inputOverflow > 0 {
+        if state.board.inputOverflow > 0 {
             state.status = StatusMessage(overflowLine(state, game: game), isError: true)
             return []
         }
-        return [.guess(state.input, gameID: game.id)]
+        return [.guess(state.board.input, gameID: game.id)]
     case Keys.giveUp:
         state.confirmation = .giveUp(gameID: game.id)
     case Keys.hint:
         if state.thinking { return [] }
-        if let hint = state.currentHint {
+        if let hint = state.board.currentHint {
             state.status = StatusMessage(hintLine(hint, game: saved, state))
             return []
         }
@@ -109,8 +109,8 @@ func handleGuess(_ key: Key, _ state: inout AppState) -> [Effect] {
 
 /// What the status line says while letters typed past the word's length wait to be taken off.
 private func overflowLine(_ state: AppState, game: Game) -> String {
-    let typed = state.input.count + state.inputOverflow
-    return "\(typed) letters typed; the word has \(game.length): Backspace takes off the extra \(state.inputOverflow == 1 ? "one" : "\(state.inputOverflow)"), Ctrl-U clears."
+    let typed = state.board.input.count + state.board.inputOverflow
+    return "\(typed) letters typed; the word has \(game.length): Backspace takes off the extra \(state.board.inputOverflow == 1 ? "one" : "\(state.board.inputOverflow)"), Ctrl-U clears."
 }
 
 func toggleBookmark(_ saved: SavedGame) -> [Effect] {
@@ -119,19 +119,19 @@ func toggleBookmark(_ saved: SavedGame) -> [Effect] {
 
 func handleNotepad(_ key: Key, _ state: inout AppState) -> [Effect] {
     let count = Notepad.alphabet.count, columns = AppState.notepadColumns
-    let letter = Notepad.alphabet[state.notepadCursor]
+    let letter = Notepad.alphabet[state.board.notepadCursor]
     switch key {
-    case Keys.notepadLeft: state.notepadCursor = (state.notepadCursor + count - 1) % count
-    case Keys.notepadRight: state.notepadCursor = (state.notepadCursor + 1) % count
-    case Keys.notepadUp: state.notepadCursor = max(0, state.notepadCursor - columns)
-    case Keys.notepadDown: state.notepadCursor = min(count - 1, state.notepadCursor + columns)
-    case Keys.notepadFirst: state.notepadCursor = 0
-    case Keys.notepadLast: state.notepadCursor = count - 1
+    case Keys.notepadLeft: state.board.notepadCursor = (state.board.notepadCursor + count - 1) % count
+    case Keys.notepadRight: state.board.notepadCursor = (state.board.notepadCursor + 1) % count
+    case Keys.notepadUp: state.board.notepadCursor = max(0, state.board.notepadCursor - columns)
+    case Keys.notepadDown: state.board.notepadCursor = min(count - 1, state.board.notepadCursor + columns)
+    case Keys.notepadFirst: state.board.notepadCursor = 0
+    case Keys.notepadLast: state.board.notepadCursor = count - 1
     case Keys.backToGuess: state.pane = .guess
     case .character(let c) where Keys.jumpToLetter ~= key:
-        state.notepadCursor = Notepad.alphabet.firstIndex(of: Character(c.lowercased())) ?? state.notepadCursor
+        state.board.notepadCursor = Notepad.alphabet.firstIndex(of: Character(c.lowercased())) ?? state.board.notepadCursor
     case Keys.cycleMark:
-        let current = state.game?.game.marks[letter]
+        let current = state.board.game?.game.marks[letter]
         return mark(letter, current == nil ? .out : current == .out ? .in : nil, state)
     case Keys.markOut: return mark(letter, .out, state)
     case Keys.markIn: return mark(letter, .in, state)
@@ -142,6 +142,6 @@ func handleNotepad(_ key: Key, _ state: inout AppState) -> [Effect] {
 }
 
 private func mark(_ letter: Character, _ mark: LetterMark?, _ state: AppState) -> [Effect] {
-    guard let game = state.game else { return [] }
+    guard let game = state.board.game else { return [] }
     return [.mark(letter, mark, gameID: game.id)]
 }

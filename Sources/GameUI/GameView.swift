@@ -10,8 +10,8 @@ extension Canvas {
     /// The game: guesses, the notepad, the input line and, once over, the fact card. The input
     /// line and the newest guess are placed first, so they are never the ones that do not fit.
     mutating func drawGame(_ area: Rect) {
-        guard let saved = state.game else {
-            drawEmpty(area, state.waitingForGame ? "Getting your game ready" + glyphs.ellipsis : "No game on the board: Enter starts one, 2 chooses a pack.")
+        guard let saved = state.board.game else {
+            drawEmpty(area, state.board.waitingForGame ? "Getting your game ready" + glyphs.ellipsis : "No game on the board: Enter starts one, 2 chooses a pack.")
             return
         }
         let (inputRect, board) = area.sliceBottom(area.height >= 10 ? 3 : 1)
@@ -55,7 +55,7 @@ extension Canvas {
         let devices = saved.playedOnSeveralDevices ? saved.guessDevices : []
         let win = game.winningIndex
         var inner = area
-        if let hint = state.currentHint, area.height >= 3 {
+        if let hint = state.board.currentHint, area.height >= 3 {
             let line: Rect
             (line, inner) = area.sliceBottom(1)
             // The average left is a count of the pack's words: the coach's alone.
@@ -81,8 +81,8 @@ extension Canvas {
         // During play on the board, Up/PgUp scroll to older guesses; arrows on the border say
         // more is above or below.
         let count = game.guesses.count
-        let scrollable = state.pane == .guess && saved.id == state.game?.id && !game.isFinished
-        let scroll = scrollable ? min(state.boardScroll, max(0, count - inner.height)) : 0
+        let scrollable = state.pane == .guess && saved.id == state.board.game?.id && !game.isFinished
+        let scroll = scrollable ? min(state.board.guessScroll, max(0, count - inner.height)) : 0
         let shown = ListWindow.tail(count: count - scroll, height: inner.height)
         let arrow = Style(bold: true)
         if shown.lowerBound > 0 && inner.height > 0 { buffer.write(String(glyphs.arrowUp), x: inner.maxX, y: inner.y, style: arrow) }
@@ -155,7 +155,7 @@ extension Canvas {
         let focused = state.pane == .notepad && !state.helpOpen
         // Proof first, then the player's mark, during the game and after it: a mark proven in
         // play keeps its brackets once the game is over.
-        for (i, entry) in game.notepad(candidates: state.currentCandidates).entries.enumerated() {
+        for (i, entry) in game.notepad(candidates: state.board.currentCandidates).entries.enumerated() {
             let y = inner.y + i / perRow
             guard y < inner.maxY else { break }
             let symbol = entry.shown.map { $0 == .in ? glyphs.check : glyphs.cross } ?? glyphs.unknown
@@ -166,7 +166,7 @@ extension Canvas {
             case .out?: Style(color: .red, dim: entry.deduced == nil)
             case nil: .plain
             }
-            if focused && i == state.notepadCursor { style.reverse = true }
+            if focused && i == state.board.notepadCursor { style.reverse = true }
             buffer.write(text, x: inner.x + 1 + (i % perRow) * 4, y: y, style: style, limit: inner.maxX - inner.x - 1 - (i % perRow) * 4)
         }
         let rows = (Notepad.alphabet.count + perRow - 1) / perRow
@@ -204,7 +204,7 @@ extension Canvas {
         if rect.height >= 3 {
             var title = game.isFinished ? "Game over" : "Guess \(game.guesses.count + 1) of \(game.maxGuesses)"
             // The count of words still possible is the coach's: shown only when it is on.
-            if !game.isFinished, game.assist == .coach, let candidates = state.currentCandidates {
+            if !game.isFinished, game.assist == .coach, let candidates = state.board.currentCandidates {
                 let longer = title + glyphs.separator + GameCoach.stillPossible(candidates.count)
                 if longer.columns + 4 <= rect.width { title = longer }
             }
@@ -218,7 +218,7 @@ extension Canvas {
             buffer.write(" n \(next ?? "next game") \(glyphs.separator) b bookmark \(glyphs.separator) Tab other screens", in: line, style: .plain)
             return
         }
-        let typed = Array(state.input.uppercased())
+        let typed = Array(state.board.input.uppercased())
         var x = buffer.write(" > ", x: line.x, y: line.y, style: .bold)
         for i in 0..<game.length {
             var style: Style = i < typed.count ? .bold : .dim
@@ -227,8 +227,8 @@ extension Canvas {
             x = buffer.write(" ", x: x, y: line.y, limit: line.maxX - x)
         }
         // Letters typed past the end are counted where the next would go: Enter will not send.
-        if state.inputOverflow > 0 {
-            x = buffer.write("+\(state.inputOverflow)", x: x, y: line.y, style: Style(color: .red, bold: true), limit: line.maxX - x)
+        if state.board.inputOverflow > 0 {
+            x = buffer.write("+\(state.board.inputOverflow)", x: x, y: line.y, style: Style(color: .red, bold: true), limit: line.maxX - x)
         }
         let left = "\(game.guessesLeft) of \(game.maxGuesses) left "
         if line.maxX - x >= left.columns + 1 {
@@ -246,7 +246,7 @@ extension Canvas {
         guard width > 4, rect.height - reserve >= 3 else { return rect }
         var lines = Text.wrap(endLine(saved, here: state.device), width: width)
         // The game ended elsewhere while in play here: said first, with the key that goes on.
-        let notice = actions && saved.id == state.game?.id ? state.notice : nil
+        let notice = actions && saved.id == state.board.game?.id ? state.board.notice : nil
         if let notice { lines = Text.wrap("\(notice). Enter or Esc to go on.", width: width) + lines }
         let bold = lines.count
         lines += [""] + Text.wrap(saved.fact.isEmpty ? Practice.noFact : saved.fact, width: width)
@@ -266,7 +266,7 @@ extension Canvas {
         let inner = buffer.drawBox(cardRect, title: title, glyphs: glyphs, style: Style(color: .cyan), titleStyle: Style(color: .cyan, bold: true))
         // Longer than the room: Up/Down scroll it (on the game screen), arrows on the border say
         // more is above or below, and the last line shown ends in an ellipsis.
-        let scroll = min(scrolled ?? (actions ? state.cardScroll : 0), max(0, lines.count - inner.height))
+        let scroll = min(scrolled ?? (actions ? state.board.cardScroll : 0), max(0, lines.count - inner.height))
         if scroll > 0 { buffer.write(String(glyphs.arrowUp), x: cardRect.maxX - 1, y: inner.y, style: Style(color: .cyan, bold: true)) }
         if lines.count - scroll > inner.height {
             buffer.write(String(glyphs.arrowDown), x: cardRect.maxX - 1, y: inner.maxY - 1, style: Style(color: .cyan, bold: true))

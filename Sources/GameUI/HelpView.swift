@@ -4,7 +4,7 @@ extension Canvas {
     /// The rules of the game on the board, then every key by section: the keys in two columns
     /// when the screen is wide enough; scrolled when it all does not fit.
     mutating func drawHelp(_ area: Rect) {
-        let game = state.game
+        let game = state.board.game
         let inner = box(area, game == nil ? "Help: every key" : "Help: the rules, every key")
         // The game's rules across the whole width, above the keys: the Rules box beside the
         // board does not fit every screen.

@@ -53,7 +53,7 @@ extension Canvas {
         let titleWidth = min(24, titles.map(\.columns).max() ?? 0)
         let rows = zip(games, titles).map { saved, title in
             let game = saved.game
-            let here = saved.id == state.game?.id ? "  (current)" : ""
+            let here = saved.id == state.board.game?.id ? "  (current)" : ""
             return [Text.pad(title, to: titleWidth), Text.pad(game.rules.rawValue, to: 10),
                     Text.pad("\(game.guesses.count)/\(game.maxGuesses) guesses", to: 13),
                     shortDate(saved.updatedAt), "on " + saved.lastChangedOn + here].joined(separator: "  ")

@@ -11,25 +11,25 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.keyClock = at
         return handle(key, &state)
     case .gameLoaded(let game):
-        let wasInPlay = state.game?.id == game.id && state.game?.game.isFinished == false
-        let typing = !state.input.isEmpty
+        let wasInPlay = state.board.game?.id == game.id && state.board.game?.game.isFinished == false
+        let typing = !state.board.input.isEmpty
         // The first game on the board: the matches follow, for the header's notice and the
         // board of a match game.
-        let first = state.waitingForGame
+        let first = state.board.waitingForGame
         // The same game reloaded (a sync brought a move from the other machine) keeps what
         // the player is typing.
-        if state.game?.id != game.id {
+        if state.board.game?.id != game.id {
             forgetTyping(&state)
-            state.notice = nil
-            state.noticeTyped = ""
-            state.wonAt = nil
-            state.cardScroll = 0
-            state.boardScroll = 0
+            state.board.notice = nil
+            state.board.noticeTyped = ""
+            state.board.wonAt = nil
+            state.board.cardScroll = 0
+            state.board.guessScroll = 0
         }
-        let endingHere = state.endingHere == game.id
-        state.endingHere = nil
-        state.game = game
-        state.waitingForGame = false
+        let endingHere = state.board.endingHere == game.id
+        state.board.endingHere = nil
+        state.board.game = game
+        state.board.waitingForGame = false
         if game.game.isFinished {
             state.status = StatusMessage(endLine(game, here: state.device))
             // Ended by a change from elsewhere while in play here: what was being typed is
@@ -43,23 +43,23 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
     case .gameReloaded(let game):
         // A reload asked for before another game took the board (a switch to the other
         // machine's game, queued in the same frame) does not bring the old one back.
-        guard state.game?.id == game.id else { return [] }
+        guard state.board.game?.id == game.id else { return [] }
         return update(&state, .gameLoaded(game))
     case .guessPlayed(let played):
-        let wasInPlay = state.game?.id == played.game.id && state.game?.game.isFinished == false
-        state.game = played.game
-        state.boardScroll = 0
+        let wasInPlay = state.board.game?.id == played.game.id && state.board.game?.game.isFinished == false
+        state.board.game = played.game
+        state.board.guessScroll = 0
         forgetTyping(&state)
         let game = played.game
         if game.game.isFinished {
             state.status = StatusMessage(endLine(game, here: state.device))
             if endedBy(played) {
                 // The winning Enter: a second press within a moment does not leave the card.
-                if game.game.status == .won { state.wonAt = state.keyClock }
+                if game.game.status == .won { state.board.wonAt = state.keyClock }
             } else if wasInPlay {
                 // This guess was played as the game ended elsewhere.
                 noticeEnd(game, typing: true, &state)
-                state.noticeTyped = ""
+                state.board.noticeTyped = ""
             }
             return [.load(.packs)] + matchReload(state)
         }
@@ -69,14 +69,14 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
     case .guessRefused(let input, let reason):
         state.status = StatusMessage("\(input.uppercased()) refused: \(reason).", isError: true)
         // The word stays to be changed: the next letter starts a new one, Backspace edits it.
-        if state.input == input { state.inputRefused = true }
+        if state.board.input == input { state.board.inputRefused = true }
         return []
     case .candidatesLoaded(let gameID, let guesses, let words):
-        state.candidates = Candidates(gameID: gameID, guesses: guesses, words: words)
+        state.board.candidates = Candidates(gameID: gameID, guesses: guesses, words: words)
     case .hintReady(let game, let hint):
         state.thinking = false
-        if state.game?.id == game.id { state.game = game }
-        state.hint = ShownHint(gameID: game.id, beforeGuess: game.game.guesses.count, hint: hint)
+        if state.board.game?.id == game.id { state.board.game = game }
+        state.board.hint = ShownHint(gameID: game.id, beforeGuess: game.game.guesses.count, hint: hint)
         state.status = StatusMessage(hintLine(hint, game: game, state))
     case .reviewReady(let game, let review):
         state.thinking = false
@@ -85,9 +85,9 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
     case .challengeCodeLoaded(let gameID, let code):
         state.challengeCodes[gameID] = code
     case .switchedTo(let game):
-        state.game = game
+        state.board.game = game
         forgetTyping(&state)
-        state.notice = nil
+        state.board.notice = nil
         let count = game.game.guesses.count
         state.status = StatusMessage("Your game from \(game.lastChangedOn) is here: \(count) \(count == 1 ? "guess" : "guesses") so far.")
     case .shareReady(let text):
@@ -115,7 +115,7 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.matches.show(matches)
         if let index = matches.firstIndex(where: { $0.state.match.id == chosen }) { state.matches.selection = index }
         // The match of the finished game on the board just ended: said, with the key to its end.
-        if let board = state.boardMatch, before == .playing, board.overview.state.status == .finished, state.notice == nil {
+        if let board = state.boardMatch, before == .playing, board.overview.state.status == .finished, state.board.notice == nil {
             state.status = StatusMessage("The match is over: \(board.overview.summary). m shows both grids.")
         }
     case .matchesFailed(let reason):
@@ -126,7 +126,7 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
         state.achievements = achievements
         state.dailyStreak = DailyStreak(current: current, best: best)
     case .bookmarkChanged(let word, let bookmarked):
-        if state.game?.game.secret == word, state.game?.game.isFinished == true { state.game?.bookmarked = bookmarked }
+        if state.board.game?.game.secret == word, state.board.game?.game.isFinished == true { state.board.game?.bookmarked = bookmarked }
         for i in state.history.items.indices where state.history.items[i].game.secret == word { state.history.items[i].bookmarked = bookmarked }
         state.status = StatusMessage(bookmarked ? "\(word.uppercased()) is on your reading list." : "\(word.uppercased()) is off your reading list.")
         return [.load(.readingList)]
@@ -153,7 +153,7 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
             state.justPaired = false
             // The game started here while nothing could sync gives way to the player's game in
             // progress from their other machine, however long ago that was played.
-            if let game = state.game, !game.game.isFinished, game.game.guesses.isEmpty, game.daily == nil, state.boardMatch == nil {
+            if let game = state.board.game, !game.game.isFinished, game.game.guesses.isEmpty, game.daily == nil, state.boardMatch == nil {
                 effects.removeAll { if case .switchToNewer = $0 { true } else { false } }
                 effects.append(.switchToNewer(than: game.id, anyAge: true))
             }
@@ -184,7 +184,7 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
     case .tick(let now):
         state.now = now
     case .failed(let text):
-        state.waitingForGame = false
+        state.board.waitingForGame = false
         state.thinking = false
         state.status = StatusMessage(text, isError: true)
     }
@@ -197,7 +197,7 @@ public func update(_ state: inout AppState, _ message: Message) -> [Effect] {
 /// a newer one from elsewhere.
 private func reloadShown(_ state: AppState) -> [Effect] {
     var reload: [Effect] = [.load(.packs)]
-    if let game = state.game {
+    if let game = state.board.game {
         reload.append(.reload(gameID: game.id))
         if !game.game.isFinished && game.game.guesses.isEmpty { reload.append(.switchToNewer(than: game.id)) }
     }
@@ -236,8 +236,8 @@ private func noticeEnd(_ saved: SavedGame, typing: Bool, _ state: inout AppState
     case .lost: "Out of guesses"
     default: "Given up"
     }
-    state.notice = what + place + (typing ? " while you were typing" : "")
-    state.noticeTyped = state.input
+    state.board.notice = what + place + (typing ? " while you were typing" : "")
+    state.board.noticeTyped = state.board.input
 }
 
 /// The status line of a hint: the word and why, counted only under the coach.
@@ -247,9 +247,9 @@ func hintLine(_ hint: Hint, game: SavedGame, _ state: AppState) -> String {
 
 /// Drops the guess being typed.
 func forgetTyping(_ state: inout AppState) {
-    state.input = ""
-    state.inputRefused = false
-    state.inputOverflow = 0
+    state.board.input = ""
+    state.board.inputRefused = false
+    state.board.inputOverflow = 0
 }
 
 /// What the status line says when a game ends. `here` is this machine's name: a word found on
@@ -298,7 +298,7 @@ private func handle(_ key: Key, _ state: inout AppState) -> [Effect] {
         }
         switch confirmation {
         case .giveUp(let id):
-            state.endingHere = id
+            state.board.endingHere = id
             return [.giveUp(gameID: id)]
         case .deleteGame(let id, _): return [.deleteGame(id: id)]
         case .removeBookmark(let word): return [.removeBookmark(word: word)]
@@ -306,17 +306,17 @@ private func handle(_ key: Key, _ state: inout AppState) -> [Effect] {
         }
     }
     if state.helpOpen { return handleHelp(key, &state) }
-    if state.notice != nil && state.pane == .guess {
+    if state.board.notice != nil && state.pane == .guess {
         // The game ended elsewhere: keys meant for the guess never reach the card's commands.
         // Every key but Enter and Esc is swallowed, letters included: none goes to a guess line
         // that can no longer play.
         switch key {
         case Keys.submit, Keys.back:
             // The letters dropped when the notice came were not played: said as it closes.
-            let dropped = state.noticeTyped.isEmpty ? "" : "\(state.noticeTyped.uppercased()) was not played. "
-            state.notice = nil
-            state.noticeTyped = ""
-            if let game = state.game { state.status = StatusMessage(dropped + endLine(game, here: state.device)) }
+            let dropped = state.board.noticeTyped.isEmpty ? "" : "\(state.board.noticeTyped.uppercased()) was not played. "
+            state.board.notice = nil
+            state.board.noticeTyped = ""
+            if let game = state.board.game { state.status = StatusMessage(dropped + endLine(game, here: state.device)) }
         default:
             state.status = StatusMessage("This game is over: Enter or Esc to go on.")
         }
@@ -386,7 +386,7 @@ private func handleGlobal(_ key: Key, _ state: inout AppState) -> [Effect]? {
 /// Whether letters go to the pane (the guess line of a game in play, or the notepad).
 private func acceptsLetters(_ state: AppState) -> Bool {
     switch state.pane {
-    case .guess: state.game.map { !$0.game.isFinished } ?? false
+    case .guess: state.board.game.map { !$0.game.isFinished } ?? false
     case .notepad: true
     default: false
     }

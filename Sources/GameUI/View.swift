@@ -89,7 +89,7 @@ struct Canvas {
         var packShort: String?, packText: String?
         // Shorter forms, taken before anything of rank 1 or less goes.
         var shorts: [String: String] = [:]
-        if let saved = state.game {
+        if let saved = state.board.game {
             let game = saved.game
             let daily: String? = saved.daily.map { date in DailyWord.number(date: date).map { "daily word #\($0) \(date)" } ?? "daily word \(date)" }
             let progress: String? = state.currentPack.map { "\($0.title) \($0.solved)/\($0.words) solved" }
@@ -186,7 +186,7 @@ struct Canvas {
         let common = [key(Keys.nextPane), key(Keys.help), key(Keys.quit)]
         switch state.pane {
         case .guess:
-            if state.game?.game.isFinished ?? true {
+            if state.board.game?.game.isFinished ?? true {
                 return [key(Keys.nextGame), key(Keys.bookmark), key(Keys.review), key(Keys.share), key(Keys.nextHardGame)] + common
             }
             // F1 before the rest: where the Rules box does not fit, the help screen has the rules.

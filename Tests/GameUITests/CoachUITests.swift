@@ -26,7 +26,7 @@ import Testing
         var state = Fixtures.state(.guess)
         _ = update(&state, .key(.function(2)))
         _ = update(&state, .hintReady(Fixtures.inPlay, Self.hint))
-        #expect(!state.thinking && state.currentHint == Self.hint)
+        #expect(!state.thinking && state.board.currentHint == Self.hint)
         #expect(state.status?.text == "Hint: TIGER · it \(Self.hint.reason).")
         let screen = view(state, size: Size(width: 100, height: 30)).text
         #expect(screen.contains("│ Hint: TIGER (1.0 left on average)"))
@@ -37,7 +37,7 @@ import Testing
         var later = state
         let played = Fixtures.game("g1", secret: "tiger", guesses: ["crane", "moist", "jumpy", "tribe", "liver"])
         _ = update(&later, .guessPlayed(PlayedGuess(guess: played.game.guesses.last!, number: 5, game: played)))
-        #expect(later.currentHint == nil)
+        #expect(later.board.currentHint == nil)
     }
 
     /// Below the coach a hint says why its word is good without counting the pack's words left:
@@ -65,7 +65,7 @@ import Testing
         // Counted for another game or an older board: not shown.
         var stale = Fixtures.state(.guess)
         _ = update(&stale, .candidatesLoaded(gameID: "g1", guesses: 3, candidates: ["tiger"]))
-        #expect(stale.currentCandidates == nil)
+        #expect(stale.board.currentCandidates == nil)
         #expect(!view(stale, size: Size(width: 100, height: 30)).text.contains("still possible"))
     }
 
@@ -101,13 +101,13 @@ import Testing
         let over = Fixtures.state(.guess, game: Fixtures.won)
         #expect(press(.character("h"), on: over).1 == [.newGame(packID: "animals", hard: true)])
         #expect(press(.character("h"), on: Fixtures.state(.guess)).1.isEmpty, "in play, h is a letter")
-        #expect(press(.character("h"), on: Fixtures.state(.guess)).0.input == "h")
+        #expect(press(.character("h"), on: Fixtures.state(.guess)).0.board.input == "h")
     }
 
     @Test func aHardGameSaysSoInTheHeader() {
         var state = Fixtures.state(.guess)
-        let game = state.game!.game
-        state.game?.game = Game(id: game.id, packID: game.packID, secret: game.secret, rules: game.rules, hard: true,
+        let game = state.board.game!.game
+        state.board.game?.game = Game(id: game.id, packID: game.packID, secret: game.secret, rules: game.rules, hard: true,
                                 guesses: game.guesses, status: game.status, marks: game.marks)
         #expect(view(state, size: Size(width: 100, height: 30)).text.contains("classic, 5 letters, hard"))
     }

@@ -24,7 +24,7 @@ import Testing
         }
         let cancelled = press([.character("c"), .character("a"), .escape], on: Fixtures.state(.packs)).0
         #expect(cancelled.codeEntry == nil && cancelled.status?.text == "Cancelled.")
-        #expect(press(.character("c"), on: Fixtures.state(.guess)).0.input == "c", "in play, c is a letter")
+        #expect(press(.character("c"), on: Fixtures.state(.guess)).0.board.input == "c", "in play, c is a letter")
     }
 
     @Test func sSharesAFinishedGameAfterTheScreenCloses() {

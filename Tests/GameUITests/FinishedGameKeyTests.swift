@@ -11,7 +11,7 @@ import Testing
     static func inPlay() -> AppState {
         var state = Fixtures.state(.guess)
         state.device = "desktop"
-        state.game?.guessDevices = Array(repeating: "desktop", count: 4)
+        state.board.game?.guessDevices = Array(repeating: "desktop", count: 4)
         return state
     }
 
@@ -25,10 +25,10 @@ import Testing
     @Test func aWinFromAnotherMachineDropsTheTypingAndTheCardWaitsForEnterOrEsc() {
         var state = Self.inPlay()
         for c in "bri" { _ = update(&state, .key(.character(c))) }
-        #expect(state.input == "bri")
+        #expect(state.board.input == "bri")
         _ = update(&state, .gameLoaded(Self.wonOnLaptop))
-        #expect(state.input.isEmpty, "the letters typed are dropped")
-        #expect(state.notice == "Found on laptop while you were typing")
+        #expect(state.board.input.isEmpty, "the letters typed are dropped")
+        #expect(state.board.notice == "Found on laptop while you were typing")
         #expect(state.status?.text == "You found TIGER on laptop in 5 guesses. Score 11.")
         // The rest of "brick", and more: none reaches the card's one-key commands.
         for key: Key in [.character("c"), .character("k"), .character("b"), .character("r"), .character("s"), .character("n"), .character("h")] {
@@ -36,13 +36,13 @@ import Testing
             #expect(effects.isEmpty, "\(key) acted on the finished game")
             #expect(state.codeEntry == nil && state.review == nil && !state.thinking)
         }
-        #expect(state.notice != nil)
+        #expect(state.board.notice != nil)
         let screen = view(state, size: Size(width: 100, height: 30)).text
         #expect(screen.contains("Found on laptop while you were typing"), "\(screen)")
         // The letters typed during the notice were swallowed: Enter closes it, as it asked, and
         // says the letters dropped when it came were not played.
         #expect(update(&state, .key(.enter)).isEmpty)
-        #expect(state.notice == nil)
+        #expect(state.board.notice == nil)
         #expect(state.status?.text == "BRI was not played. You found TIGER on laptop in 5 guesses. Score 11.")
         // Only then do the card's keys act.
         #expect(update(&state, .key(.character("b"))) == [.bookmark(gameID: "g1")])
@@ -53,10 +53,10 @@ import Testing
         var state = Self.inPlay()
         _ = update(&state, .gameLoaded(Self.wonOnLaptop))
         for c in "brick" { #expect(update(&state, .key(.character(c))).isEmpty) }
-        #expect(state.input.isEmpty && state.noticeTyped.isEmpty)
+        #expect(state.board.input.isEmpty && state.board.noticeTyped.isEmpty)
         #expect(state.status?.text == "This game is over: Enter or Esc to go on.")
         _ = update(&state, .key(.enter))
-        #expect(state.notice == nil, "the Enter closed the notice")
+        #expect(state.board.notice == nil, "the Enter closed the notice")
         #expect(state.status?.text == "You found TIGER on laptop in 5 guesses. Score 11.")
     }
 
@@ -67,19 +67,19 @@ import Testing
         var won = Fixtures.game("g1", secret: "tiger", guesses: ["crane", "moist", "jumpy", "tribe"], status: .won, finished: 90, device: "laptop")
         won.guessDevices = Array(repeating: "desktop", count: 4)
         _ = update(&state, .gameLoaded(won))
-        #expect(state.notice == "Found on laptop")
+        #expect(state.board.notice == "Found on laptop")
     }
 
     @Test func escapeClosesTheNoticeToo() {
         var state = Self.inPlay()
         _ = update(&state, .gameLoaded(Self.wonOnLaptop))
-        #expect(state.notice == "Found on laptop")
+        #expect(state.board.notice == "Found on laptop")
         #expect(update(&state, .key(.enter)).isEmpty)
-        #expect(state.notice == nil)
+        #expect(state.board.notice == nil)
         var other = Self.inPlay()
         _ = update(&other, .gameLoaded(Self.wonOnLaptop))
         _ = update(&other, .key(.escape))
-        #expect(other.notice == nil && other.pane == .guess)
+        #expect(other.board.notice == nil && other.pane == .guess)
     }
 
     @Test func aGuessPlayedAsTheOtherMachineWonShowsTheNotice() {
@@ -88,7 +88,7 @@ import Testing
         won.guessDevices = ["desktop", "desktop", "desktop", "desktop", "laptop", "desktop"]
         let brick = won.game.guesses[5]
         _ = update(&state, .guessPlayed(PlayedGuess(guess: brick, number: 6, game: won)))
-        #expect(state.notice == "Found on laptop while you were typing")
+        #expect(state.board.notice == "Found on laptop while you were typing")
         #expect(update(&state, .key(.character("r"))).isEmpty)
     }
 
@@ -99,7 +99,7 @@ import Testing
         var gaveUp = Fixtures.game("g1", secret: "tiger", guesses: ["crane", "moist", "jumpy", "tribe"], status: .gaveUp, finished: 90, device: "desktop")
         gaveUp.guessDevices = Array(repeating: "desktop", count: 4)
         _ = update(&state, .gameLoaded(gaveUp))
-        #expect(state.notice == nil)
+        #expect(state.board.notice == nil)
         #expect(update(&state, .key(.character("b"))) == [.bookmark(gameID: "g1")])
     }
 
@@ -107,7 +107,7 @@ import Testing
         var state = Self.inPlay()
         let gaveUp = Fixtures.game("g1", secret: "tiger", guesses: ["crane", "moist", "jumpy", "tribe"], status: .gaveUp, finished: 90, device: "laptop")
         _ = update(&state, .gameLoaded(gaveUp))
-        #expect(state.notice == "Given up on laptop")
+        #expect(state.board.notice == "Given up on laptop")
     }
 
     @Test func theEndMessageNamesTheMachineTheWordWasFoundOn() {
@@ -133,10 +133,10 @@ import Testing
         var won = Self.wonOnLaptop
         won.guessDevices = Array(repeating: "desktop", count: 5)
         _ = update(&state, .guessPlayed(PlayedGuess(guess: won.game.guesses[4], number: 5, game: won)))
-        #expect(state.notice == nil)
+        #expect(state.board.notice == nil)
         #expect(update(&state, .pressed(.enter, at: 100.3)).isEmpty, "the double press does not leave the card")
         #expect(update(&state, .pressed(.character("n"), at: 100.5)).isEmpty)
-        #expect(state.game?.id == "g1")
+        #expect(state.board.game?.id == "g1")
         #expect(update(&state, .pressed(.enter, at: 101.2)) == [.newGame(packID: "animals")], "a deliberate Enter does")
     }
 
@@ -146,7 +146,7 @@ import Testing
         var state = Self.inPlay()
         _ = update(&state, .key(.character("x")))
         let effects = update(&state, .key(.control("h")))
-        #expect(effects.isEmpty && state.input.isEmpty && !state.thinking)
+        #expect(effects.isEmpty && state.board.input.isEmpty && !state.thinking)
         #expect(update(&state, .key(.function(2))) == [.hint(gameID: "g1")])
     }
 
@@ -155,17 +155,17 @@ import Testing
         for c in "moist" { _ = update(&state, .key(.character(c))) }
         #expect(update(&state, .key(.enter)) == [.guess("moist", gameID: "g1")])
         _ = update(&state, .guessRefused(input: "moist", reason: "hard mode: every guess must fit the feedback so far"))
-        #expect(state.input == "moist")
+        #expect(state.board.input == "moist")
         #expect(update(&state, .key(.enter)).isEmpty, "the refused word is not sent again")
         #expect(state.status?.isError == true)
         for c in "tiger" { _ = update(&state, .key(.character(c))) }
-        #expect(state.input == "tiger", "typing starts a new word")
+        #expect(state.board.input == "tiger", "typing starts a new word")
         #expect(update(&state, .key(.enter)) == [.guess("tiger", gameID: "g1")])
         // Backspace edits the refused word instead.
         _ = update(&state, .guessRefused(input: "tiger", reason: "already guessed"))
         _ = update(&state, .key(.backspace))
         _ = update(&state, .key(.character("s")))
-        #expect(state.input == "tiges")
+        #expect(state.board.input == "tiges")
     }
 
     // MARK: Small mends

@@ -73,8 +73,8 @@ enum Fixtures {
     static func state(_ pane: Pane = .guess, game: SavedGame = inPlay, glyphs: Glyphs = .unicode) -> AppState {
         var state = AppState(glyphs: glyphs)
         state.pane = pane
-        state.game = game
-        state.waitingForGame = false
+        state.board.game = game
+        state.board.waitingForGame = false
         state.packs.items = packs
         state.inProgress.items = inProgress
         state.history.items = history

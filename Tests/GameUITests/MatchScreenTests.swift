@@ -262,7 +262,7 @@ import Testing
         let (state, effects) = Self.press(.function(3), on: MatchFixtures.state(.guess))
         #expect(state.pane == .matches && effects == [.load(.matches)])
         let typed = Self.press(.character("m"), on: MatchFixtures.state(.guess)).0
-        #expect(typed.pane == .guess && typed.input == "m")
+        #expect(typed.pane == .guess && typed.board.input == "m")
     }
 
     @Test func theHeaderSaysWhenAMatchWaitsOnThePlayer() {
@@ -310,7 +310,7 @@ import Testing
             #expect(state.pane == .leaderboard && effects == [.load(.leaderboard)], "\(pane)")
         }
         // On the guess line and the notepad they are letters.
-        #expect(Self.press(.character("m"), on: MatchFixtures.state(.guess)).0.input == "m")
+        #expect(Self.press(.character("m"), on: MatchFixtures.state(.guess)).0.board.input == "m")
         #expect(Self.press(.character("l"), on: MatchFixtures.state(.notepad)).0.pane == .notepad)
         // A finished game's board: m opens its match whole when it is a match game.
         let finished = MatchFixtures.board(status: .gaveUp)
@@ -431,7 +431,7 @@ import Testing
         #expect(state.matchWaiting == nil)
         state.matches.items = [MatchFixtures.wonByAnn, MatchFixtures.waiting, MatchFixtures.declined]
         #expect(state.matchWaiting == nil)
-        state.game = Fixtures.inPlay
+        state.board.game = Fixtures.inPlay
         state.matches.items = MatchFixtures.all
         #expect(state.matchWaiting?.state.match.id == MatchFixtures.yourTurnMatch.id)
     }

@@ -85,7 +85,7 @@ import Testing
         #expect(state.pairing == nil)
         // Letters go to the guess again.
         state = Self.type("crane", on: state)
-        #expect(state.input == "crane")
+        #expect(state.board.input == "crane")
         let effects: [Effect]
         (state, effects) = press(.function(5), on: state)
         #expect(state.pairing == PairingEntry())
@@ -103,7 +103,7 @@ import Testing
     /// to the player's game in progress from the other machine, however old; once only.
     @Test func afterJoiningTheFirstGoodRoundBringsTheOtherMachinesGameToTheBoard() {
         var state = Self.notPaired()
-        state.game = EffectInterpreterTests.unplayed("g6", startedMinute: 40)
+        state.board.game = EffectInterpreterTests.unplayed("g6", startedMinute: 40)
         _ = update(&state, .paired("Joined."))
         #expect(update(&state, .syncUpdate(SyncNews(state: .syncing))).isEmpty)
         let effects = update(&state, .syncUpdate(SyncNews(state: .synced(at: Fixtures.at(41)), changedHere: true)))
@@ -118,15 +118,15 @@ import Testing
     @Test func aReloadOfTheGameSwitchedAwayFromIsDropped() {
         var state = Self.notPaired()
         let unplayed = EffectInterpreterTests.unplayed("g6", startedMinute: 40)
-        state.game = unplayed
+        state.board.game = unplayed
         _ = update(&state, .switchedTo(Fixtures.inPlay))
         #expect(update(&state, .gameReloaded(unplayed)).isEmpty)
-        #expect(state.game?.id == Fixtures.inPlay.id)
+        #expect(state.board.game?.id == Fixtures.inPlay.id)
         // The game on the board reloads as before.
         var moved = Fixtures.inPlay
         moved.lastChangedOn = "desktop"
         _ = update(&state, .gameReloaded(moved))
-        #expect(state.game?.lastChangedOn == "desktop")
+        #expect(state.board.game?.lastChangedOn == "desktop")
     }
 
     @Test(arguments: [Size(width: 40, height: 12), Size(width: 60, height: 20), Size(width: 80, height: 24)])

@@ -156,7 +156,7 @@ import Testing
     }
 
     @Test func notepadAt80x24() {
-        expectScreen({ var s = Fixtures.state(.notepad); s.notepadCursor = 4; return s }(), 80, 24, """
+        expectScreen({ var s = Fixtures.state(.notepad); s.board.notepadCursor = 4; return s }(), 80, 24, """
  Animals 12/36 solved · classic, 5 letters       sync off · last change: laptop
   1 Game  2 Packs  3 In progress  4 Reading list  5 History  6 Stats
 ┌─ Guesses ────────────────────────────────────┐┌─ Notepad ────────────────────┐
@@ -185,7 +185,7 @@ import Testing
     }
 
     @Test func notepadAt120x40() {
-        expectScreen({ var s = Fixtures.state(.notepad); s.notepadCursor = 4; return s }(), 120, 40, """
+        expectScreen({ var s = Fixtures.state(.notepad); s.board.notepadCursor = 4; return s }(), 120, 40, """
  qiktionary · Animals 12/36 solved · classic, 5 letters                                  sync off · last change: laptop
   1 Game  2 Packs  3 In progress  4 Reading list  5 History  6 Stats
 ┌─ Guesses ────────────────────────────────────────────────────────────────────────────┐┌─ Notepad ────────────────────┐

@@ -73,7 +73,7 @@ import Testing
             }
             #expect(seen.contains("camera-trap photos."), "the fact's end at \(size.width)x\(size.height)")
             #expect(seen.contains("Challenge a friend: K7QM2X9A"), "the code at \(size.width)x\(size.height)")
-            #expect(state.game?.id == "g2", "arrows do not leave the card")
+            #expect(state.board.game?.id == "g2", "arrows do not leave the card")
         }
     }
 

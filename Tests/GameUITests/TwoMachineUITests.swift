@@ -13,7 +13,7 @@ import Testing
         let effects = update(&state, .syncUpdate(Self.news))
         #expect(effects.contains(.switchToNewer(than: "e1")))
         _ = update(&state, .switchedTo(Fixtures.inPlay))
-        #expect(state.game?.id == "g1")
+        #expect(state.board.game?.id == "g1")
         #expect(state.status?.text == "Your game from laptop is here: 4 guesses so far.")
         // A game with a guess stays on the board.
         var playing = Fixtures.state(.guess)

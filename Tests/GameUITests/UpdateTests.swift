@@ -205,10 +205,10 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
 
     @Test func aMoveFromTheOtherMachineKeepsWhatThePlayerIsTyping() {
         var state = Fixtures.state(.guess)
-        state.input = "cra"
-        let reloaded = try! #require(state.game)
+        state.board.input = "cra"
+        let reloaded = try! #require(state.board.game)
         _ = update(&state, .gameLoaded(reloaded))
-        #expect(state.input == "cra")
+        #expect(state.board.input == "cra")
     }
 
     @Test func aResetElsewhereAsksWhatToDoWithThisMachinesGames() {
@@ -256,8 +256,8 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
         let (closed, _) = press(.escape, on: open)
         #expect(closed.pane == .history && !closed.history.open)
         var typing = Fixtures.state(.guess)
-        typing.input = "cra"
-        #expect(press(.escape, on: typing).0.input == "")
+        typing.board.input = "cra"
+        #expect(press(.escape, on: typing).0.board.input == "")
     }
 
     @Test func qQuitsOutsideTheGuessButTypesInIt() {
@@ -266,7 +266,7 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
             #expect(effects == [.quit] && state.quitting)
         }
         let (typing, effects) = press(.character("q"), on: Fixtures.state(.guess))
-        #expect(effects.isEmpty && typing.input == "q")
+        #expect(effects.isEmpty && typing.board.input == "q")
         #expect(press(.character("q"), on: Fixtures.state(.guess, game: Fixtures.won)).1 == [.quit], "a finished game takes no letters")
     }
 
@@ -284,11 +284,11 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
 
     @Test func lettersTypeLowercaseUpToTheWordLength() {
         let (state, effects) = press("CraNEs".map { Key.character($0) }, on: Fixtures.state(.guess))
-        #expect(state.input == "crane")
+        #expect(state.board.input == "crane")
         #expect(effects.isEmpty)
         #expect(state.status?.text.contains("the word has 5") == true)
         let (digit, _) = press(.character("3"), on: Fixtures.state(.guess))
-        #expect(digit.pane == .inProgress && digit.input == "", "digits are screen keys, never typed")
+        #expect(digit.pane == .inProgress && digit.board.input == "", "digits are screen keys, never typed")
         #expect(press(.character("!"), on: Fixtures.state(.guess)).0.status?.isError == true)
     }
 
@@ -299,21 +299,21 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
         let typed = "cranes".map { Key.character($0) }
         let (refused, effects) = press(typed + [.enter], on: Fixtures.state(.guess))
         #expect(effects.isEmpty, "CRANE is a word: it must not be played for CRANES")
-        #expect(refused.input == "crane" && refused.inputOverflow == 1)
+        #expect(refused.board.input == "crane" && refused.board.inputOverflow == 1)
         #expect(refused.status?.isError == true && refused.status?.text == "6 letters typed; the word has 5: Backspace takes off the extra one, Ctrl-U clears.")
         #expect(view(refused, size: Size(width: 100, height: 30)).text.contains("> C R A N E +1"))
         let (twoOver, _) = press(typed + [.character("x")], on: Fixtures.state(.guess))
-        #expect(twoOver.inputOverflow == 2 && twoOver.status?.text.contains("extra 2") == true)
+        #expect(twoOver.board.inputOverflow == 2 && twoOver.status?.text.contains("extra 2") == true)
         let (trimmed, sent) = press(typed + [.backspace, .enter], on: Fixtures.state(.guess))
-        #expect(trimmed.inputOverflow == 0 && sent == [.guess("crane", gameID: "g1")], "once the extra letter is off, the word goes")
+        #expect(trimmed.board.inputOverflow == 0 && sent == [.guess("crane", gameID: "g1")], "once the extra letter is off, the word goes")
         let (cleared, _) = press(typed + [.control("u")], on: Fixtures.state(.guess))
-        #expect(cleared.input == "" && cleared.inputOverflow == 0)
-        #expect(press([.character("t"), .enter], on: cleared).0.inputOverflow == 0)
+        #expect(cleared.board.input == "" && cleared.board.inputOverflow == 0)
+        #expect(press([.character("t"), .enter], on: cleared).0.board.inputOverflow == 0)
     }
 
     @Test func enterSubmitsTheGuessOrAsksForOne() {
         var state = Fixtures.state(.guess)
-        state.input = "tiger"
+        state.board.input = "tiger"
         #expect(press(.enter, on: state).1 == [.guess("tiger", gameID: "g1")])
         let (empty, effects) = press(.enter, on: Fixtures.state(.guess))
         #expect(effects.isEmpty && empty.status?.text == "Type a 5-letter word, then Enter.")
@@ -321,10 +321,10 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
 
     @Test func backspaceDeletesTheLastLetterAndCtrlUClearsTheLine() {
         var state = Fixtures.state(.guess)
-        state.input = "cran"
-        #expect(press(.backspace, on: state).0.input == "cra")
-        #expect(press(.control("u"), on: state).0.input == "")
-        #expect(press(.backspace, on: Fixtures.state(.guess)).0.input == "")
+        state.board.input = "cran"
+        #expect(press(.backspace, on: state).0.board.input == "cra")
+        #expect(press(.control("u"), on: state).0.board.input == "")
+        #expect(press(.backspace, on: Fixtures.state(.guess)).0.board.input == "")
     }
 
     @Test func ctrlGAsksBeforeGivingUp() {
@@ -353,23 +353,23 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
         marked.bookmarked = true
         #expect(press(.character("b"), on: Fixtures.state(.guess, game: marked)).1 == [.removeBookmark(word: "tiger")])
         let (typing, _) = press(.character("b"), on: Fixtures.state(.guess))
-        #expect(typing.input == "b", "in play, b is a letter")
+        #expect(typing.board.input == "b", "in play, b is a letter")
     }
 
     // MARK: Notepad
 
     @Test func arrowsMoveAroundTheAlphabet() {
         var state = Fixtures.state(.notepad)
-        state.notepadCursor = 0
-        #expect(press(.right, on: state).0.notepadCursor == 1)
-        #expect(press(.left, on: state).0.notepadCursor == 25, "left from A wraps to Z")
-        #expect(press(.down, on: state).0.notepadCursor == 7, "down is one row of seven")
-        #expect(press([.down, .up], on: state).0.notepadCursor == 0)
+        state.board.notepadCursor = 0
+        #expect(press(.right, on: state).0.board.notepadCursor == 1)
+        #expect(press(.left, on: state).0.board.notepadCursor == 25, "left from A wraps to Z")
+        #expect(press(.down, on: state).0.board.notepadCursor == 7, "down is one row of seven")
+        #expect(press([.down, .up], on: state).0.board.notepadCursor == 0)
     }
 
     @Test func lettersJumpToThatLetterInTheNotepad() {
         let (state, effects) = press(.character("T"), on: Fixtures.state(.notepad))
-        #expect(state.notepadCursor == 19 && effects.isEmpty && state.input.isEmpty)
+        #expect(state.board.notepadCursor == 19 && effects.isEmpty && state.board.input.isEmpty)
     }
 
     @Test func spaceCyclesUnknownOutIn() {
@@ -450,12 +450,12 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
 @Suite struct MessageTests {
     @Test func aPlayedGuessClearsTheInputAndSaysHowItScored() {
         var state = Fixtures.state(.guess)
-        state.input = "tiger"
+        state.board.input = "tiger"
         var game = Fixtures.inPlay
         game.game = Game(id: "g1", packID: "animals", secret: "tiger", rules: .classic,
                          guesses: game.game.guesses + [Guess(word: "bread", feedback: .common(2))])
         let effects = update(&state, .guessPlayed(PlayedGuess(guess: Guess(word: "bread", feedback: .common(2)), number: 5, game: game)))
-        #expect(effects.isEmpty && state.input == "" && state.status?.text == "BREAD: 2 common.")
+        #expect(effects.isEmpty && state.board.input == "" && state.status?.text == "BREAD: 2 common.")
     }
 
     @Test func aWinningGuessShowsTheEndAndRefreshesPackProgress() {
@@ -467,16 +467,16 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
 
     @Test func aRefusedGuessKeepsTheInputToFix() {
         var state = Fixtures.state(.guess)
-        state.input = "xqzzy"
+        state.board.input = "xqzzy"
         _ = update(&state, .guessRefused(input: "xqzzy", reason: "not in the dictionary"))
-        #expect(state.input == "xqzzy" && state.status == StatusMessage("XQZZY refused: not in the dictionary.", isError: true))
+        #expect(state.board.input == "xqzzy" && state.status == StatusMessage("XQZZY refused: not in the dictionary.", isError: true))
     }
 
     @Test func bookmarkChangesReachTheBoardAndTheHistory() {
         var state = Fixtures.state(.guess, game: Fixtures.won)
         let effects = update(&state, .bookmarkChanged(word: "tiger", bookmarked: true))
         #expect(effects == [.load(.readingList)])
-        #expect(state.game?.bookmarked == true && state.history.items[0].bookmarked)
+        #expect(state.board.game?.bookmarked == true && state.history.items[0].bookmarked)
     }
 
     @Test func aDeletedGameLeavesTheHistory() {
@@ -508,7 +508,7 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
         }
         #expect(terminal.drawn.first?.text.contains("Getting your game ready") == true, "the first screen comes before any effect")
         #expect(performed == [.begin(GameRequest()), .load(.matches)], "the matches follow the first game, for the header's notice")
-        #expect(state.input == "t" && state.quitting)
+        #expect(state.board.input == "t" && state.quitting)
         #expect(terminal.drawn.last?.size == Size(width: 60, height: 20), "redrawn at once at the new size")
         #expect(terminal.drawn.last?.text.contains("> T _ _ _ _") == true)
     }
@@ -517,7 +517,7 @@ func press(_ key: Key, on start: AppState) -> (AppState, [Effect]) { press([key]
         let terminal = ScriptedTerminal(size: Size(width: 80, height: 24), events: [.interrupted, .key(.character("t"))])
         var state = Fixtures.state(.guess)
         EventLoop.run(terminal: terminal, state: &state, initial: []) { _ in [] }
-        #expect(state.input == "")
+        #expect(state.board.input == "")
     }
 
     /// Another process on the data dir wrote: the board and the list shown reload, as on a sync's news.
