@@ -9,9 +9,14 @@ import QiktionaryCore
 /// Any method may throw. A guess the rules refuse throws Core's `GuessRejection`, so the
 /// interpreter tells a refusal from a failure; any other error is shown to the player as its
 /// description (`String(describing:)`), so it should read as a sentence.
-public protocol GameData: Sendable {
-    // MARK: Games
+///
+/// It is five protocols, each what one screen (or group of screens) asks of: the board, the
+/// lists, the coach, the daily word and challenges, the matches. The interpreter takes the
+/// five together (`PlayerGames` is all of them); a new screen's calls go in its own part.
+public typealias GameData = BoardData & ListData & CoachData & ChallengeData & MatchData
 
+/// The game on the board: starting, resuming, playing and ending it.
+public protocol BoardData: Sendable {
     /// Starts as asked, or, when nothing in particular was asked for (no pack, word, hard mode or
     /// date), resumes the most recently changed game in progress (one with a guess before one
     /// never played) when there is one.
@@ -28,18 +33,20 @@ public protocol GameData: Sendable {
     func giveUp(gameID: String) throws -> SavedGame
     func deleteGame(id: String) throws
     func history() throws -> [SavedGame]
+}
 
-    // MARK: Packs, reading list, statistics
-
+/// The list screens: packs, games in progress, history, the reading list, the statistics, the help level.
+public protocol ListData: Sendable {
     func packs() throws -> [PackProgress]
     func bookmarkGame(id: String) throws -> Bookmark
     func removeBookmark(word: String) throws
     func readingList() throws -> [Bookmark]
     /// The statistics, the achievements and the daily streaks, as `stats` prints them.
     func statsSummary() throws -> StatsSummary
+}
 
-    // MARK: The coach
-
+/// The coach: the words still possible, the notepad's words, hints and reviews.
+public protocol CoachData: Sendable {
     /// The answers still possible in a game.
     func candidates(of game: Game) throws -> [String]
     /// The words the notepad deduces from at the game's help level (`Game.notepadWords`): nil
@@ -55,9 +62,10 @@ public protocol GameData: Sendable {
     func takeHint(gameID: String) throws -> (game: SavedGame, hint: Hint)
     /// The coach's review of a game; throws when the game is not finished.
     func review(of saved: SavedGame) throws -> Review
+}
 
-    // MARK: The daily word, challenges, sharing
-
+/// The daily word, challenge codes and the share text.
+public protocol ChallengeData: Sendable {
     /// Today's daily game, by this machine's clock.
     func dailyRequest() throws -> GameRequest
     /// The game a challenge code names.
@@ -66,9 +74,10 @@ public protocol GameData: Sendable {
     func challengeCode(for game: Game) throws -> String?
     /// The spoiler-free summary of a finished game.
     func shareText(for saved: SavedGame) throws -> String
+}
 
-    // MARK: Matches and leaderboards
-
+/// The matches and leaderboards screens.
+public protocol MatchData: Sendable {
     /// The matches this player is in, newest first.
     func matches() throws -> [MatchOverview]
     /// Starts or resumes this player's next unfinished game of a match.
