@@ -118,12 +118,11 @@ public struct PlayerGames: Sendable {
     }
     public func removeBookmark(word: String) throws { try run { () throws(StorageError) in try player.removeBookmark(word: word) } }
     public func readingList() throws -> [Bookmark] { try run { () throws(StorageError) in try player.readingList() } }
-    public func statistics() throws -> Statistics { try run { () throws(StorageError) in try player.statistics() } }
-    public func playedGames() throws -> [PlayedGame] { try run { () throws(StorageError) in try player.playedGames() } }
-    public func achievements() throws -> [Achievement] { try run { () throws(StorageError) in try player.achievements() } }
     /// What `stats` and the statistics screen show, worked out once for both.
     public func statsSummary() throws -> StatsSummary {
-        StatsSummary(statistics: try statistics(), achievements: try achievements(), playedGames: try playedGames())
+        try run { () throws(StorageError) in
+            StatsSummary(statistics: try player.statistics(), achievements: try player.achievements(), playedGames: try player.playedGames())
+        }
     }
 
     // MARK: The coach
@@ -154,7 +153,7 @@ public struct PlayerGames: Sendable {
         let saved = try game(id: gameID)
         if saved.game.isFinished { throw GuessRejection.gameOver }
         let hint = try hint(for: saved.game)
-        return (try recordHint(gameID: gameID), hint)
+        return (try run { () throws(StorageError) in try player.recordHint(gameID: gameID) }, hint)
     }
     /// The coach's best next guess; throws when no answer fits.
     public func hint(for game: Game) throws -> Hint {
@@ -163,7 +162,6 @@ public struct PlayerGames: Sendable {
             return hint
         }
     }
-    public func recordHint(gameID: String) throws -> SavedGame { try run { () throws(StorageError) in try player.recordHint(gameID: gameID) } }
     /// The coach's review of a finished game.
     public func review(of saved: SavedGame) throws -> Review {
         try run { () throws(StorageError) in
