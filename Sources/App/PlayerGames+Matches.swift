@@ -162,7 +162,7 @@ extension PlayerGames {
     }
 
     private func packWords(_ pack: String) throws -> [String] {
-        try run { () throws(StorageError) in try player.database.packWords(of: pack).map(\.word) }
+        try run { () throws(StorageError) in try player.database.packWords(of: pack) }
     }
 
     /// The matches declined by the player asked to play them, and those cancelled by their maker

@@ -29,13 +29,9 @@ extension AppDatabase {
         try read { db in try PackWordRecord.fetchOne(db, key: ["packId": pack, "word": word]) != nil }
     }
 
-    /// Every pack's words (one pack's when given), by pack and position.
-    public func packWords(of packID: String? = nil) throws(StorageError) -> [(pack: String, word: String)] {
-        try read { db in
-            var query = PackWordRecord.order(PackWordRecord.Columns.packId, PackWordRecord.Columns.position)
-            if let packID { query = query.filter(PackWordRecord.Columns.packId == packID) }
-            return try query.fetchAll(db).map { ($0.packId, $0.word) }
-        }
+    /// One pack's words, in the pack's order.
+    public func packWords(of packID: String) throws(StorageError) -> [String] {
+        try read { db in try PackWordRecord.inOrder(of: packID).fetchAll(db).map(\.word) }
     }
 }
 

@@ -139,9 +139,7 @@ struct StoredShelf: PackShelf {
     }
 
     func entries(of pack: String?) throws -> [(pack: String, entry: Pack.Entry)] {
-        var query = PackWordRecord.order(PackWordRecord.Columns.packId, PackWordRecord.Columns.position)
-        if let pack { query = query.filter(PackWordRecord.Columns.packId == pack) }
-        return try query.fetchAll(db).map { ($0.packId, Pack.Entry(word: $0.word, fact: $0.fact)) }
+        try PackWordRecord.inOrder(of: pack).fetchAll(db).map { ($0.packId, Pack.Entry(word: $0.word, fact: $0.fact)) }
     }
 
     /// One index probe per word of the pack, however many games were played.
@@ -168,6 +166,14 @@ struct StoredShelf: PackShelf {
 
 extension PackRecord {
     var heading: PackHeading { PackHeading(id: id, version: version, rules: rules, maxGuesses: maxGuesses) }
+}
+
+extension PackWordRecord {
+    /// The words of one pack (nil: of every pack, by pack id), each pack's in its own order.
+    static func inOrder(of pack: String?) -> QueryInterfaceRequest<PackWordRecord> {
+        let all = PackWordRecord.order(Columns.packId, Columns.position)
+        return pack.map { all.filter(Columns.packId == $0) } ?? all
+    }
 }
 
 extension PlayerDatabase {
